@@ -1,0 +1,60 @@
+// Builds the API: middleware order, module routers, the OpenAPI document and the docs page.
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { API_VERSION } from "./config";
+import type { AppEnv } from "./http/app-env";
+import { bodyGuard } from "./http/body-guard";
+import { renderDocsPage } from "./http/docs-page";
+import { handleError, notFoundHandler, validationHook } from "./http/error-handler";
+import { requestId } from "./http/request-id";
+import { registerApiKeyRoutes } from "./modules/api-keys/routes";
+import { registerAuditRoutes } from "./modules/audit/routes";
+import { registerHealthRoutes } from "./modules/health/routes";
+import { registerOrganizationRoutes } from "./modules/organizations/routes";
+import { registerWorkspaceRoutes } from "./modules/workspaces/routes";
+
+export const OPENAPI_CONFIG = {
+  openapi: "3.1.0",
+  info: {
+    title: "Ponte API",
+    version: API_VERSION,
+    description:
+      "Ponte: a payments platform API for Brazilian merchants. Bearer API keys (`ponte_live_…` on production, `ponte_test_…` on sandbox). Every response is an envelope: `{ data, meta: { requestId } }` or `{ error: { code, message, details, requestId } }`.",
+  },
+  servers: [{ url: "/", description: "This deployment" }],
+};
+
+export function buildApp() {
+  const app = new OpenAPIHono<AppEnv>({ strict: false, defaultHook: validationHook });
+
+  app.use("*", requestId());
+  app.use("/api/v1/*", bodyGuard());
+
+  registerHealthRoutes(app);
+  registerOrganizationRoutes(app);
+  registerWorkspaceRoutes(app);
+  registerApiKeyRoutes(app);
+  registerAuditRoutes(app);
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    description: "API key: `Authorization: Bearer ponte_test_…`",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "sessionCookie", {
+    type: "apiKey",
+    in: "cookie",
+    name: "ponte_session",
+    description: "Developer console session (HttpOnly cookie).",
+  });
+
+  let cachedDocument: ReturnType<typeof app.getOpenAPI31Document> | undefined;
+  const openApiDocument = () => (cachedDocument ??= app.getOpenAPI31Document(OPENAPI_CONFIG));
+  app.get("/api/v1/openapi.json", (c) => c.json(openApiDocument()));
+  app.get("/api/v1/docs", (c) => c.html(renderDocsPage(openApiDocument() as Parameters<typeof renderDocsPage>[0])));
+
+  app.notFound(notFoundHandler(() => app.routes));
+  app.onError(handleError);
+  return app;
+}
+
+export type App = ReturnType<typeof buildApp>;

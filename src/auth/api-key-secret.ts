@@ -1,0 +1,32 @@
+// API key secrets: `ponte_<live|test>_<40 base62 chars>`, stored only as a SHA-256 hash.
+import { LIMITS, type KeyEnvironment } from "../config";
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const KEY_PATTERN = /^ponte_(live|test)_([0-9A-Za-z]{32,128})$/;
+
+export function generateApiKeySecret(environment: KeyEnvironment): string {
+  const chars: string[] = [];
+  // Rejection sampling keeps every base62 character equally likely.
+  while (chars.length < LIMITS.apiKeySecretLength) {
+    for (const byte of crypto.getRandomValues(new Uint8Array(64))) {
+      if (byte < 248 && chars.length < LIMITS.apiKeySecretLength) chars.push(BASE62[byte % 62]!);
+    }
+  }
+  return `ponte_${environment}_${chars.join("")}`;
+}
+
+/** The environment a key claims by its prefix, or null when it is not a Ponte key at all. */
+export function keyEnvironmentOf(secret: string): KeyEnvironment | null {
+  const m = KEY_PATTERN.exec(secret);
+  return m ? (m[1] as KeyEnvironment) : null;
+}
+
+export async function hashApiKey(secret: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(secret));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export function displayParts(secret: string): { displayPrefix: string; last4: string } {
+  const prefixLength = secret.indexOf("_", 6) + 1 + 4;
+  return { displayPrefix: secret.slice(0, prefixLength), last4: secret.slice(-4) };
+}

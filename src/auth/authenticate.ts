@@ -1,0 +1,120 @@
+// Bearer-key authentication and tenant selection, in at most one D1 query per request.
+import type { Context, MiddlewareHandler } from "hono";
+import { keyEnvironmentFor } from "../config";
+import type { AppEnv } from "../http/app-env";
+import { ApiError } from "../http/errors";
+import { hashApiKey, keyEnvironmentOf } from "./api-key-secret";
+import { expandPermissions } from "./permissions";
+import type { Principal } from "./principal";
+import { sessionPrincipal } from "./session-auth";
+
+export const ORGANIZATION_HEADER = "X-Organization-Id";
+export const WORKSPACE_HEADER = "X-Workspace-Id";
+
+interface KeyRow {
+  id: string;
+  organization_id: string;
+  workspace_id: string | null;
+  environment: "live" | "test";
+  permissions: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  default_workspace_id: string | null;
+  selected_workspace_id: string | null;
+  selected_workspace_archived_at: string | null;
+}
+
+// One statement: the key, its organization's default workspace, and the workspace the header names
+// (only if it belongs to the key's organization).
+const KEY_LOOKUP = `
+  SELECT k.id, k.organization_id, k.workspace_id, k.environment, k.permissions, k.revoked_at, k.last_used_at,
+         o.default_workspace_id,
+         w.id AS selected_workspace_id, w.archived_at AS selected_workspace_archived_at
+    FROM api_keys k
+    JOIN organizations o ON o.id = k.organization_id
+    LEFT JOIN workspaces w ON w.id = COALESCE(?2, k.workspace_id, o.default_workspace_id) AND w.organization_id = k.organization_id
+   WHERE k.key_hash = ?1`;
+
+const unauthorized = (message: string) => new ApiError("UNAUTHORIZED", message);
+
+export function bearerToken(c: Context): string | null {
+  const header = c.req.header("authorization");
+  if (!header) return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!m) throw unauthorized("Authorization header must be 'Bearer <API key>'.");
+  return m[1]!;
+}
+
+async function apiKeyPrincipal(c: Context<AppEnv>, secret: string): Promise<Principal> {
+  const expected = keyEnvironmentFor(c.env.ENVIRONMENT);
+  const claimed = keyEnvironmentOf(secret);
+  if (!claimed) throw unauthorized("Invalid API key.");
+  // Decided before any lookup: a live key never touches the sandbox database and vice versa.
+  if (claimed !== expected) {
+    throw new ApiError("ENVIRONMENT_MISMATCH", `This host accepts ${expected} keys (ponte_${expected}_…); the key sent is a ${claimed} key.`, {
+      hostEnvironment: c.env.ENVIRONMENT,
+      keyEnvironment: claimed,
+    });
+  }
+  const headerWorkspace = c.req.header(WORKSPACE_HEADER) ?? null;
+  const row = await c.env.DB.prepare(KEY_LOOKUP).bind(await hashApiKey(secret), headerWorkspace).first<KeyRow>();
+  if (!row || row.environment !== claimed) throw unauthorized("Invalid API key.");
+  if (row.revoked_at) throw unauthorized("This API key has been revoked.");
+
+  const headerOrg = c.req.header(ORGANIZATION_HEADER);
+  if (headerOrg !== undefined && headerOrg !== row.organization_id) {
+    throw new ApiError("FORBIDDEN", "This API key does not belong to the organization named in X-Organization-Id.", { organizationId: headerOrg });
+  }
+  if (headerWorkspace !== null) {
+    const restricted = row.workspace_id !== null && row.workspace_id !== headerWorkspace;
+    if (restricted || row.selected_workspace_id === null) {
+      throw new ApiError("FORBIDDEN", "This API key does not have access to the workspace named in X-Workspace-Id.", { workspaceId: headerWorkspace });
+    }
+  }
+  if (row.selected_workspace_id === null) throw new ApiError("FORBIDDEN", "The organization has no workspace to act in.");
+  if (row.selected_workspace_archived_at) {
+    throw new ApiError("FORBIDDEN", "The workspace is archived; it accepts no API requests.", { workspaceId: row.selected_workspace_id });
+  }
+
+  touchLastUsed(c, row);
+  return {
+    kind: "api_key",
+    actorId: row.id,
+    organizationId: row.organization_id,
+    workspaceId: row.selected_workspace_id,
+    environment: row.environment,
+    workspaceRestricted: row.workspace_id !== null,
+    permissions: expandPermissions(JSON.parse(row.permissions) as string[]),
+  };
+}
+
+// Off the request path and at most once a minute per key, so a read stays at one query.
+function touchLastUsed(c: Context<AppEnv>, row: KeyRow) {
+  const now = Date.now();
+  if (row.last_used_at && now - Date.parse(row.last_used_at) < 60_000) return;
+  const write = c.env.DB.prepare("UPDATE api_keys SET last_used_at = ?1 WHERE id = ?2").bind(new Date(now).toISOString(), row.id).run();
+  try {
+    c.executionCtx.waitUntil(write);
+  } catch {
+    void write.catch(() => undefined);
+  }
+}
+
+export interface AuthenticateOptions {
+  /** Also accept the console's session cookie (native subscription routes and the control plane). */
+  allowSession?: boolean;
+}
+
+/** Route middleware: sets `principal` or answers 401/403 in the error envelope. */
+export const authenticate =
+  (options: AuthenticateOptions = {}): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    const token = bearerToken(c);
+    if (token !== null) c.set("principal", await apiKeyPrincipal(c, token));
+    else {
+      const session = options.allowSession ? await sessionPrincipal(c) : null;
+      if (!session) throw unauthorized("Authentication required: send 'Authorization: Bearer <API key>'.");
+      c.set("principal", session);
+    }
+    await next();
+  };

@@ -1,0 +1,54 @@
+// The permission table: `<resource>.read` and `<resource>.manage` for every resource; manage implies read.
+// Console roles map onto it here too, so there is one place that says who may do what.
+
+export const RESOURCES = [
+  "organizations",
+  "workspaces",
+  "api_keys",
+  "audit_logs",
+  "members",
+  "customers",
+  "plans",
+  "payments",
+  "payment_methods",
+  "subscriptions",
+  "gateway_accounts",
+  "webhook_endpoints",
+] as const;
+
+export type Resource = (typeof RESOURCES)[number];
+export type Permission = `${Resource}.read` | `${Resource}.manage`;
+
+export const PERMISSIONS: readonly Permission[] = RESOURCES.flatMap((r) => [`${r}.read`, `${r}.manage`] as Permission[]);
+const PERMISSION_SET: ReadonlySet<string> = new Set(PERMISSIONS);
+
+export function isPermission(value: string): value is Permission {
+  return PERMISSION_SET.has(value);
+}
+
+/** Expands a granted list so that `x.manage` also grants `x.read`. */
+export function expandPermissions(granted: readonly string[]): ReadonlySet<Permission> {
+  const out = new Set<Permission>();
+  for (const p of granted) {
+    if (!isPermission(p)) continue;
+    out.add(p);
+    if (p.endsWith(".manage")) out.add(p.replace(/\.manage$/, ".read") as Permission);
+  }
+  return out;
+}
+
+export type Role = "owner" | "admin" | "developer" | "viewer";
+export const ROLES: readonly Role[] = ["owner", "admin", "developer", "viewer"];
+
+const READ_ALL = RESOURCES.map((r) => `${r}.read` as Permission);
+const MANAGE = (rs: readonly Resource[]) => rs.map((r) => `${r}.manage` as Permission);
+
+export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
+  owner: PERMISSIONS,
+  admin: [...READ_ALL, ...MANAGE(RESOURCES.filter((r) => r !== "organizations"))],
+  developer: [
+    ...READ_ALL.filter((p) => p !== "members.read"),
+    ...MANAGE(["api_keys", "customers", "plans", "payments", "payment_methods", "subscriptions", "gateway_accounts", "webhook_endpoints"]),
+  ],
+  viewer: READ_ALL.filter((p) => p !== "members.read" && p !== "audit_logs.read"),
+};

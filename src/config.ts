@@ -1,0 +1,53 @@
+// Bindings, the deployment environment, and the spec's limits: the one place each is defined.
+
+export type Environment = "production" | "sandbox" | "local";
+
+/** Which API keys a host accepts: production takes live keys, sandbox and local take test keys. */
+export type KeyEnvironment = "live" | "test";
+
+export interface Env {
+  ENVIRONMENT: Environment;
+  /** Ponte's version as reported in User-Agent headers and the OpenAPI document. */
+  PONTE_VERSION?: string;
+  DB: D1Database;
+  /** Workers rate-limiting binding, keyed per API key. */
+  API_RATE_LIMITER: RateLimit;
+  /** Local only: the upstream simulator worker, reached through a service binding. */
+  UPSTREAM?: Fetcher;
+  /** AES-GCM key (base64, 32 bytes) that encrypts secrets at rest: upstream keys, webhook secrets. */
+  SECRETS_ENCRYPTION_KEY: string;
+  /** Public origin of this deployment, used to build inbound webhook URLs. */
+  PUBLIC_BASE_URL?: string;
+  EVENTS_QUEUE?: Queue<unknown>;
+  ENDPOINT_DO?: DurableObjectNamespace;
+}
+
+export const API_PREFIX = "/api/v1";
+export const API_VERSION = "1.0.0";
+export const PONTE_VERSION = "1.0.0";
+
+export const LIMITS = {
+  /** Largest JSON request body accepted (413 beyond). */
+  maxJsonBodyBytes: 1024 * 1024,
+  /** Largest multipart body (document uploads forwarded to the upstream). */
+  maxMultipartBodyBytes: 10 * 1024 * 1024,
+  pageSizeDefault: 10,
+  pageSizeMax: 100,
+  idempotencyKeyMaxLength: 255,
+  idempotencyTtlSeconds: 24 * 60 * 60,
+  /** An in-flight idempotency record older than this is treated as abandoned (the worker died). */
+  idempotencyInFlightStaleSeconds: 60,
+  /** Skip rewriting api_keys.last_used_at more often than this, so reads stay at one query. */
+  apiKeyLastUsedResolutionSeconds: 60,
+  apiKeySecretLength: 40,
+  webhookTimestampToleranceSeconds: 300,
+  webhookDeliveryTimeoutMs: 10_000,
+  webhookAttempts: 6,
+  webhookFirstBackoffSeconds: 10,
+  webhookDisableAfterConsecutiveFailures: 15,
+  upstreamTimeoutMs: 30_000,
+} as const;
+
+export function keyEnvironmentFor(environment: Environment): KeyEnvironment {
+  return environment === "production" ? "live" : "test";
+}

@@ -1,0 +1,2 @@
+// The whole D1 schema; `drizzle-kit generate` reads this file to write migrations/.
+export * from "./tenancy";

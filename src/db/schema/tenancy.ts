@@ -1,0 +1,88 @@
+// Organizations, workspaces, API keys and the audit trail: the tenancy every other table hangs off.
+
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const timestamps = {
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+};
+
+export const organizations = sqliteTable("organizations", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  /** The workspace used when an organization-wide credential names none. */
+  defaultWorkspaceId: text("default_workspace_id"),
+  ...timestamps,
+});
+
+export const workspaces = sqliteTable(
+  "workspaces",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    name: text("name").notNull(),
+    archivedAt: text("archived_at"),
+    ...timestamps,
+  },
+  (t) => [index("workspaces_org_idx").on(t.organizationId, t.createdAt)],
+);
+
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    /** Null: the key may act in any workspace of its organization (chosen by X-Workspace-Id). */
+    workspaceId: text("workspace_id").references(() => workspaces.id),
+    environment: text("environment", { enum: ["live", "test"] }).notNull(),
+    name: text("name").notNull(),
+    /** SHA-256 of the full secret, hex. The secret itself is never stored. */
+    keyHash: text("key_hash").notNull(),
+    /** What a person sees to recognise the key: `ponte_test_AbCd` and the last 4 characters. */
+    displayPrefix: text("display_prefix").notNull(),
+    last4: text("last4").notNull(),
+    permissions: text("permissions", { mode: "json" }).$type<string[]>().notNull(),
+    createdBy: text("created_by").notNull(),
+    lastUsedAt: text("last_used_at"),
+    revokedAt: text("revoked_at"),
+    /** Set when the key was rotated: the key that replaced it. */
+    replacedBy: text("replaced_by"),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("api_keys_hash_idx").on(t.keyHash), index("api_keys_org_idx").on(t.organizationId, t.createdAt)],
+);
+
+export const auditLogs = sqliteTable(
+  "audit_logs",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull(),
+    workspaceId: text("workspace_id"),
+    actorType: text("actor_type", { enum: ["api_key", "user", "system"] }).notNull(),
+    actorId: text("actor_id").notNull(),
+    action: text("action").notNull(),
+    targetType: text("target_type").notNull(),
+    targetId: text("target_id").notNull(),
+    requestId: text("request_id").notNull(),
+    metadata: text("metadata", { mode: "json" }).$type<Record<string, unknown>>(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("audit_logs_org_idx").on(t.organizationId, t.createdAt)],
+);
+
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    organizationId: text("organization_id").notNull(),
+    key: text("key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    state: text("state", { enum: ["in_flight", "completed"] }).notNull(),
+    responseStatus: integer("response_status"),
+    responseBody: text("response_body"),
+    /** Unix seconds; records live for 24 h. */
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("idempotency_keys_pk").on(t.organizationId, t.key), index("idempotency_keys_created_idx").on(t.createdAt)],
+);
+
+

@@ -1,0 +1,30 @@
+// What services receive instead of the HTTP context: database, bindings, clock, request id.
+import type { Context } from "hono";
+import type { Env } from "./config";
+import { createDb, type Db } from "./db/client";
+import type { AppEnv } from "./http/app-env";
+
+export interface Deps {
+  db: Db;
+  env: Env;
+  now: () => Date;
+  requestId: string;
+  /** Work that may finish after the response (e.g. enqueueing events); falls back to fire-and-forget. */
+  waitUntil: (promise: Promise<unknown>) => void;
+}
+
+export function depsFrom(c: Context<AppEnv>): Deps {
+  return {
+    db: createDb(c.env.DB),
+    env: c.env,
+    now: () => new Date(),
+    requestId: c.get("requestId"),
+    waitUntil: (p) => {
+      try {
+        c.executionCtx.waitUntil(p);
+      } catch {
+        void p.catch(() => undefined);
+      }
+    },
+  };
+}

@@ -1,0 +1,12 @@
+// The Hono environment every route shares: bindings plus per-request variables.
+import type { Env } from "../config";
+import type { Principal } from "../auth/principal";
+
+export interface AppEnv {
+  Bindings: Env;
+  Variables: {
+    requestId: string;
+    /** Set by `authenticate()`; absent on public routes. */
+    principal: Principal;
+  };
+}

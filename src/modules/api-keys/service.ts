@@ -1,0 +1,147 @@
+// Issuing, listing, revoking and rotating API keys. Secrets exist only in the create/rotate answer.
+import { and, count, desc, eq, isNull, type SQL } from "drizzle-orm";
+import { generateApiKeySecret, displayParts, hashApiKey } from "../../auth/api-key-secret";
+import { isPermission } from "../../auth/permissions";
+import type { Principal } from "../../auth/principal";
+import { keyEnvironmentFor } from "../../config";
+import type { Deps } from "../../deps";
+import { newId } from "../../db/ids";
+import { apiKeys, workspaces } from "../../db/schema";
+import { ApiError, notFound } from "../../http/errors";
+import type { PageRequest } from "../../http/pagination";
+import { auditEntry } from "../audit/service";
+
+type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+export function presentApiKey(row: ApiKeyRow) {
+  return {
+    id: row.id,
+    object: "api_key" as const,
+    name: row.name,
+    environment: row.environment,
+    workspaceId: row.workspaceId,
+    permissions: row.permissions,
+    displayPrefix: row.displayPrefix,
+    last4: row.last4,
+    createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt,
+    revokedAt: row.revokedAt,
+    replacedBy: row.replacedBy,
+  };
+}
+
+function scope(principal: Principal): SQL[] {
+  const conditions = [eq(apiKeys.organizationId, principal.organizationId)];
+  if (principal.workspaceRestricted) conditions.push(eq(apiKeys.workspaceId, principal.workspaceId));
+  return conditions;
+}
+
+export interface CreateApiKeyInput {
+  name: string;
+  permissions: string[];
+  workspaceId?: string | null | undefined;
+  environment?: "live" | "test" | undefined;
+}
+
+async function buildKey(deps: Deps, principal: Principal, input: CreateApiKeyInput) {
+  const hostEnvironment = keyEnvironmentFor(deps.env.ENVIRONMENT);
+  const environment = input.environment ?? hostEnvironment;
+  if (environment !== hostEnvironment) {
+    throw new ApiError("VALIDATION_FAILED", `This host issues ${hostEnvironment} keys only; create ${environment} keys on the ${environment === "live" ? "production" : "sandbox"} host.`, {
+      fields: [{ path: "body.environment", message: `must be '${hostEnvironment}' on this host`, code: "invalid_value" }],
+    });
+  }
+  // A credential can never mint one more powerful than itself.
+  const beyond = input.permissions.filter((p) => !isPermission(p) || !principal.permissions.has(p));
+  if (beyond.length > 0) {
+    throw new ApiError("FORBIDDEN", `You cannot grant permissions you do not hold: ${beyond.join(", ")}.`, { permissions: beyond });
+  }
+  let workspaceId = input.workspaceId ?? null;
+  if (principal.workspaceRestricted) {
+    if (workspaceId !== null && workspaceId !== principal.workspaceId) throw notFound("workspace", workspaceId);
+    workspaceId = principal.workspaceId;
+  }
+  if (workspaceId !== null) {
+    const ws = await deps.db.select({ id: workspaces.id, archivedAt: workspaces.archivedAt }).from(workspaces)
+      .where(and(eq(workspaces.id, workspaceId), eq(workspaces.organizationId, principal.organizationId))).get();
+    if (!ws) throw notFound("workspace", workspaceId);
+    if (ws.archivedAt) throw new ApiError("INVALID_STATE", "The workspace is archived.", { workspaceId, status: "archived" });
+  }
+  const secret = generateApiKeySecret(environment);
+  const now = deps.now().toISOString();
+  const row: ApiKeyRow = {
+    id: newId(),
+    organizationId: principal.organizationId,
+    workspaceId,
+    environment,
+    name: input.name,
+    keyHash: await hashApiKey(secret),
+    ...displayParts(secret),
+    permissions: [...new Set(input.permissions)].sort(),
+    createdBy: principal.actorId,
+    lastUsedAt: null,
+    revokedAt: null,
+    replacedBy: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  return { row, secret };
+}
+
+export async function createApiKey(deps: Deps, principal: Principal, input: CreateApiKeyInput) {
+  const { row, secret } = await buildKey(deps, principal, input);
+  await deps.db.batch([
+    deps.db.insert(apiKeys).values(row),
+    auditEntry(deps, principal, { action: "api_key.created", targetType: "api_key", targetId: row.id, metadata: { name: row.name, permissions: row.permissions } }),
+  ]);
+  return { ...presentApiKey(row), secret };
+}
+
+export async function listApiKeys(deps: Deps, principal: Principal, page: PageRequest) {
+  const where = and(...scope(principal));
+  const [rows, [total]] = await deps.db.batch([
+    deps.db.select().from(apiKeys).where(where).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).limit(page.limit).offset(page.offset),
+    deps.db.select({ n: count() }).from(apiKeys).where(where),
+  ]);
+  return { rows: rows.map(presentApiKey), totalCount: total?.n ?? 0 };
+}
+
+async function findKey(deps: Deps, principal: Principal, id: string): Promise<ApiKeyRow> {
+  const row = await deps.db.select().from(apiKeys).where(and(eq(apiKeys.id, id), ...scope(principal))).get();
+  if (!row) throw notFound("API key", id);
+  return row;
+}
+
+export async function getApiKey(deps: Deps, principal: Principal, id: string) {
+  return presentApiKey(await findKey(deps, principal, id));
+}
+
+export async function revokeApiKey(deps: Deps, principal: Principal, id: string) {
+  const row = await findKey(deps, principal, id);
+  if (row.revokedAt) return presentApiKey(row);
+  const now = deps.now().toISOString();
+  await deps.db.batch([
+    deps.db.update(apiKeys).set({ revokedAt: now, updatedAt: now }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))),
+    auditEntry(deps, principal, { action: "api_key.revoked", targetType: "api_key", targetId: id }),
+  ]);
+  return presentApiKey({ ...row, revokedAt: now, updatedAt: now });
+}
+
+/** A new key with the same name, scope and permissions; the old one is revoked in the same batch. */
+export async function rotateApiKey(deps: Deps, principal: Principal, id: string) {
+  const old = await findKey(deps, principal, id);
+  if (old.revokedAt) throw new ApiError("INVALID_STATE", "A revoked key cannot be rotated.", { status: "revoked" });
+  const { row, secret } = await buildKey(deps, principal, {
+    name: old.name,
+    permissions: old.permissions,
+    workspaceId: old.workspaceId,
+    environment: old.environment,
+  });
+  const now = row.createdAt;
+  await deps.db.batch([
+    deps.db.insert(apiKeys).values(row),
+    deps.db.update(apiKeys).set({ revokedAt: now, replacedBy: row.id, updatedAt: now }).where(eq(apiKeys.id, old.id)),
+    auditEntry(deps, principal, { action: "api_key.rotated", targetType: "api_key", targetId: old.id, metadata: { replacedBy: row.id } }),
+  ]);
+  return { ...presentApiKey(row), secret };
+}

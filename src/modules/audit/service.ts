@@ -1,0 +1,53 @@
+// The audit trail: every control-plane write records who did what to which record, in the same batch.
+import { and, count, desc, eq, gte, lte, type SQL } from "drizzle-orm";
+import type { Principal } from "../../auth/principal";
+import type { Deps } from "../../deps";
+import { newId } from "../../db/ids";
+import { auditLogs } from "../../db/schema";
+import type { PageRequest } from "../../http/pagination";
+
+export interface AuditEvent {
+  action: string;
+  targetType: string;
+  targetId: string;
+  metadata?: Record<string, unknown>;
+}
+
+/** An insert to put in the same `db.batch` as the write it records. */
+export function auditEntry(deps: Deps, principal: Principal, event: AuditEvent) {
+  return deps.db.insert(auditLogs).values({
+    id: newId(),
+    organizationId: principal.organizationId,
+    workspaceId: principal.workspaceId,
+    actorType: principal.kind === "api_key" ? "api_key" : "user",
+    actorId: principal.actorId,
+    action: event.action,
+    targetType: event.targetType,
+    targetId: event.targetId,
+    requestId: deps.requestId,
+    metadata: event.metadata ?? null,
+    createdAt: deps.now().toISOString(),
+  });
+}
+
+export interface AuditFilters {
+  action?: string | undefined;
+  targetId?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+export async function listAuditLogs(deps: Deps, principal: Principal, filters: AuditFilters, page: PageRequest) {
+  const conditions: SQL[] = [eq(auditLogs.organizationId, principal.organizationId)];
+  if (principal.workspaceRestricted) conditions.push(eq(auditLogs.workspaceId, principal.workspaceId));
+  if (filters.action) conditions.push(eq(auditLogs.action, filters.action));
+  if (filters.targetId) conditions.push(eq(auditLogs.targetId, filters.targetId));
+  if (filters.from) conditions.push(gte(auditLogs.createdAt, filters.from));
+  if (filters.to) conditions.push(lte(auditLogs.createdAt, filters.to));
+  const where = and(...conditions);
+  const [rows, [total]] = await deps.db.batch([
+    deps.db.select().from(auditLogs).where(where).orderBy(desc(auditLogs.createdAt), desc(auditLogs.id)).limit(page.limit).offset(page.offset),
+    deps.db.select({ n: count() }).from(auditLogs).where(where),
+  ]);
+  return { rows, totalCount: total?.n ?? 0 };
+}

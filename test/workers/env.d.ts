@@ -1,0 +1,11 @@
+// Types the `env` of `cloudflare:test` as the worker's own bindings plus the test-only ones.
+import type { D1Migration } from "cloudflare:test";
+import type { Env as PonteEnv } from "../../src/config";
+
+declare global {
+  namespace Cloudflare {
+    interface Env extends PonteEnv {
+      TEST_MIGRATIONS: D1Migration[];
+    }
+  }
+}

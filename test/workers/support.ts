@@ -1,0 +1,98 @@
+// Test support: tenants seeded straight into D1, and requests through the worker's own fetch.
+import { env, SELF } from "cloudflare:test";
+import { generateApiKeySecret, displayParts, hashApiKey } from "../../src/auth/api-key-secret";
+import { PERMISSIONS } from "../../src/auth/permissions";
+import { newId } from "../../src/db/ids";
+
+export const BASE = "http://ponte.test";
+
+export interface TestTenant {
+  organizationId: string;
+  workspaceId: string;
+  apiKeyId: string;
+  key: string;
+}
+
+export interface SeedOptions {
+  permissions?: readonly string[];
+  /** Bind the key to the workspace (default: organization-wide). */
+  workspaceBound?: boolean;
+  environment?: "live" | "test";
+}
+
+/** A fresh organization + default workspace + API key (every permission unless told otherwise). */
+export async function seedTenant(options: SeedOptions = {}): Promise<TestTenant> {
+  const organizationId = newId();
+  const workspaceId = newId();
+  const now = new Date().toISOString();
+  await env.DB.batch([
+    env.DB.prepare("INSERT INTO organizations (id, name, default_workspace_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)").bind(organizationId, "Acme Ltda", workspaceId, now, now),
+    env.DB.prepare("INSERT INTO workspaces (id, organization_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)").bind(workspaceId, organizationId, "Default", now, now),
+  ]);
+  const { apiKeyId, key } = await seedApiKey(organizationId, options.workspaceBound ? workspaceId : null, options);
+  return { organizationId, workspaceId, apiKeyId, key };
+}
+
+export async function seedApiKey(organizationId: string, workspaceId: string | null, options: SeedOptions = {}) {
+  const key = generateApiKeySecret(options.environment ?? "test");
+  const apiKeyId = newId();
+  const now = new Date().toISOString();
+  const { displayPrefix, last4 } = displayParts(key);
+  await env.DB.prepare(
+    `INSERT INTO api_keys (id, organization_id, workspace_id, environment, name, key_hash, display_prefix, last4, permissions, created_by, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'test-seed', ?, ?)`,
+  )
+    .bind(apiKeyId, organizationId, workspaceId, options.environment ?? "test", "test key", await hashApiKey(key), displayPrefix, last4, JSON.stringify(options.permissions ?? PERMISSIONS), now, now)
+    .run();
+  return { apiKeyId, key };
+}
+
+export async function seedWorkspace(organizationId: string, name = "Second"): Promise<string> {
+  const id = newId();
+  const now = new Date().toISOString();
+  await env.DB.prepare("INSERT INTO workspaces (id, organization_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)").bind(id, organizationId, name, now, now).run();
+  return id;
+}
+
+export interface CallOptions {
+  key?: string | null;
+  body?: unknown;
+  rawBody?: BodyInit;
+  headers?: Record<string, string>;
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+  const headers = new Headers(options.headers);
+  if (options.key) headers.set("Authorization", `Bearer ${options.key}`);
+  let body: BodyInit | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    if (!headers.has("Content-Type")) headers.set("Content-Type", "application/json");
+  }
+  const res = await SELF.fetch(`${BASE}${path}`, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* not JSON: keep the text */
+  }
+  return { status: res.status, headers: res.headers, body: parsed as T };
+}
+
+/** Asserts the error envelope and returns it. */
+export function expectError(res: ApiResponse, status: number, code: string) {
+  if (res.status !== status || res.body?.error?.code !== code) {
+    throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
+  }
+  const requestId = res.headers.get("X-Request-Id");
+  if (!requestId || res.body.error.requestId !== requestId) throw new Error("error.requestId must equal X-Request-Id");
+  if (typeof res.body.error.message !== "string" || typeof res.body.error.details !== "object") throw new Error("malformed error envelope");
+  return res.body.error as { code: string; message: string; details: any; requestId: string };
+}
