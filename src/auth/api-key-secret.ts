@@ -1,5 +1,6 @@
 // API key secrets: `ponte_<live|test>_<40 base62 chars>`, stored only as a SHA-256 hash.
 import { LIMITS, type KeyEnvironment } from "../config";
+import { sha256Hex } from "./secret-box";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const KEY_PATTERN = /^ponte_(live|test)_([0-9A-Za-z]{32,128})$/;
@@ -21,10 +22,7 @@ export function keyEnvironmentOf(secret: string): KeyEnvironment | null {
   return m ? (m[1] as KeyEnvironment) : null;
 }
 
-export async function hashApiKey(secret: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(secret));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
+export const hashApiKey = sha256Hex;
 
 export function displayParts(secret: string): { displayPrefix: string; last4: string } {
   const prefixLength = secret.indexOf("_", 6) + 1 + 4;

@@ -1,2 +1,3 @@
 // The whole D1 schema; `drizzle-kit generate` reads this file to write migrations/.
 export * from "./tenancy";
+export * from "./events";

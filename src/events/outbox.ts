@@ -1,0 +1,50 @@
+// Writing events: `recordEvent` gives the insert to put in the same D1 batch as the state change it
+// describes; `dispatchEvents` enqueues them after the batch commits. An enqueue that is lost is
+// recovered by the sweeper (events whose fan-out never happened), so nothing is dropped.
+import type { Deps } from "../deps";
+import { newId } from "../db/ids";
+import { events } from "../db/schema";
+import type { EventKind } from "./kinds";
+
+export interface EventTenant {
+  organizationId: string;
+  workspaceId: string;
+}
+
+export interface RecordedEvent {
+  id: string;
+  type: EventKind;
+  createdAt: string;
+}
+
+/** The message the events queue carries: just the id; the consumer reads the row. */
+export interface EventMessage {
+  eventId: string;
+}
+
+export function recordEvent(deps: Deps, tenant: EventTenant, type: EventKind, data: Record<string, unknown>) {
+  const event: RecordedEvent = { id: newId(), type, createdAt: deps.now().toISOString() };
+  const statement = deps.db.insert(events).values({
+    id: event.id,
+    organizationId: tenant.organizationId,
+    workspaceId: tenant.workspaceId,
+    type,
+    data,
+    createdAt: event.createdAt,
+    fannedOutAt: null,
+  });
+  return { event, statement };
+}
+
+/** Enqueue committed events for delivery, off the response path. */
+export function dispatchEvents(deps: Deps, recorded: readonly RecordedEvent[]): void {
+  const queue = deps.env.EVENTS_QUEUE;
+  if (!queue || recorded.length === 0) return;
+  const messages = recorded.map((e) => ({ body: { eventId: e.id } satisfies EventMessage, contentType: "json" as const }));
+  deps.waitUntil(
+    queue.sendBatch(messages).catch((err: unknown) => {
+      // The sweeper re-enqueues events whose fan-out never happened; log and move on.
+      console.error(JSON.stringify({ level: "warn", msg: "event enqueue failed; sweeper will retry", events: recorded.map((e) => e.id), error: String(err) }));
+    }),
+  );
+}
