@@ -2,3 +2,4 @@
 export * from "./tenancy";
 export * from "./events";
 export * from "./gateway";
+export * from "./billing";
