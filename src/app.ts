@@ -2,6 +2,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { API_VERSION } from "./config";
 import type { AppEnv } from "./http/app-env";
+import { d1QueryCounter } from "./db/query-counter";
 import { bodyGuard } from "./http/body-guard";
 import { renderDocsPage } from "./http/docs-page";
 import { handleError, notFoundHandler, validationHook } from "./http/error-handler";
@@ -27,6 +28,7 @@ export function buildApp() {
   const app = new OpenAPIHono<AppEnv>({ strict: false, defaultHook: validationHook });
 
   app.use("*", requestId());
+  app.use("*", d1QueryCounter());
   app.use("/api/v1/*", bodyGuard());
 
   registerHealthRoutes(app);

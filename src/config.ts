@@ -18,6 +18,8 @@ export interface Env {
   SECRETS_ENCRYPTION_KEY: string;
   /** Public origin of this deployment, used to build inbound webhook URLs. */
   PUBLIC_BASE_URL?: string;
+  /** "1" (local benchmarks only): count D1 round trips per request into the X-D1-Queries header. */
+  D1_QUERY_COUNTING?: string;
   EVENTS_QUEUE?: Queue<unknown>;
   ENDPOINT_DO?: DurableObjectNamespace;
 }
