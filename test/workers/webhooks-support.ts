@@ -13,7 +13,7 @@ export interface Received {
   url: string;
   headers: Record<string, string>;
   body: string;
-  redirect: RequestRedirect | undefined;
+  redirect: string | undefined;
   at: number;
 }
 
