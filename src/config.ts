@@ -52,6 +52,8 @@ export const LIMITS = {
   /** Bytes of a receiver's response body kept in the webhook log. */
   webhookResponseExcerptBytes: 1024,
   webhookEndpointsPerWorkspace: 16,
+  /** A fanned-out delivery's first attempt belongs to the queue consumer for this long before the alarm may take it. */
+  webhookHandOffLeaseSeconds: 30,
   /** Events not fanned out, or deliveries overdue, by this much are picked up by the cron sweeper. */
   webhookSweepGraceSeconds: 60,
   upstreamTimeoutMs: 30_000,

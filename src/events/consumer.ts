@@ -3,7 +3,7 @@
 // out, and hands the new deliveries to their endpoints' Durable Objects for the first attempt.
 // Messages are acked one by one, so a failure mid-batch retries only the messages not yet done.
 import { and, eq, isNull } from "drizzle-orm";
-import type { Env } from "../config";
+import { LIMITS, type Env } from "../config";
 import { backgroundDeps, type Deps } from "../deps";
 import { newId } from "../db/ids";
 import { events, webhookDeliveries, webhookEndpoints } from "../db/schema";
@@ -24,13 +24,16 @@ export async function fanOutEvent(deps: Deps, eventId: string): Promise<Map<stri
   const event = await deps.db.select().from(events).where(eq(events.id, eventId)).get();
   if (!event) return byEndpoint;
   const now = deps.now().toISOString();
+  // The first attempt is the consumer's hand-off; the alarm (and the sweeper) take it up only if
+  // that hand-off is lost, so in-flight first attempts are never sent twice by the alarm.
+  const handOffExpires = new Date(deps.now().getTime() + LIMITS.webhookHandOffLeaseSeconds * 1000).toISOString();
   if (event.fannedOutAt === null) {
     const endpoints = await deps.db.select({ id: webhookEndpoints.id, eventKinds: webhookEndpoints.eventKinds }).from(webhookEndpoints)
       .where(and(eq(webhookEndpoints.organizationId, event.organizationId), eq(webhookEndpoints.workspaceId, event.workspaceId), eq(webhookEndpoints.enabled, true)));
     const inserts = endpoints.filter((e) => endpointWants(e.eventKinds, event.type)).map((e) =>
       deps.db.insert(webhookDeliveries).values({
         id: newId(), organizationId: event.organizationId, workspaceId: event.workspaceId, endpointId: e.id, eventId: event.id, eventType: event.type,
-        status: "pending", attemptCount: 0, scheduledAttempts: 0, nextAttemptAt: now, createdAt: now, updatedAt: now,
+        status: "pending", attemptCount: 0, scheduledAttempts: 0, nextAttemptAt: handOffExpires, createdAt: now, updatedAt: now,
       }).onConflictDoNothing(),
     );
     const markFannedOut = deps.db.update(events).set({ fannedOutAt: now }).where(and(eq(events.id, event.id), isNull(events.fannedOutAt)));
