@@ -11,6 +11,8 @@ import { registerApiKeyRoutes } from "./modules/api-keys/routes";
 import { registerAuditRoutes } from "./modules/audit/routes";
 import { registerHealthRoutes } from "./modules/health/routes";
 import { registerOrganizationRoutes } from "./modules/organizations/routes";
+import { registerWebhookEndpointRoutes } from "./modules/webhook-endpoints/routes";
+import { registerWebhookLogRoutes } from "./modules/webhook-logs/routes";
 import { registerWorkspaceRoutes } from "./modules/workspaces/routes";
 
 export const OPENAPI_CONFIG = {
@@ -36,6 +38,8 @@ export function buildApp() {
   registerWorkspaceRoutes(app);
   registerApiKeyRoutes(app);
   registerAuditRoutes(app);
+  registerWebhookEndpointRoutes(app);
+  registerWebhookLogRoutes(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

@@ -3,3 +3,4 @@ export * from "./tenancy";
 export * from "./events";
 export * from "./gateway";
 export * from "./billing";
+export * from "./webhooks";
