@@ -11,6 +11,12 @@ import { registerAuditRoutes } from "./modules/audit/routes";
 import { registerHealthRoutes } from "./modules/health/routes";
 import { registerOrganizationRoutes } from "./modules/organizations/routes";
 import { registerWorkspaceRoutes } from "./modules/workspaces/routes";
+import { registerCustomerRoutes } from "./modules/customers/routes";
+import { registerPaymentMethodRoutes } from "./modules/payment-methods/routes";
+import { registerPaymentRoutes } from "./modules/payments/routes";
+import { registerPlanRoutes } from "./modules/plans/routes";
+import { registerSubscriptionRoutes } from "./modules/subscriptions/routes";
+import { registerUpstreamWebhookRoutes } from "./modules/upstream-webhooks/routes";
 
 export const OPENAPI_CONFIG = {
   openapi: "3.1.0",
@@ -34,6 +40,12 @@ export function buildApp() {
   registerWorkspaceRoutes(app);
   registerApiKeyRoutes(app);
   registerAuditRoutes(app);
+  registerCustomerRoutes(app);
+  registerPlanRoutes(app);
+  registerPaymentRoutes(app);
+  registerPaymentMethodRoutes(app);
+  registerSubscriptionRoutes(app);
+  registerUpstreamWebhookRoutes(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

@@ -3,5 +3,6 @@ export const EXPECTED_MIGRATIONS: readonly string[] = [
   "0000_tenancy.sql",
   "0001_events.sql",
   "0002_gateway.sql",
-  "0003_billing.sql"
+  "0003_billing.sql",
+  "0004_billing_sync.sql"
 ];
