@@ -37,6 +37,6 @@ export const IdParam = z.object({ id: z.string().min(1).max(100).openapi({ param
 
 /** The tenant headers native subscription operations document (authentication reads them). */
 export const TenantHeaders = z.object({
-  "x-organization-id": z.string().optional().openapi({ param: { name: "X-Organization-Id", in: "header" } }),
-  "x-workspace-id": z.string().optional().openapi({ param: { name: "X-Workspace-Id", in: "header" } }),
+  "X-Organization-Id": z.string().optional().openapi({ param: { name: "X-Organization-Id", in: "header" } }),
+  "X-Workspace-Id": z.string().optional().openapi({ param: { name: "X-Workspace-Id", in: "header" } }),
 });
