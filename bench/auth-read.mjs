@@ -2,13 +2,13 @@
 // Issue 2 benchmark: an authenticated read through Ponte vs a bare worker answering the same
 // request with no logic, in one run. Prints p50/p99 latency, throughput and their ratio, and the
 // D1 round trips of the read (X-D1-Queries, counted only because this run sets D1_QUERY_COUNTING=1).
-//   node bench/auth-read.mjs            (REQUESTS=2000 CONCURRENCY=16 SECONDS=8 to change the load)
+//   node bench/auth-read.mjs            (REQUESTS=1000 CONCURRENCY=16 SECONDS=8 to change the load)
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fmt, measureLatency, measureThroughput, percentile, startWrangler } from "./lib/harness.mjs";
+import { compare, fmt, measureLatency, percentile, startWrangler } from "./lib/harness.mjs";
 
-const REQUESTS = Number(process.env.REQUESTS ?? 2000);
+const REQUESTS = Number(process.env.REQUESTS ?? 1000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 16);
 const SECONDS = Number(process.env.SECONDS ?? 8);
 
@@ -32,10 +32,8 @@ try {
   await probe.arrayBuffer();
   const d1Queries = Number(probe.headers.get("X-D1-Queries"));
 
-  const ponteLat = await measureLatency(viaPonte, REQUESTS);
-  const bareLat = await measureLatency(viaBare, REQUESTS);
-  const ponteRps = await measureThroughput(viaPonte, { concurrency: CONCURRENCY, durationMs: SECONDS * 1000 });
-  const bareRps = await measureThroughput(viaBare, { concurrency: CONCURRENCY, durationMs: SECONDS * 1000 });
+  const { a, b } = await compare(viaPonte, viaBare, { requests: REQUESTS, concurrency: CONCURRENCY, seconds: SECONDS });
+  const [ponteLat, bareLat, ponteRps, bareRps] = [a.latencies, b.latencies, a.rps, b.rps];
 
   const result = {
     request: `GET ${path} (bearer key, warm isolate)`,

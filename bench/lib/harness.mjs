@@ -87,3 +87,31 @@ export async function measureThroughput(request, { concurrency, durationMs }) {
 }
 
 export const fmt = (n, d = 2) => Number(n).toFixed(d);
+
+/**
+ * Measures two targets fairly on a shared, possibly busy machine: latency requests alternate
+ * A, B, A, B…; throughput alternates one-second slices of A and B. Both see the same noise.
+ */
+export async function compare(a, b, { requests, concurrency, seconds }) {
+  const latA = [];
+  const latB = [];
+  for (let i = 0; i < requests; i++) {
+    for (const [req, out] of [[a, latA], [b, latB]]) {
+      const t0 = performance.now();
+      const res = await req();
+      await res.arrayBuffer();
+      if (!res.ok) throw new Error(`unexpected status ${res.status}`);
+      out.push(performance.now() - t0);
+    }
+  }
+  let rpsA = 0;
+  let rpsB = 0;
+  for (let s = 0; s < seconds; s++) {
+    rpsA += await measureThroughput(a, { concurrency, durationMs: 1000 });
+    rpsB += await measureThroughput(b, { concurrency, durationMs: 1000 });
+  }
+  return {
+    a: { latencies: latA.sort((x, y) => x - y), rps: rpsA / seconds },
+    b: { latencies: latB.sort((x, y) => x - y), rps: rpsB / seconds },
+  };
+}

@@ -57,7 +57,10 @@ async function apiKeyPrincipal(c: Context<AppEnv>, secret: string): Promise<Prin
     });
   }
   const headerWorkspace = c.req.header(WORKSPACE_HEADER) ?? null;
-  const row = await c.env.DB.prepare(KEY_LOOKUP).bind(await hashApiKey(secret), headerWorkspace).first<KeyRow>();
+  const keyHash = await hashApiKey(secret);
+  // The limiter is keyed by the credential's hash, so it can run in parallel with the lookup.
+  c.set("rateLimitCheck", c.env.API_RATE_LIMITER.limit({ key: `api_key:${keyHash.slice(0, 32)}` }));
+  const row = await c.env.DB.prepare(KEY_LOOKUP).bind(keyHash, headerWorkspace).first<KeyRow>();
   if (!row || row.environment !== claimed) throw unauthorized("Invalid API key.");
   if (row.revoked_at) throw unauthorized("This API key has been revoked.");
 

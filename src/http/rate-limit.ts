@@ -8,7 +8,7 @@ export const RATE_LIMIT_RETRY_AFTER_SECONDS = 60;
 
 export const rateLimit = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   const principal = c.get("principal");
-  const { success } = await c.env.API_RATE_LIMITER.limit({ key: `${principal.kind}:${principal.actorId}` });
+  const { success } = await (c.get("rateLimitCheck") ?? c.env.API_RATE_LIMITER.limit({ key: `${principal.kind}:${principal.actorId}` }));
   if (!success) {
     throw new ApiError(
       "RATE_LIMITED",

@@ -2,6 +2,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app";
+import { hashApiKey } from "../../src/auth/api-key-secret";
 import { BASE, seedTenant } from "./support";
 
 describe("rate limiting", () => {
@@ -14,10 +15,16 @@ describe("rate limiting", () => {
     expect(res.status).toBe(429);
     expect(res.headers.get("Retry-After")).toBe("60");
     expect(body.error).toMatchObject({ code: "RATE_LIMITED", details: { retryAfterSeconds: 60 } });
-    expect(keys).toEqual([`api_key:${t.apiKeyId}`]);
+    expect(keys).toEqual([`api_key:${(await hashApiKey(t.key)).slice(0, 32)}`]);
   });
 
-  it("is not consulted for unauthenticated requests", async () => {
+  it("never answers 429 before authentication has answered 401", async () => {
+    const limiter = { limit: async () => ({ success: false }) };
+    const res = await buildApp().request(`${BASE}/api/v1/workspaces`, { headers: { Authorization: `Bearer ponte_test_${"Q".repeat(40)}` } }, { ...env, API_RATE_LIMITER: limiter });
+    expect(res.status).toBe(401);
+  });
+
+  it("is not consulted for requests without credentials", async () => {
     let calls = 0;
     const limiter = { limit: async () => (calls++, { success: false }) };
     const res = await buildApp().request(`${BASE}/api/v1/workspaces`, {}, { ...env, API_RATE_LIMITER: limiter });
