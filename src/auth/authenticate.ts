@@ -3,6 +3,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { keyEnvironmentFor } from "../config";
 import type { AppEnv } from "../http/app-env";
 import { ApiError } from "../http/errors";
+import { rateLimitKeyFor } from "../http/rate-limit";
 import { hashApiKey, keyEnvironmentOf } from "./api-key-secret";
 import { expandPermissions } from "./permissions";
 import type { Principal } from "./principal";
@@ -58,8 +59,7 @@ async function apiKeyPrincipal(c: Context<AppEnv>, secret: string): Promise<Prin
   }
   const headerWorkspace = c.req.header(WORKSPACE_HEADER) ?? null;
   const keyHash = await hashApiKey(secret);
-  // The limiter is keyed by the credential's hash, so it can run in parallel with the lookup.
-  c.set("rateLimitCheck", c.env.API_RATE_LIMITER.limit({ key: `api_key:${keyHash.slice(0, 32)}` }));
+  c.set("rateLimitKey", rateLimitKeyFor("api_key", keyHash.slice(0, 32)));
   const row = await c.env.DB.prepare(KEY_LOOKUP).bind(keyHash, headerWorkspace).first<KeyRow>();
   if (!row || row.environment !== claimed) throw unauthorized("Invalid API key.");
   if (row.revoked_at) throw unauthorized("This API key has been revoked.");

@@ -2,9 +2,6 @@
 import type { Env } from "../config";
 import type { Principal } from "../auth/principal";
 
-export interface RateLimitOutcome {
-  success: boolean;
-}
 
 export interface AppEnv {
   Bindings: Env;
@@ -12,7 +9,7 @@ export interface AppEnv {
     requestId: string;
     /** Set by `authenticate()`; absent on public routes. */
     principal: Principal;
-    /** Started by authentication alongside the credential lookup, so the two cost one round trip of time. */
-    rateLimitCheck?: Promise<RateLimitOutcome>;
+    /** What the rate limiter counts: set by authentication from the credential (its hash for API keys). */
+    rateLimitKey?: string;
   };
 }
