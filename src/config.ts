@@ -18,6 +18,8 @@ export interface Env {
   SECRETS_ENCRYPTION_KEY: string;
   /** Public origin of this deployment, used to build inbound webhook URLs. */
   PUBLIC_BASE_URL?: string;
+  /** Milliseconds before an upstream call gives up (504); defaults to LIMITS.upstreamTimeoutMs. For tests and local benches. */
+  UPSTREAM_TIMEOUT_MS?: string;
   EVENTS_QUEUE?: Queue<unknown>;
   ENDPOINT_DO?: DurableObjectNamespace;
 }
