@@ -115,10 +115,12 @@ export function registerPassthroughRoutes(app: OpenAPIHono<AppEnv>) {
     const { middleware } = guard(primary.permission as Permission);
     app.on([primary.method], [routerPath(primary.path)], ...middleware, async (c: Context<AppEnv>) => {
       // The trailing-slash spelling names the second variant (documented there); the log records which.
-      const op = c.req.path.endsWith("/") && variants.length > 1 ? variants[1]! : primary;
+      // (c.req.path has the slash trimmed under `strict: false`, so read the URL as sent.)
+      const surfacePath = new URL(c.req.url).pathname;
+      const op = surfacePath.endsWith("/") && variants.length > 1 ? variants[1]! : primary;
       const params = readParams(c, op);
       const { body, contentType } = await readBody(c, op);
-      const result = await forwardPassthrough(depsFrom(c), c.get("principal"), { operation: op, params, query: rawQuery(c.req.url), body, contentType, surfacePath: c.req.path });
+      const result = await forwardPassthrough(depsFrom(c), c.get("principal"), { operation: op, params, query: rawQuery(c.req.url), body, contentType, surfacePath });
       return c.json({ data: result.data, meta: { requestId: c.get("requestId"), upstream: result.upstream } }, result.status);
     });
   }
