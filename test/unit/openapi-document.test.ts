@@ -1,0 +1,17 @@
+// The generated OpenAPI document (208-operation surface included) is a valid OpenAPI 3.1 document.
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { describe, expect, it } from "vitest";
+import { buildApp, OPENAPI_CONFIG } from "../../src/app";
+
+describe("OpenAPI document", () => {
+  it("validates against the OpenAPI 3.1 schema", async () => {
+    const doc = buildApp().getOpenAPI31Document(OPENAPI_CONFIG);
+    const result = await new Validator().validate(JSON.parse(JSON.stringify(doc)));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    // The validator does reject a broken document (an operation without responses).
+    const broken = JSON.parse(JSON.stringify(doc));
+    delete broken.paths["/api/v1/finance/balance"].get.responses;
+    expect((await new Validator().validate(broken)).valid).toBe(false);
+  });
+});
