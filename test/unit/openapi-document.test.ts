@@ -9,9 +9,9 @@ describe("OpenAPI document", () => {
     const result = await new Validator().validate(JSON.parse(JSON.stringify(doc)));
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
-    // The validator does reject a broken document (an operation without responses).
+    // The validator does reject a broken document (a parameter without `in`).
     const broken = JSON.parse(JSON.stringify(doc));
-    delete broken.paths["/api/v1/finance/balance"].get.responses;
+    broken.paths["/api/v1/finance/balance"].get.parameters = [{ name: "x" }];
     expect((await new Validator().validate(broken)).valid).toBe(false);
   });
 });
