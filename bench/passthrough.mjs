@@ -108,7 +108,7 @@ async function seed() {
   const file = join(persist, "seed.sql");
   writeFileSync(file, sql);
   run(["d1", "execute", "DB", "--local", "--env", "local", "--persist-to", persist, "--file", file]);
-  return { apiKey, upstreamKey };
+  return { apiKey, upstreamKey, accountId: account.accountId };
 }
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -136,7 +136,7 @@ async function main() {
   const [simPort, pontePort, simInspector, ponteInspector] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
   console.log(`bench: applying migrations and seeding into ${persist}`);
   run(["d1", "migrations", "apply", "DB", "--local", "--env", "local", "--persist-to", persist]);
-  const { apiKey, upstreamKey } = await seed();
+  const { apiKey, upstreamKey, accountId } = await seed();
 
   // One dev session runs Ponte and the simulator together (the UPSTREAM service binding stays
   // in-process). sim/wrangler.toml has no [env.local], so under `--env local` wrangler would name it
@@ -158,6 +158,8 @@ async function main() {
   const direct = [`http://127.0.0.1:${simPort}/v3/finance/balance`, { access_token: upstreamKey, "User-Agent": "bench" }];
   // Ponte answering without auth, D1 or the upstream: what the dev session and the framework cost alone.
   const health = [`http://127.0.0.1:${pontePort}/api/v1/health`, {}];
+  // Authentication, rate limit and one D1 read, but no upstream call and no log write.
+  const authedRead = [`http://127.0.0.1:${pontePort}/api/v1/gateway-accounts/${accountId}`, { Authorization: `Bearer ${apiKey}` }];
   for (let i = 0; i < 100; i++) {
     try {
       await timed(...viaPonte);
@@ -172,17 +174,20 @@ async function main() {
   for (let i = 0; i < WARMUP; i++) {
     await timed(...viaPonte);
     await timed(...direct);
+    await timed(...authedRead);
   }
   console.log(`bench: ${SEQUENTIAL} sequential requests each, interleaved`);
   const ponte = [];
   const sim = [];
   const bare = [];
+  const authed = [];
   for (let i = 0; i < SEQUENTIAL; i++) {
     ponte.push(await timed(...viaPonte));
     sim.push(await timed(...direct));
     bare.push(await timed(...health));
+    authed.push(await timed(...authedRead));
   }
-  for (const series of [ponte, sim, bare]) series.sort((a, b) => a - b);
+  for (const series of [ponte, sim, bare, authed]) series.sort((a, b) => a - b);
   console.log(`bench: ${CONCURRENT} requests each at concurrency ${CONCURRENCY}`);
   const directRps = await throughput(...direct);
   const ponteRps = await throughput(...viaPonte);
@@ -195,12 +200,14 @@ async function main() {
     ponte: { p50: percentile(ponte, 50), p99: percentile(ponte, 99), rps: ponteRps },
     direct: { p50: percentile(sim, 50), p99: percentile(sim, 99), rps: directRps },
     ponteHealth: { p50: percentile(bare, 50), p99: percentile(bare, 99) },
+    ponteAuthedRead: { p50: percentile(authed, 50), p99: percentile(authed, 99) },
   };
   console.log("");
   console.log(`                      p50 ms   p99 ms   req/s (c=${CONCURRENCY})`);
   console.log(`through Ponte     ${f(result.ponte.p50).padStart(9)} ${f(result.ponte.p99).padStart(8)} ${ponteRps.toFixed(0).padStart(9)}`);
   console.log(`direct to sim     ${f(result.direct.p50).padStart(9)} ${f(result.direct.p99).padStart(8)} ${directRps.toFixed(0).padStart(9)}`);
   console.log(`Ponte /health     ${f(result.ponteHealth.p50).padStart(9)} ${f(result.ponteHealth.p99).padStart(8)}`);
+  console.log(`Ponte auth+D1 read${f(result.ponteAuthedRead.p50).padStart(9)} ${f(result.ponteAuthedRead.p99).padStart(8)}`);
   console.log(`added latency     p50 ${f(result.ponte.p50 - result.direct.p50)} ms, p99 ${f(result.ponte.p99 - result.direct.p99)} ms`);
   console.log(`throughput ratio  ${((100 * ponteRps) / directRps).toFixed(1)}% of direct`);
   mkdirSync(join(root, "bench/results"), { recursive: true });

@@ -48,6 +48,9 @@ export const LIMITS = {
   webhookFirstBackoffSeconds: 10,
   webhookDisableAfterConsecutiveFailures: 15,
   upstreamTimeoutMs: 30_000,
+  /** How long an isolate reuses a workspace's decrypted gateway credential before reading it again. */
+  gatewayCredentialCacheMs: 5_000,
+  gatewayCredentialCacheEntries: 1_000,
 } as const;
 
 export function keyEnvironmentFor(environment: Environment): KeyEnvironment {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app";
 import { openSecret, sha256Hex } from "../../src/auth/secret-box";
 import { BASE, call, expectError, seedApiKey, seedTenant, type ApiResponse } from "./support";
-import { addFault, seedGatewayAccount, simKey, upstream, waitForLogs } from "./gateway-support";
+import { addFault, seedGatewayAccount, simKey, simRequests, upstream, waitForLogs } from "./gateway-support";
 
 const dbRow = (id: string) => env.DB.prepare("SELECT * FROM gateway_accounts WHERE id = ?").bind(id).first<any>();
 const auditActions = async (targetId: string) =>
@@ -171,6 +171,17 @@ describe("reading, replacing, verifying, rotating, deleting", () => {
     expectError(await call("GET", `/api/v1/gateway-accounts/${account.id}`, { key: tenant.key }), 404, "NOT_FOUND");
     expectError(await call("GET", "/api/v1/finance/balance", { key: tenant.key }), 409, "GATEWAY_ACCOUNT_MISSING");
     expect((await auditActions(account.id)).map((a) => a.action)).toContain("gateway_account.deleted");
+  });
+
+  it("a replaced key is used by the very next passthrough call (the credential cache is dropped on write)", async () => {
+    const tenant = await seedTenant();
+    const { account, upstreamApiKey } = await createAccount(tenant.key);
+    expect((await call("GET", "/api/v1/finance/balance", { key: tenant.key })).status).toBe(200);
+    const replacement = simKey();
+    expect((await call("PATCH", `/api/v1/gateway-accounts/${account.id}`, { key: tenant.key, body: { upstreamApiKey: replacement } })).status).toBe(200);
+    expect((await call("GET", "/api/v1/finance/balance", { key: tenant.key })).status).toBe(200);
+    const paths = async (key: string) => (await simRequests(key)).filter((r) => r.path === "/v3/finance/balance").length;
+    expect([await paths(upstreamApiKey), await paths(replacement)]).toEqual([1, 1]);
   });
 
   it("permissions: read may list and get; every write needs gateway_accounts.manage", async () => {

@@ -6,7 +6,7 @@ import { openSecret, sealSecret, sha256Hex } from "../../auth/secret-box";
 import type { Deps } from "../../deps";
 import { newId } from "../../db/ids";
 import { gatewayAccounts } from "../../db/schema";
-import type { GatewayCredentials } from "../../gateway/accounts";
+import { forgetGatewayAccount, type GatewayCredentials } from "../../gateway/accounts";
 import { callUpstream } from "../../gateway/client";
 import { upstreamFailure } from "../../gateway/errors";
 import { configureUpstreamWebhook } from "../../gateway/webhook-config";
@@ -101,6 +101,7 @@ export async function createGatewayAccount(deps: Deps, principal: Principal, req
     if (isUniqueViolation(err)) throw conflict();
     throw err;
   }
+  forgetGatewayAccount(row);
   const upstreamWebhook = await configureUpstreamWebhook(deps, credentialsOf(row, input.upstreamApiKey), inboundWebhookUrl(deps, requestOrigin, id), token);
   return { ...present(deps, requestOrigin, row), inboundWebhookToken: token, upstreamWebhook };
 }
@@ -133,6 +134,7 @@ export async function updateGatewayAccount(deps: Deps, principal: Principal, req
     deps.db.update(gatewayAccounts).set(changes).where(eq(gatewayAccounts.id, id)),
     auditEntry(deps, principal, { action: "gateway_account.key_replaced", targetType: "gateway_account", targetId: id, metadata: { upstreamKeyLast4: changes.upstreamKeyLast4 } }),
   ]);
+  forgetGatewayAccount(row);
   return present(deps, requestOrigin, { ...row, ...changes });
 }
 
@@ -175,5 +177,6 @@ export async function deleteGatewayAccount(deps: Deps, principal: Principal, req
     deps.db.delete(gatewayAccounts).where(eq(gatewayAccounts.id, id)),
     auditEntry(deps, principal, { action: "gateway_account.deleted", targetType: "gateway_account", targetId: id, metadata: { environment: row.environment } }),
   ]);
+  forgetGatewayAccount(row);
   return present(deps, requestOrigin, row);
 }
