@@ -102,16 +102,20 @@ export function registerPassthroughRoutes(app: OpenAPIHono<AppEnv>) {
   const groups = new Map<string, CatalogueOperation[]>();
   for (const op of CATALOGUE) {
     if (op.kind !== "passthrough") continue;
+    app.openAPIRegistry.registerPath(documentFor(op)); // the document follows the catalogue's order
     const key = `${op.method} ${op.path}`;
     groups.set(key, [...(groups.get(key) ?? []), op]);
   }
-  const ordered = [...groups.values()].sort((a, b) => specificity(b[0]!.path).localeCompare(specificity(a[0]!.path)));
+  const byLiteralsFirst = (a: CatalogueOperation[], b: CatalogueOperation[]) => {
+    const [x, y] = [specificity(a[0]!.path), specificity(b[0]!.path)];
+    return x < y ? 1 : x > y ? -1 : 0;
+  };
+  const ordered = [...groups.values()].sort(byLiteralsFirst);
   for (const variants of ordered) {
     const primary = variants[0]!;
     if (variants.some((v) => v.permission !== primary.permission || v.bodyRequired !== primary.bodyRequired || v.upstreamPath !== primary.upstreamPath)) {
       throw new Error(`catalogue variants of ${primary.method} ${primary.path} disagree on permission, body rule or upstream path`);
     }
-    for (const op of variants) app.openAPIRegistry.registerPath(documentFor(op));
     const { middleware } = guard(primary.permission as Permission);
     app.on([primary.method], [routerPath(primary.path)], ...middleware, async (c: Context<AppEnv>) => {
       // The trailing-slash spelling names the second variant (documented there); the log records which.
