@@ -7,8 +7,11 @@ import { bodyGuard } from "./http/body-guard";
 import { renderDocsPage } from "./http/docs-page";
 import { handleError, notFoundHandler, validationHook } from "./http/error-handler";
 import { requestId } from "./http/request-id";
+import { registerPassthroughRoutes } from "./compat/passthrough-routes";
 import { registerApiKeyRoutes } from "./modules/api-keys/routes";
 import { registerAuditRoutes } from "./modules/audit/routes";
+import { registerGatewayAccountRoutes } from "./modules/gateway-accounts/routes";
+import { registerGatewayApiLogRoutes } from "./modules/gateway-api-logs/routes";
 import { registerHealthRoutes } from "./modules/health/routes";
 import { registerOrganizationRoutes } from "./modules/organizations/routes";
 import { registerWebhookEndpointRoutes } from "./modules/webhook-endpoints/routes";
@@ -46,6 +49,11 @@ export function buildApp() {
   registerAuditRoutes(app);
   registerWebhookEndpointRoutes(app);
   registerWebhookLogRoutes(app);
+  registerGatewayAccountRoutes(app);
+  registerGatewayApiLogRoutes(app);
+  // Before the native billing routes: the first matching route answers, and passthrough literals
+  // such as GET /payments/limits must win over native patterns such as GET /payments/{id}.
+  registerPassthroughRoutes(app);
   registerCustomerRoutes(app);
   registerPlanRoutes(app);
   registerPaymentRoutes(app);

@@ -24,6 +24,8 @@ export interface Env {
   EVENTS_QUEUE: Queue<unknown>;
   /** One EndpointDO per webhook endpoint id: retry alarms and the consecutive-failure streak. */
   ENDPOINT_DO: DurableObjectNamespace<import("./events/endpoint-do").EndpointDO>;
+  /** Milliseconds before an upstream call gives up (504); defaults to LIMITS.upstreamTimeoutMs. For tests and local benches. */
+  UPSTREAM_TIMEOUT_MS?: string;
 }
 
 export const API_PREFIX = "/api/v1";
@@ -59,6 +61,9 @@ export const LIMITS = {
   /** Events not fanned out, or deliveries overdue, by this much are picked up by the cron sweeper. */
   webhookSweepGraceSeconds: 60,
   upstreamTimeoutMs: 30_000,
+  /** How long an isolate reuses a workspace's decrypted gateway credential before reading it again. */
+  gatewayCredentialCacheMs: 5_000,
+  gatewayCredentialCacheEntries: 1_000,
 } as const;
 
 export function keyEnvironmentFor(environment: Environment): KeyEnvironment {

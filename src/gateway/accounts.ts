@@ -5,6 +5,7 @@ import type { Principal } from "../auth/principal";
 import type { Deps } from "../deps";
 import { gatewayAccounts } from "../db/schema";
 import { ApiError } from "../http/errors";
+import { LIMITS } from "../config";
 
 export interface GatewayCredentials {
   accountId: string;
@@ -14,7 +15,29 @@ export interface GatewayCredentials {
   upstreamKey: string;
 }
 
+// Per-isolate cache: a passthrough call then costs no D1 read or decryption for the credential. Writes
+// in this isolate drop the entry at once; other isolates see a replaced or deleted account within
+// LIMITS.gatewayCredentialCacheMs.
+const cache = new Map<string, { credentials: GatewayCredentials; expiresAt: number }>();
+const cacheKey = (t: { organizationId: string; workspaceId: string; environment: string }) => `${t.organizationId}:${t.workspaceId}:${t.environment}`;
+
+/** Drops the cached credential of a workspace+environment (after the account is created, replaced or deleted). */
+export function forgetGatewayAccount(tenant: { organizationId: string; workspaceId: string; environment: string }): void {
+  cache.delete(cacheKey(tenant));
+}
+
 export async function resolveGatewayAccount(deps: Deps, principal: Principal): Promise<GatewayCredentials> {
+  const key = cacheKey(principal);
+  const now = Date.now();
+  const hit = cache.get(key);
+  if (hit && hit.expiresAt > now) return hit.credentials;
+  const credentials = await readGatewayAccount(deps, principal);
+  if (cache.size >= LIMITS.gatewayCredentialCacheEntries) cache.delete(cache.keys().next().value!);
+  cache.set(key, { credentials, expiresAt: now + LIMITS.gatewayCredentialCacheMs });
+  return credentials;
+}
+
+async function readGatewayAccount(deps: Deps, principal: Principal): Promise<GatewayCredentials> {
   const row = await deps.db
     .select({ id: gatewayAccounts.id, sealed: gatewayAccounts.upstreamKeySealed })
     .from(gatewayAccounts)

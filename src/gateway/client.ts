@@ -48,6 +48,12 @@ function upstreamFetcher(env: Env): (req: Request) => Promise<Response> {
   return (req) => fetch(req);
 }
 
+/** The configured upstream timeout: UPSTREAM_TIMEOUT_MS when set to a positive number, else the spec's 30 s. */
+export function upstreamTimeoutMs(env: Env): number {
+  const override = Number(env.UPSTREAM_TIMEOUT_MS);
+  return Number.isFinite(override) && override > 0 ? override : LIMITS.upstreamTimeoutMs;
+}
+
 export function upstreamUrl(env: Env, path: string, query?: string): string {
   const base = UPSTREAM_BASE_URLS[env.ENVIRONMENT];
   const rest = path.replace(/^\/v3/, "");
@@ -58,7 +64,7 @@ export async function callUpstream(deps: Deps, credentials: GatewayCredentials, 
   const headers = new Headers({ access_token: credentials.upstreamKey, "User-Agent": USER_AGENT, Accept: "application/json" });
   if (call.contentType) headers.set("Content-Type", call.contentType);
   const request = new Request(upstreamUrl(deps.env, call.path, call.query), { method: call.method, headers, body: call.body ?? null });
-  const timeoutMs = call.timeoutMs ?? LIMITS.upstreamTimeoutMs;
+  const timeoutMs = call.timeoutMs ?? upstreamTimeoutMs(deps.env);
   const started = Date.now();
   let answeredStatus: number | null = null;
   let errorCode: string | null = null;

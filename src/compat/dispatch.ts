@@ -1,0 +1,57 @@
+// Passthrough: one catalogue operation forwarded to the upstream with the workspace's gateway
+// account. Only the catalogue decides the upstream method and path; the client supplies ids (one
+// safe path segment each), the query string and the body, never a host, a path or a header.
+import type { Principal } from "../auth/principal";
+import type { Deps } from "../deps";
+import { resolveGatewayAccount } from "../gateway/accounts";
+import { callUpstream } from "../gateway/client";
+import { upstreamFailure } from "../gateway/errors";
+import type { CatalogueOperation } from "./catalogue";
+import { translateNativeIds } from "./native-ids";
+
+export interface PassthroughRequest {
+  operation: CatalogueOperation;
+  /** Path parameters, decoded and already checked to be single safe segments. */
+  params: Record<string, string>;
+  /** The raw query string without `?`, forwarded byte for byte. */
+  query: string;
+  /** The request body as received (JSON object or multipart), or null. */
+  body: ArrayBuffer | null;
+  contentType: string | null;
+  /** The path the merchant called, for the call log. */
+  surfacePath: string;
+}
+
+export interface PassthroughResult {
+  status: CatalogueOperation["successStatus"];
+  data: unknown;
+  upstream: { status: number; durationMs: number };
+}
+
+/** The catalogue's upstream path with each `{name}` replaced by its (URL-encoded) value. */
+export function upstreamPathFor(op: CatalogueOperation, params: Record<string, string>): string {
+  return op.upstreamPath.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`missing path parameter '${name}' for ${op.operationId}`);
+    return encodeURIComponent(value);
+  });
+}
+
+export async function forwardPassthrough(deps: Deps, principal: Principal, request: PassthroughRequest): Promise<PassthroughResult> {
+  const op = request.operation;
+  // The credential lookup and the id translation are independent reads: run them together.
+  const [credentials, params] = await Promise.all([resolveGatewayAccount(deps, principal), translateNativeIds(deps, principal, request.params)]);
+  const sendsBody = op.bodyRequired && request.body !== null;
+  const result = await callUpstream(deps, credentials, {
+    operationId: op.operationId,
+    method: op.upstreamMethod,
+    path: upstreamPathFor(op, params),
+    query: request.query,
+    body: sendsBody ? request.body : null,
+    ...(sendsBody && request.contentType ? { contentType: request.contentType } : {}),
+    surfacePath: request.surfacePath,
+  });
+  const failure = upstreamFailure(result.status, result.body, result.headers);
+  if (failure) throw failure;
+  return { status: op.successStatus, data: result.body, upstream: { status: result.status, durationMs: result.durationMs } };
+}

@@ -1,0 +1,131 @@
+// The 187 passthrough operations: one route per catalogue method+path, documented per operation.
+// Handlers forward raw bytes rather than a re-serialised parse, so they check the body and the ids
+// themselves instead of through zod validators (the OpenAPI document still comes from createRoute).
+import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { guard } from "../auth";
+import type { Permission } from "../auth/permissions";
+import { depsFrom } from "../deps";
+import type { AppEnv } from "../http/app-env";
+import { errorResponses } from "../http/envelope";
+import { ApiError } from "../http/errors";
+import { CATALOGUE, type CatalogueOperation } from "./catalogue";
+import { catalogueRoute, documentedPath, pathParamNames, routerPath } from "./catalogue-route";
+import { forwardPassthrough } from "./dispatch";
+
+/** An id in a path: one segment of letters, digits and `_ - . ~ + @ =`, not starting with a dot (so never `.` or `..`). */
+export const SAFE_PATH_SEGMENT = /^[A-Za-z0-9_~+@=-][A-Za-z0-9_.~+@=-]{0,127}$/;
+
+/** Uploads the upstream takes as multipart/form-data: POST to a collection of documents, files or images. */
+export const isUploadOperation = (op: CatalogueOperation) => op.method === "POST" && /\/(documents|files|images)$/.test(op.path);
+
+const PASSTHROUGH_ERRORS = [400, 401, 403, 404, 409, 429, 502, 504] as const;
+const BODY_ERRORS = [...PASSTHROUGH_ERRORS, 413, 415] as const;
+
+const PassthroughResponse = z
+  .object({
+    data: z.unknown().openapi({ description: "The upstream's JSON answer, unchanged." }),
+    meta: z.object({
+      requestId: z.string(),
+      upstream: z.object({ status: z.number().int().openapi({ description: "The upstream's HTTP status." }), durationMs: z.number().int() }),
+    }),
+  })
+  .openapi("PassthroughResponse");
+
+const FreeFormBody = z.looseObject({}).openapi("PassthroughBody", { description: "A JSON object, forwarded to the upstream as sent." });
+const UploadBody = z.looseObject({}).openapi("PassthroughUpload", { description: "multipart/form-data, forwarded byte for byte with its boundary." });
+
+function documentFor(op: CatalogueOperation) {
+  const names = pathParamNames(op.path);
+  const params = names.length
+    ? z.object(Object.fromEntries(names.map((name) => [name, z.string().regex(SAFE_PATH_SEGMENT).openapi({ param: { name, in: "path" }, example: "pay_080225913252" })])))
+    : undefined;
+  const content = { "application/json": { schema: FreeFormBody }, ...(isUploadOperation(op) ? { "multipart/form-data": { schema: UploadBody } } : {}) };
+  const { middleware: _middleware, ...security } = guard(op.permission as Permission);
+  return createRoute({
+    ...catalogueRoute(op.operationId),
+    ...security,
+    method: op.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete",
+    path: documentedPath(op),
+    description: `Passthrough to the upstream's \`${op.upstreamMethod} ${op.upstreamPath}\`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, charge or subscription UUID in the path is replaced by its upstream id.`,
+    request: {
+      ...(params ? { params } : {}),
+      ...(op.bodyRequired ? { body: { required: true, content } } : {}),
+    },
+    responses: {
+      [op.successStatus]: { description: "The upstream's answer in the success envelope.", content: { "application/json": { schema: PassthroughResponse } } },
+      ...errorResponses(...(op.bodyRequired ? BODY_ERRORS : PASSTHROUGH_ERRORS)),
+    },
+  });
+}
+
+/** Route order: literal segments before parameters, position by position (`/payments/limits` before `/payments/{id}`). */
+const specificity = (path: string) => path.split("/").map((s) => (s.startsWith("{") ? "0" : "1")).join("");
+
+function readParams(c: Context<AppEnv>, op: CatalogueOperation): Record<string, string> {
+  const params: Record<string, string> = {};
+  const fields: { path: string; message: string; code: string }[] = [];
+  for (const name of pathParamNames(op.path)) {
+    const value = c.req.param(name) ?? "";
+    if (SAFE_PATH_SEGMENT.test(value)) params[name] = value;
+    else fields.push({ path: `param.${name}`, message: "must be a single path segment of letters, digits and _ - . ~ + @ = (at most 128, not starting with a dot)", code: "invalid_format" });
+  }
+  if (fields.length > 0) throw new ApiError("VALIDATION_FAILED", `Invalid path parameter: ${fields.map((f) => f.path).join(", ")}.`, { fields });
+  return params;
+}
+
+async function readBody(c: Context<AppEnv>, op: CatalogueOperation): Promise<{ body: ArrayBuffer | null; contentType: string | null }> {
+  if (!op.bodyRequired) return { body: null, contentType: null };
+  const contentType = c.req.header("content-type") ?? null;
+  const media = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+  if (media === "multipart/form-data" && !isUploadOperation(op)) {
+    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "This operation takes a JSON object body (application/json).", { contentType: media });
+  }
+  const body = await c.req.raw.arrayBuffer();
+  // The body guard has already rejected malformed JSON and non-objects; what is left to catch is no body at all.
+  if (body.byteLength === 0 || contentType === null) {
+    throw new ApiError("VALIDATION_FAILED", "This operation requires a request body: a JSON object (use {} for none).", {
+      fields: [{ path: "body", message: "required: a JSON object", code: "invalid_type" }],
+    });
+  }
+  return { body, contentType };
+}
+
+function rawQuery(url: string): string {
+  const q = url.indexOf("?");
+  if (q < 0) return "";
+  const hash = url.indexOf("#", q);
+  return url.slice(q + 1, hash < 0 ? undefined : hash);
+}
+
+export function registerPassthroughRoutes(app: OpenAPIHono<AppEnv>) {
+  const groups = new Map<string, CatalogueOperation[]>();
+  for (const op of CATALOGUE) {
+    if (op.kind !== "passthrough") continue;
+    app.openAPIRegistry.registerPath(documentFor(op)); // the document follows the catalogue's order
+    const key = `${op.method} ${op.path}`;
+    groups.set(key, [...(groups.get(key) ?? []), op]);
+  }
+  const byLiteralsFirst = (a: CatalogueOperation[], b: CatalogueOperation[]) => {
+    const [x, y] = [specificity(a[0]!.path), specificity(b[0]!.path)];
+    return x < y ? 1 : x > y ? -1 : 0;
+  };
+  const ordered = [...groups.values()].sort(byLiteralsFirst);
+  for (const variants of ordered) {
+    const primary = variants[0]!;
+    if (variants.some((v) => v.permission !== primary.permission || v.bodyRequired !== primary.bodyRequired || v.upstreamPath !== primary.upstreamPath)) {
+      throw new Error(`catalogue variants of ${primary.method} ${primary.path} disagree on permission, body rule or upstream path`);
+    }
+    const { middleware } = guard(primary.permission as Permission);
+    app.on([primary.method], [routerPath(primary.path)], ...middleware, async (c: Context<AppEnv>) => {
+      // The trailing-slash spelling names the second variant (documented there); the log records which.
+      // (c.req.path has the slash trimmed under `strict: false`, so read the URL as sent.)
+      const surfacePath = new URL(c.req.url).pathname;
+      const op = surfacePath.endsWith("/") && variants.length > 1 ? variants[1]! : primary;
+      const params = readParams(c, op);
+      const { body, contentType } = await readBody(c, op);
+      const result = await forwardPassthrough(depsFrom(c), c.get("principal"), { operation: op, params, query: rawQuery(c.req.url), body, contentType, surfacePath });
+      return c.json({ data: result.data, meta: { requestId: c.get("requestId"), upstream: result.upstream } }, result.status);
+    });
+  }
+}

@@ -1,0 +1,20 @@
+// The generated OpenAPI document (208-operation surface included) is a valid OpenAPI 3.1 document.
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { describe, expect, it } from "vitest";
+
+// The app is typed against workers-types, which the Node type project does not load: import it untyped.
+const appModule = "../../src/app";
+const { buildApp, OPENAPI_CONFIG } = (await import(appModule)) as { buildApp: () => any; OPENAPI_CONFIG: unknown };
+
+describe("OpenAPI document", () => {
+  it("validates against the OpenAPI 3.1 schema", async () => {
+    const doc = buildApp().getOpenAPI31Document(OPENAPI_CONFIG);
+    const result = await new Validator().validate(JSON.parse(JSON.stringify(doc)));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    // The validator does reject a broken document (a parameter without `in`).
+    const broken = JSON.parse(JSON.stringify(doc));
+    broken.paths["/api/v1/finance/balance"].get.parameters = [{ name: "x" }];
+    expect((await new Validator().validate(broken)).valid).toBe(false);
+  });
+});
