@@ -8,6 +8,7 @@ import { handleError, notFoundHandler, validationHook } from "./http/error-handl
 import { requestId } from "./http/request-id";
 import { registerApiKeyRoutes } from "./modules/api-keys/routes";
 import { registerAuditRoutes } from "./modules/audit/routes";
+import { registerAuthRoutes } from "./modules/auth/routes";
 import { registerHealthRoutes } from "./modules/health/routes";
 import { registerOrganizationRoutes } from "./modules/organizations/routes";
 import { registerWorkspaceRoutes } from "./modules/workspaces/routes";
@@ -30,6 +31,7 @@ export function buildApp() {
   app.use("/api/v1/*", bodyGuard());
 
   registerHealthRoutes(app);
+  registerAuthRoutes(app);
   registerOrganizationRoutes(app);
   registerWorkspaceRoutes(app);
   registerApiKeyRoutes(app);

@@ -46,6 +46,12 @@ export const LIMITS = {
   webhookFirstBackoffSeconds: 10,
   webhookDisableAfterConsecutiveFailures: 15,
   upstreamTimeoutMs: 30_000,
+  /** Console sessions last this long from sign-in (fixed, not sliding). */
+  sessionTtlSeconds: 7 * 24 * 60 * 60,
+  /** Failed logins count against the email and the client IP over this window. */
+  loginFailureWindowSeconds: 15 * 60,
+  loginFailuresPerEmail: 5,
+  loginFailuresPerIp: 50,
 } as const;
 
 export function keyEnvironmentFor(environment: Environment): KeyEnvironment {

@@ -1,3 +1,4 @@
 // The whole D1 schema; `drizzle-kit generate` reads this file to write migrations/.
 export * from "./tenancy";
 export * from "./events";
+export * from "./console";
