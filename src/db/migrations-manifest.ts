@@ -2,5 +2,7 @@
 export const EXPECTED_MIGRATIONS: readonly string[] = [
   "0000_tenancy.sql",
   "0001_events.sql",
-  "0002_console.sql"
+  "0002_gateway.sql",
+  "0003_billing.sql",
+  "0004_console.sql"
 ];

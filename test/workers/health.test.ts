@@ -16,3 +16,11 @@ describe("health", () => {
     expect(res.body.data.migrations).toBeGreaterThan(0);
   });
 });
+
+describe("upstream simulator binding", () => {
+  it("is reachable from the worker and can call back into it", async () => {
+    const { env } = await import("cloudflare:test");
+    const res = await env.UPSTREAM!.fetch("https://upstream-sim.internal/__sim/health");
+    expect(await res.json()).toEqual({ ok: true });
+  });
+});

@@ -1,4 +1,6 @@
 // The whole D1 schema; `drizzle-kit generate` reads this file to write migrations/.
 export * from "./tenancy";
 export * from "./events";
+export * from "./gateway";
+export * from "./billing";
 export * from "./console";

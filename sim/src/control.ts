@@ -1,0 +1,78 @@
+// Control API under /__sim/ for tests and local dev (no access_token; not part of the upstream surface).
+import type { PendingEvent, SimContext, SimEnv } from "./context";
+import { clearFaults, parseFault } from "./faults";
+import { errorResponse, isObject, json, UpstreamError } from "./http";
+import { matchPath } from "./routes";
+import { getAccount } from "./state";
+import { advanceSubscription } from "./subscriptions";
+import { deliverEvents } from "./webhooks";
+
+export async function handleControl(request: Request, env: SimEnv, deliver: (events: PendingEvent[], run: () => Promise<void>) => Promise<void>): Promise<Response> {
+  const url = new URL(request.url);
+  const path = url.pathname.replace(/\/+$/, "");
+  const method = request.method;
+  if (path === "/__sim/health" && method === "GET") return json({ ok: true });
+
+  let body: unknown;
+  if (method === "POST" || method === "PUT") {
+    const text = await request.text();
+    try {
+      body = text ? JSON.parse(text) : {};
+    } catch {
+      return errorResponse(400, "invalid_json", "Body must be JSON");
+    }
+  }
+  const token = url.searchParams.get("token") ?? (isObject(body) && typeof body.token === "string" ? body.token : null);
+  if (!token) return errorResponse(400, "missing_token", "Pass the account's access token as ?token= (or in the body for POST /__sim/faults)");
+  const account = getAccount(token);
+
+  try {
+    if (path === "/__sim/requests") {
+      if (method === "GET") return json({ data: account.requests });
+      if (method === "DELETE") {
+        account.requests = [];
+        return json({ ok: true });
+      }
+    }
+    if (path === "/__sim/faults") {
+      if (method === "GET") return json({ data: account.faults });
+      if (method === "POST") {
+        const fault = parseFault(isObject(body) ? body : {});
+        account.faults.push(fault);
+        return json(fault, 201);
+      }
+      if (method === "DELETE") {
+        clearFaults(account);
+        return json({ ok: true });
+      }
+    }
+    if (path === "/__sim/webhooks") {
+      if (method === "GET") return json({ data: account.deliveries });
+      if (method === "DELETE") {
+        account.deliveries = [];
+        return json({ ok: true });
+      }
+    }
+    const advance = matchPath("/__sim/subscriptions/{id}/advance", path);
+    if (advance && method === "POST") {
+      const ctx: SimContext = {
+        account,
+        env,
+        method,
+        path,
+        params: advance,
+        query: url.searchParams,
+        body,
+        origin: url.origin,
+        events: [],
+      };
+      const payment = await advanceSubscription(ctx);
+      await deliver(ctx.events, () => deliverEvents(env, account, ctx.events));
+      return json(payment);
+    }
+  } catch (err) {
+    if (err instanceof UpstreamError) return err.toResponse();
+    throw err;
+  }
+  return errorResponse(404, "not_found", `No control route ${method} ${path}`);
+}

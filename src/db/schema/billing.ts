@@ -1,0 +1,164 @@
+// Native billing records: Ponte owns them and mirrors each to the upstream. Every row carries its
+// tenant; `upstream_id` is the upstream's id once synced, and the upstream holds our id as
+// `externalReference`, so a lost answer can be reconciled without creating a second record.
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const tenant = {
+  organizationId: text("organization_id").notNull(),
+  workspaceId: text("workspace_id").notNull(),
+};
+const timestamps = {
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+};
+/** pending: the upstream has not confirmed the record yet (e.g. timed out); the sweeper reconciles it. */
+const sync = {
+  upstreamId: text("upstream_id"),
+  syncStatus: text("sync_status", { enum: ["pending", "synced", "failed"] }).notNull(),
+};
+
+export const customers = sqliteTable(
+  "customers",
+  {
+    id: text("id").primaryKey(),
+    ...tenant,
+    ...sync,
+    name: text("name").notNull(),
+    cpfCnpj: text("cpf_cnpj").notNull(),
+    personType: text("person_type", { enum: ["FISICA", "JURIDICA"] }).notNull(),
+    email: text("email"),
+    phone: text("phone"),
+    mobilePhone: text("mobile_phone"),
+    address: text("address"),
+    addressNumber: text("address_number"),
+    complement: text("complement"),
+    province: text("province"),
+    postalCode: text("postal_code"),
+    externalReference: text("external_reference"),
+    notificationDisabled: integer("notification_disabled", { mode: "boolean" }).notNull().default(false),
+    observations: text("observations"),
+    deletedAt: text("deleted_at"),
+    ...timestamps,
+  },
+  (t) => [index("customers_tenant_idx").on(t.organizationId, t.workspaceId, t.createdAt), index("customers_upstream_idx").on(t.workspaceId, t.upstreamId)],
+);
+
+export const plans = sqliteTable(
+  "plans",
+  {
+    id: text("id").primaryKey(),
+    ...tenant,
+    name: text("name").notNull(),
+    description: text("description"),
+    valueCents: integer("value_cents").notNull(),
+    cycle: text("cycle", { enum: ["WEEKLY", "BIWEEKLY", "MONTHLY", "BIMONTHLY", "QUARTERLY", "SEMIANNUALLY", "YEARLY"] }).notNull(),
+    /** Default billing type for subscriptions made from this plan; a subscription may override it. */
+    billingType: text("billing_type", { enum: ["PIX", "BOLETO", "CREDIT_CARD", "UNDEFINED"] }),
+    status: text("status", { enum: ["active", "archived"] }).notNull(),
+    ...timestamps,
+  },
+  (t) => [index("plans_tenant_idx").on(t.organizationId, t.workspaceId, t.createdAt)],
+);
+
+export const subscriptions = sqliteTable(
+  "subscriptions",
+  {
+    id: text("id").primaryKey(),
+    ...tenant,
+    ...sync,
+    planId: text("plan_id").notNull(),
+    customerId: text("customer_id").notNull(),
+    billingType: text("billing_type", { enum: ["PIX", "BOLETO", "CREDIT_CARD", "UNDEFINED"] }).notNull(),
+    valueCents: integer("value_cents").notNull(),
+    cycle: text("cycle").notNull(),
+    nextDueDate: text("next_due_date").notNull(),
+    status: text("status", { enum: ["ACTIVE", "INACTIVE", "EXPIRED", "CANCELED"] }).notNull(),
+    description: text("description"),
+    externalReference: text("external_reference"),
+    canceledAt: text("canceled_at"),
+    ...timestamps,
+  },
+  (t) => [index("subscriptions_tenant_idx").on(t.organizationId, t.workspaceId, t.createdAt), index("subscriptions_upstream_idx").on(t.workspaceId, t.upstreamId)],
+);
+
+export const charges = sqliteTable(
+  "charges",
+  {
+    id: text("id").primaryKey(),
+    ...tenant,
+    ...sync,
+    customerId: text("customer_id").notNull(),
+    subscriptionId: text("subscription_id"),
+    billingType: text("billing_type", { enum: ["PIX", "BOLETO", "CREDIT_CARD", "UNDEFINED"] }).notNull(),
+    /** The one transition table in the payments module decides every change. */
+    status: text("status").notNull(),
+    valueCents: integer("value_cents").notNull(),
+    /** Sum of refunds reserved or done; never above value_cents (enforced by a conditional UPDATE). */
+    refundedCents: integer("refunded_cents").notNull().default(0),
+    dueDate: text("due_date").notNull(),
+    description: text("description"),
+    externalReference: text("external_reference"),
+    discount: text("discount", { mode: "json" }).$type<Record<string, unknown>>(),
+    fine: text("fine", { mode: "json" }).$type<Record<string, unknown>>(),
+    interest: text("interest", { mode: "json" }).$type<Record<string, unknown>>(),
+    cardToken: text("card_token"),
+    cardBrand: text("card_brand"),
+    cardLast4: text("card_last4"),
+    invoiceUrl: text("invoice_url"),
+    bankSlipUrl: text("bank_slip_url"),
+    paymentDate: text("payment_date"),
+    failureReason: text("failure_reason"),
+    ...timestamps,
+  },
+  (t) => [
+    index("charges_tenant_idx").on(t.organizationId, t.workspaceId, t.createdAt),
+    index("charges_upstream_idx").on(t.workspaceId, t.upstreamId),
+    index("charges_sync_idx").on(t.syncStatus, t.createdAt),
+  ],
+);
+
+export const refunds = sqliteTable(
+  "refunds",
+  {
+    id: text("id").primaryKey(),
+    ...tenant,
+    chargeId: text("charge_id").notNull(),
+    valueCents: integer("value_cents").notNull(),
+    description: text("description"),
+    /** pending while the upstream call is in flight; done; failed (its amount released). */
+    status: text("status", { enum: ["pending", "done", "failed"] }).notNull(),
+    ...timestamps,
+  },
+  (t) => [index("refunds_charge_idx").on(t.chargeId, t.createdAt)],
+);
+
+/** Card tokens: only the upstream's token, the brand and the last four digits are ever kept. */
+export const paymentMethods = sqliteTable(
+  "payment_methods",
+  {
+    id: text("id").primaryKey(),
+    ...tenant,
+    customerId: text("customer_id").notNull(),
+    upstreamToken: text("upstream_token").notNull(),
+    brand: text("brand").notNull(),
+    last4: text("last4").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("payment_methods_customer_idx").on(t.workspaceId, t.customerId)],
+);
+
+/** Inbound upstream webhooks, deduplicated by the upstream's event id per gateway account. */
+export const upstreamWebhookEvents = sqliteTable(
+  "upstream_webhook_events",
+  {
+    id: text("id").primaryKey(),
+    ...tenant,
+    gatewayAccountId: text("gateway_account_id").notNull(),
+    upstreamEventId: text("upstream_event_id").notNull(),
+    event: text("event").notNull(),
+    payload: text("payload", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    receivedAt: text("received_at").notNull(),
+    processedAt: text("processed_at"),
+  },
+  (t) => [uniqueIndex("upstream_webhook_events_dedupe_idx").on(t.gatewayAccountId, t.upstreamEventId)],
+);

@@ -1,0 +1,125 @@
+// The one way Ponte talks to the upstream: base URL per environment, `access_token`, User-Agent,
+// a timeout, and a gateway-api-log entry for every call (no bodies, keys or card data).
+import { LIMITS, PONTE_VERSION, type Env } from "../config";
+import type { Deps } from "../deps";
+import { newId } from "../db/ids";
+import { gatewayApiLogs } from "../db/schema";
+import { ApiError } from "../http/errors";
+import type { GatewayCredentials } from "./accounts";
+
+export const UPSTREAM_BASE_URLS = {
+  production: "https://api.asaas.com/v3",
+  sandbox: "https://api-sandbox.asaas.com/v3",
+  /** Local runs reach the simulator through the UPSTREAM service binding; the host is never dialled. */
+  local: "https://upstream-sim.internal/v3",
+} as const;
+
+export const USER_AGENT = `Ponte/${PONTE_VERSION} (+https://ponte.dev)`;
+
+export interface UpstreamCall {
+  /** Catalogue operationId, or `native:<flow>` for native flows; recorded in the call log. */
+  operationId: string;
+  method: string;
+  /** Upstream path starting with `/v3/`, ids already translated. */
+  path: string;
+  /** Raw query string without `?`, forwarded as sent. */
+  query?: string;
+  body?: BodyInit | null;
+  contentType?: string;
+  /** The merchant-facing path, for the log. */
+  surfacePath?: string;
+  timeoutMs?: number;
+}
+
+export interface UpstreamResult {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON when the upstream answered JSON, else the text. */
+  body: unknown;
+  durationMs: number;
+}
+
+function upstreamFetcher(env: Env): (req: Request) => Promise<Response> {
+  if (env.ENVIRONMENT === "local") {
+    if (!env.UPSTREAM) throw new ApiError("UPSTREAM_ERROR", "The local upstream simulator is not bound (UPSTREAM).");
+    const sim = env.UPSTREAM;
+    return (req) => sim.fetch(req);
+  }
+  return (req) => fetch(req);
+}
+
+export function upstreamUrl(env: Env, path: string, query?: string): string {
+  const base = UPSTREAM_BASE_URLS[env.ENVIRONMENT];
+  const rest = path.replace(/^\/v3/, "");
+  return `${base}${rest}${query ? `?${query}` : ""}`;
+}
+
+export async function callUpstream(deps: Deps, credentials: GatewayCredentials, call: UpstreamCall): Promise<UpstreamResult> {
+  const headers = new Headers({ access_token: credentials.upstreamKey, "User-Agent": USER_AGENT, Accept: "application/json" });
+  if (call.contentType) headers.set("Content-Type", call.contentType);
+  const request = new Request(upstreamUrl(deps.env, call.path, call.query), { method: call.method, headers, body: call.body ?? null });
+  const timeoutMs = call.timeoutMs ?? LIMITS.upstreamTimeoutMs;
+  const started = Date.now();
+  let answeredStatus: number | null = null;
+  let errorCode: string | null = null;
+  try {
+    const response = await withTimeout(upstreamFetcher(deps.env)(request), timeoutMs);
+    const text = await response.text();
+    let body: unknown = text;
+    if ((response.headers.get("content-type") ?? "").includes("json") && text.length > 0) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = text;
+      }
+    }
+    answeredStatus = response.status;
+    return { status: response.status, headers: response.headers, body, durationMs: Date.now() - started };
+  } catch (err) {
+    if (err instanceof UpstreamTimeout) {
+      errorCode = "UPSTREAM_TIMEOUT";
+      throw new ApiError("UPSTREAM_TIMEOUT", `The upstream provider did not answer within ${timeoutMs / 1000} s.`, { timeoutMs });
+    }
+    errorCode = "UPSTREAM_ERROR";
+    throw new ApiError("UPSTREAM_ERROR", "Could not reach the upstream provider.", {});
+  } finally {
+    logCall(deps, credentials, call, answeredStatus, errorCode, Date.now() - started);
+  }
+}
+
+class UpstreamTimeout extends Error {}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new UpstreamTimeout()), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => {
+    if (timer !== undefined) clearTimeout(timer);
+  });
+}
+
+// Written off the response path: the log must never slow a merchant's call or fail it.
+function logCall(deps: Deps, credentials: GatewayCredentials, call: UpstreamCall, status: number | null, errorCode: string | null, latencyMs: number) {
+  deps.waitUntil(
+    deps.db
+      .insert(gatewayApiLogs)
+      .values({
+        id: newId(),
+        organizationId: credentials.organizationId,
+        workspaceId: credentials.workspaceId,
+        gatewayAccountId: credentials.accountId,
+        operationId: call.operationId,
+        method: call.method,
+        surfacePath: call.surfacePath ?? null,
+        upstreamPath: call.path,
+        upstreamStatus: status,
+        latencyMs,
+        errorCode,
+        requestId: deps.requestId,
+        createdAt: deps.now().toISOString(),
+      })
+      .run()
+      .catch((err: unknown) => console.error(JSON.stringify({ level: "warn", msg: "gateway log write failed", error: String(err) }))),
+  );
+}
