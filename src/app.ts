@@ -7,6 +7,7 @@ import { renderDocsPage } from "./http/docs-page";
 import { handleError, notFoundHandler, validationHook } from "./http/error-handler";
 import { requestId } from "./http/request-id";
 import { registerApiKeyRoutes } from "./modules/api-keys/routes";
+import { registerConsole } from "./console";
 import { registerAuditRoutes } from "./modules/audit/routes";
 import { registerAuthRoutes } from "./modules/auth/routes";
 import { registerHealthRoutes } from "./modules/health/routes";
@@ -53,6 +54,8 @@ export function buildApp() {
   const openApiDocument = () => (cachedDocument ??= app.getOpenAPI31Document(OPENAPI_CONFIG));
   app.get("/api/v1/openapi.json", (c) => c.json(openApiDocument()));
   app.get("/api/v1/docs", (c) => c.html(renderDocsPage(openApiDocument() as Parameters<typeof renderDocsPage>[0])));
+
+  registerConsole(app);
 
   app.notFound(notFoundHandler(() => app.routes));
   app.onError(handleError);

@@ -2,7 +2,6 @@
 // The session travels only in the HttpOnly `ponte_session` cookie, never in a response body.
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../auth/password";
 import { ROLES } from "../../auth/permissions";
 import { isWriteMethod, refuseCrossSite, requireSameOrigin } from "../../auth/same-origin";
 import { clearSessionCookie, resolveSession, sessionTokenOf, setSessionCookie } from "../../auth/session";
@@ -11,18 +10,10 @@ import { depsFrom } from "../../deps";
 import type { AppEnv } from "../../http/app-env";
 import { envelopeOf, errorResponses, ok, routeGroup } from "../../http/envelope";
 import { ApiError } from "../../http/errors";
+import { LoginBody, PasswordBody, SignUpBody, User } from "./schemas";
 import { changePassword, describeCurrent, listMemberships, logIn, logOut, sessionUser, signUp } from "./service";
 
 const SESSION_SECURITY = [{ sessionCookie: [] }];
-const Password = z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH).openapi({ description: `At least ${PASSWORD_MIN_LENGTH} characters.` });
-const Email = z.email().max(254).openapi({ example: "ana@example.com.br" });
-
-const User = z.object({ id: z.uuid(), object: z.literal("user"), email: z.string(), name: z.string(), createdAt: z.string() }).openapi("User");
-const SignUpBody = z
-  .strictObject({ email: Email, password: Password, name: z.string().trim().min(1).max(100), organizationName: z.string().trim().min(1).max(100) })
-  .openapi("SignUp");
-const LoginBody = z.strictObject({ email: Email, password: z.string().min(1).max(PASSWORD_MAX_LENGTH) }).openapi("Login");
-const PasswordBody = z.strictObject({ currentPassword: z.string().min(1).max(PASSWORD_MAX_LENGTH), newPassword: Password }).openapi("ChangePassword");
 const SessionStarted = z
   .object({ user: User, expiresAt: z.string().openapi({ description: "The session cookie's expiry (fixed, 7 days from sign-in)." }) })
   .openapi("SessionStarted");
