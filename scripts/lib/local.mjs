@@ -1,0 +1,69 @@
+// Local state for `npm start` and `npm run seed`: the same .wrangler/state that `wrangler dev --env local` uses.
+import { execFileSync } from "node:child_process";
+import { createHash, randomBytes, randomInt } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");
+
+// Fixed ids so repeated runs find the same demo tenant.
+export const DEMO = {
+  organizationId: "01900000-0000-7000-8000-00000000d001",
+  workspaceId: "01900000-0000-7000-8000-00000000d002",
+};
+
+export const PERMISSIONS_ALL = [
+  "organizations", "workspaces", "api_keys", "audit_logs", "members", "customers", "plans",
+  "payments", "payment_methods", "subscriptions", "gateway_accounts", "webhook_endpoints",
+].flatMap((r) => [`${r}.read`, `${r}.manage`]);
+
+/** Runs wrangler quietly; its chatter goes to stderr so `--json` stdout stays one object. */
+export function wrangler(args, { quiet = true } = {}) {
+  return execFileSync(WRANGLER, args, {
+    cwd: ROOT,
+    env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", NO_UPDATE_NOTIFIER: "1" },
+    stdio: ["ignore", quiet ? "pipe" : "inherit", quiet ? "pipe" : "inherit"],
+    encoding: "utf8",
+  });
+}
+
+export function applyMigrations() {
+  wrangler(["d1", "migrations", "apply", "DB", "--local", "--env", "local"]);
+}
+
+export function executeSql(sql) {
+  const dir = mkdtempSync(join(tmpdir(), "ponte-seed-"));
+  const file = join(dir, "seed.sql");
+  writeFileSync(file, sql);
+  try {
+    return wrangler(["d1", "execute", "DB", "--local", "--env", "local", "--file", file]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export const sqlString = (v) => (v === null || v === undefined ? "NULL" : `'${String(v).replaceAll("'", "''")}'`);
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/** Same format and hashing as src/auth/api-key-secret.ts. */
+export function newTestKey() {
+  let secret = "";
+  for (let i = 0; i < 40; i++) secret += BASE62[randomInt(62)];
+  const key = `ponte_test_${secret}`;
+  return { key, hash: createHash("sha256").update(key).digest("hex"), displayPrefix: key.slice(0, 15), last4: key.slice(-4) };
+}
+
+/** UUIDv7 (time-ordered), as src/db/ids.ts makes them. */
+export function uuidv7() {
+  const bytes = randomBytes(16);
+  const ms = BigInt(Date.now());
+  for (let i = 0; i < 6; i++) bytes[i] = Number((ms >> BigInt(8 * (5 - i))) & 0xffn);
+  bytes[6] = (bytes[6] & 0x0f) | 0x70;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const h = bytes.toString("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}

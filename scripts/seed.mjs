@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// `npm run seed [-- --json]`: applies local migrations and makes sure the demo organization and
+// workspace exist, then issues a fresh test API key with every permission (a new key per call).
+// With --json, stdout is exactly one JSON object: {"baseUrl","organizationId","workspaceId","apiKey"}.
+import { fileURLToPath } from "node:url";
+import { DEMO, PERMISSIONS_ALL, applyMigrations, executeSql, newTestKey, sqlString, uuidv7 } from "./lib/local.mjs";
+
+export function seed({ port = Number(process.env.PORT ?? 8787) } = {}) {
+  applyMigrations();
+  const now = new Date().toISOString();
+  const { key, hash, displayPrefix, last4 } = newTestKey();
+  const apiKeyId = uuidv7();
+  executeSql(`
+INSERT OR IGNORE INTO organizations (id, name, default_workspace_id, created_at, updated_at)
+  VALUES (${sqlString(DEMO.organizationId)}, 'Ponte Demo', ${sqlString(DEMO.workspaceId)}, ${sqlString(now)}, ${sqlString(now)});
+INSERT OR IGNORE INTO workspaces (id, organization_id, name, created_at, updated_at)
+  VALUES (${sqlString(DEMO.workspaceId)}, ${sqlString(DEMO.organizationId)}, 'Demo workspace', ${sqlString(now)}, ${sqlString(now)});
+INSERT INTO api_keys (id, organization_id, workspace_id, environment, name, key_hash, display_prefix, last4, permissions, created_by, created_at, updated_at)
+  VALUES (${sqlString(apiKeyId)}, ${sqlString(DEMO.organizationId)}, NULL, 'test', 'demo key (npm run seed)', ${sqlString(hash)},
+          ${sqlString(displayPrefix)}, ${sqlString(last4)}, ${sqlString(JSON.stringify(PERMISSIONS_ALL))}, 'seed', ${sqlString(now)}, ${sqlString(now)});
+`);
+  return { baseUrl: `http://localhost:${port}`, organizationId: DEMO.organizationId, workspaceId: DEMO.workspaceId, apiKey: key };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  try {
+    const result = seed();
+    if (process.argv.includes("--json")) process.stdout.write(`${JSON.stringify(result)}\n`);
+    else {
+      console.log(`Demo organization ${result.organizationId}, workspace ${result.workspaceId}`);
+      console.log(`API key (test, every permission): ${result.apiKey}`);
+      console.log(`Base URL: ${result.baseUrl}/api/v1`);
+    }
+  } catch (err) {
+    console.error(`seed failed: ${err.stderr ?? err.message}`);
+    process.exit(1);
+  }
+}

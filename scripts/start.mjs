@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// `npm start` (PORT=<n> to change the port, default 8787): applies local D1 migrations, seeds the
+// demo tenant and a test API key, prints them, then runs the API and the upstream simulator
+// together under `wrangler dev --env local` (the simulator is bound as UPSTREAM, so no network).
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { ROOT } from "./lib/local.mjs";
+import { seed } from "./seed.mjs";
+import { execFileSync } from "node:child_process";
+
+const port = Number(process.env.PORT ?? 8787);
+execFileSync(process.execPath, [join(ROOT, "sim", "build.mjs")], { cwd: ROOT, stdio: "ignore" });
+const demo = seed({ port });
+
+const banner = [
+  "",
+  "Ponte is starting (local environment, upstream simulator attached).",
+  `  Base URL:     ${demo.baseUrl}/api/v1`,
+  `  API key:      ${demo.apiKey}`,
+  `  Organization: ${demo.organizationId}`,
+  `  Workspace:    ${demo.workspaceId}`,
+  `  Docs:         ${demo.baseUrl}/api/v1/docs`,
+  "",
+  `  Try: curl -H "Authorization: Bearer ${demo.apiKey}" ${demo.baseUrl}/api/v1/workspaces`,
+  "",
+].join("\n");
+console.log(banner);
+
+const dev = spawn(
+  join(ROOT, "node_modules", ".bin", "wrangler"),
+  ["dev", "-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--port", String(port), "--test-scheduled", "--show-interactive-dev-session=false"],
+  { cwd: ROOT, stdio: "inherit", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+);
+const stop = () => dev.kill("SIGINT");
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
+dev.on("exit", (code) => process.exit(code ?? 0));

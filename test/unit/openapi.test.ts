@@ -1,0 +1,50 @@
+// The OpenAPI document is generated from the routes; it must be valid OpenAPI 3.1 and complete.
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { describe, expect, it } from "vitest";
+import { buildApp, OPENAPI_CONFIG } from "../../src/app";
+
+const METHODS = ["get", "post", "put", "patch", "delete"] as const;
+const doc = buildApp().getOpenAPI31Document(OPENAPI_CONFIG) as any;
+const operations = Object.entries(doc.paths ?? {}).flatMap(([path, item]: [string, any]) =>
+  METHODS.filter((m) => item[m]).map((m) => ({ path, method: m, op: item[m] })),
+);
+
+describe("OpenAPI document", () => {
+  it("is valid OpenAPI 3.1 by the maintained JSON-schema validator", async () => {
+    const validator = new Validator();
+    const result = await validator.validate(JSON.parse(JSON.stringify(doc)));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe("3.1");
+  });
+
+  it("carries version 1.0.0 and the security schemes", () => {
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.info.version).toBe("1.0.0");
+    expect(Object.keys(doc.components.securitySchemes)).toEqual(expect.arrayContaining(["bearerAuth", "sessionCookie"]));
+  });
+
+  it("gives every operation an operationId, a tag, security and x-surface; ids are unique", () => {
+    expect(operations.length).toBeGreaterThan(10);
+    const ids = new Set<string>();
+    for (const { path, method, op } of operations) {
+      const where = `${method.toUpperCase()} ${path}`;
+      expect(op.operationId, where).toBeTruthy();
+      expect(ids.has(op.operationId), `duplicate ${op.operationId}`).toBe(false);
+      ids.add(op.operationId);
+      expect(op.tags?.length, where).toBeGreaterThan(0);
+      expect(Array.isArray(op.security), where).toBe(true);
+      expect(["public", "internal"], where).toContain(op["x-surface"]);
+    }
+  });
+
+  it("documents error responses with the error envelope on authenticated operations", () => {
+    for (const { path, method, op } of operations) {
+      if (op.security.length === 0) continue;
+      const where = `${method.toUpperCase()} ${path}`;
+      expect(op.responses["401"], where).toBeDefined();
+      expect(op["x-permission"], where).toMatch(/^[a-z_]+\.(read|manage)$/);
+      expect(op.responses["401"].content["application/json"].schema.$ref, where).toBe("#/components/schemas/Error");
+    }
+  });
+});

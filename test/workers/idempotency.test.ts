@@ -1,0 +1,97 @@
+// Idempotency-Key: replay, reuse with another body (422), in flight (409), key length (400), expiry.
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { call, expectError, seedTenant } from "./support";
+
+const create = (key: string, idem: string, name = "Loja Centro") =>
+  call("POST", "/api/v1/workspaces", { key, body: { name }, headers: { "Idempotency-Key": idem } });
+
+async function workspaceCount(organizationId: string) {
+  const row = await env.DB.prepare("SELECT count(*) AS n FROM workspaces WHERE organization_id = ?").bind(organizationId).first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
+describe("Idempotency-Key", () => {
+  it("replays the first status and body, creating nothing new", async () => {
+    const t = await seedTenant();
+    const first = await create(t.key, "order-1");
+    const again = await create(t.key, "order-1");
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(again.headers.get("X-Request-Id")).toBe(first.body.meta.requestId);
+    expect(await workspaceCount(t.organizationId)).toBe(2);
+  });
+
+  it("422 IDEMPOTENCY_KEY_REUSED when the same key comes with another body", async () => {
+    const t = await seedTenant();
+    await create(t.key, "order-2", "A");
+    const error = expectError(await create(t.key, "order-2", "B"), 422, "IDEMPOTENCY_KEY_REUSED");
+    expect(error.details.idempotencyKey).toBe("order-2");
+    expect(await workspaceCount(t.organizationId)).toBe(2);
+  });
+
+  it("409 IDEMPOTENCY_KEY_IN_USE while the first request is still in flight", async () => {
+    const t = await seedTenant();
+    const first = await create(t.key, "order-3");
+    // Make the stored record look in flight again, as it is while the first request runs.
+    await env.DB.prepare("UPDATE idempotency_keys SET state = 'in_flight', created_at = ? WHERE organization_id = ? AND key = 'order-3'")
+      .bind(Math.floor(Date.now() / 1000), t.organizationId)
+      .run();
+    expectError(await create(t.key, "order-3"), 409, "IDEMPOTENCY_KEY_IN_USE");
+    expect(first.status).toBe(201);
+  });
+
+  it("concurrent duplicates create exactly one record", async () => {
+    const t = await seedTenant();
+    const results = await Promise.all(Array.from({ length: 6 }, () => create(t.key, "order-4")));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
+    expect(await workspaceCount(t.organizationId)).toBe(2);
+    const created = results.filter((r) => r.status === 201).map((r) => r.body.data.id);
+    expect(new Set(created).size).toBe(1);
+  });
+
+  it("400 for a key longer than 255 characters", async () => {
+    const t = await seedTenant();
+    const error = expectError(await create(t.key, "k".repeat(256)), 400, "IDEMPOTENCY_KEY_INVALID");
+    expect(error.details.length).toBe(256);
+    expect((await create(t.key, "k".repeat(255))).status).toBe(201);
+  });
+
+  it("keys are per organization: the same key in two organizations is two requests", async () => {
+    const a = await seedTenant();
+    const b = await seedTenant();
+    const ra = await create(a.key, "shared");
+    const rb = await create(b.key, "shared");
+    expect(ra.body.data.id).not.toBe(rb.body.data.id);
+    expect(rb.headers.get("Idempotent-Replayed")).toBeNull();
+  });
+
+  it("an expired key (over 24 h) is a new request", async () => {
+    const t = await seedTenant();
+    const first = await create(t.key, "order-5", "Old");
+    await env.DB.prepare("UPDATE idempotency_keys SET created_at = created_at - 86401 WHERE organization_id = ? AND key = 'order-5'").bind(t.organizationId).run();
+    const second = await create(t.key, "order-5", "New");
+    expect(second.status).toBe(201);
+    expect(second.body.data.id).not.toBe(first.body.data.id);
+    expect(second.body.data.name).toBe("New");
+  });
+
+  it("does not keep 'try again' answers: a 409 is not replayed", async () => {
+    const t = await seedTenant();
+    const ws = (await create(t.key, "setup")).body.data.id;
+    await call("POST", `/api/v1/workspaces/${ws}/archive`, { key: t.key });
+    const renameArchived = () => call("PATCH", `/api/v1/workspaces/${ws}`, { key: t.key, body: { name: "x" }, headers: { "Idempotency-Key": "rename-1" } });
+    expectError(await renameArchived(), 409, "INVALID_STATE");
+    const row = await env.DB.prepare("SELECT count(*) AS n FROM idempotency_keys WHERE organization_id = ? AND key = 'rename-1'").bind(t.organizationId).first<{ n: number }>();
+    expect(row?.n).toBe(0);
+  });
+
+  it("GET requests ignore the header", async () => {
+    const t = await seedTenant();
+    const res = await call("GET", "/api/v1/workspaces", { key: t.key, headers: { "Idempotency-Key": "x".repeat(300) } });
+    expect(res.status).toBe(200);
+  });
+});
