@@ -38,13 +38,13 @@ const common = routeGroup("auth", "internal");
 const json = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });
 
 const signup = createRoute({
-  ...common, method: "post", path: "/api/v1/auth/signup", operationId: "auth-signup",
+  ...common, method: "post", path: "/api/v1/auth/signup", operationId: "auth-signup", security: [],
   summary: "Create a console account: user, organization, default workspace and owner membership; starts a session",
   request: json(SignUpBody),
   responses: { 201: { description: "Signed up; the `ponte_session` cookie is set.", content: { "application/json": { schema: envelopeOf(SessionStarted) } } }, ...errorResponses(400, 403, 409, 413, 415, 500) },
 });
 const login = createRoute({
-  ...common, method: "post", path: "/api/v1/auth/login", operationId: "auth-login",
+  ...common, method: "post", path: "/api/v1/auth/login", operationId: "auth-login", security: [],
   summary: "Sign in with email and password; sets the session cookie",
   request: json(LoginBody),
   responses: { 200: { description: "Signed in.", content: { "application/json": { schema: envelopeOf(SessionStarted) } } }, ...errorResponses(400, 401, 403, 413, 415, 429, 500) },
@@ -57,8 +57,8 @@ const me = createRoute({
   ...common, method: "get", path: "/api/v1/auth/me", operationId: "auth-me", summary: "The signed-in user, their memberships and the current organization/workspace", security: SESSION_SECURITY,
   request: {
     headers: z.object({
-      "x-organization-id": z.string().optional().openapi({ param: { name: ORGANIZATION_HEADER, in: "header" } }),
-      "x-workspace-id": z.string().optional().openapi({ param: { name: WORKSPACE_HEADER, in: "header" } }),
+      [ORGANIZATION_HEADER]: z.string().optional().openapi({ param: { name: ORGANIZATION_HEADER, in: "header" } }),
+      [WORKSPACE_HEADER]: z.string().optional().openapi({ param: { name: WORKSPACE_HEADER, in: "header" } }),
     }),
   },
   responses: { 200: { description: "The session's user.", content: { "application/json": { schema: envelopeOf(Me) } } }, ...errorResponses(400, 401, 403, 500) },
