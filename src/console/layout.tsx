@@ -90,6 +90,7 @@ export function Page(props: { title: string; shell: ShellContext; children?: Chi
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <link rel="icon" href="data:," />
         <title>{`${props.title} · Ponte console`}</title>
         <style nonce={shell.nonce} dangerouslySetInnerHTML={{ __html: CSS }} />
       </head>
