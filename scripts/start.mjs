@@ -4,7 +4,7 @@
 // together under `wrangler dev --env local` (the simulator is bound as UPSTREAM, so no network).
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { ROOT } from "./lib/local.mjs";
+import { ROOT, toolEnv } from "./lib/local.mjs";
 import { seed } from "./seed.mjs";
 import { execFileSync } from "node:child_process";
 
@@ -29,7 +29,7 @@ console.log(banner);
 const dev = spawn(
   join(ROOT, "node_modules", ".bin", "wrangler"),
   ["dev", "-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--port", String(port), "--test-scheduled", "--show-interactive-dev-session=false"],
-  { cwd: ROOT, stdio: "inherit", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+  { cwd: ROOT, stdio: "inherit", env: toolEnv() },
 );
 const stop = () => dev.kill("SIGINT");
 process.on("SIGINT", stop);

@@ -2,6 +2,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { API_VERSION } from "./config";
 import type { AppEnv } from "./http/app-env";
+import { d1QueryCounter } from "./db/query-counter";
 import { bodyGuard } from "./http/body-guard";
 import { renderDocsPage } from "./http/docs-page";
 import { handleError, notFoundHandler, validationHook } from "./http/error-handler";
@@ -12,6 +13,8 @@ import { registerAuditRoutes } from "./modules/audit/routes";
 import { registerAuthRoutes } from "./modules/auth/routes";
 import { registerHealthRoutes } from "./modules/health/routes";
 import { registerOrganizationRoutes } from "./modules/organizations/routes";
+import { registerWebhookEndpointRoutes } from "./modules/webhook-endpoints/routes";
+import { registerWebhookLogRoutes } from "./modules/webhook-logs/routes";
 import { registerWorkspaceRoutes } from "./modules/workspaces/routes";
 
 export const OPENAPI_CONFIG = {
@@ -29,6 +32,7 @@ export function buildApp() {
   const app = new OpenAPIHono<AppEnv>({ strict: false, defaultHook: validationHook });
 
   app.use("*", requestId());
+  app.use("*", d1QueryCounter());
   app.use("/api/v1/*", bodyGuard());
 
   registerHealthRoutes(app);
@@ -37,6 +41,8 @@ export function buildApp() {
   registerWorkspaceRoutes(app);
   registerApiKeyRoutes(app);
   registerAuditRoutes(app);
+  registerWebhookEndpointRoutes(app);
+  registerWebhookLogRoutes(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

@@ -18,8 +18,12 @@ export interface Env {
   SECRETS_ENCRYPTION_KEY: string;
   /** Public origin of this deployment, used to build inbound webhook URLs. */
   PUBLIC_BASE_URL?: string;
-  EVENTS_QUEUE?: Queue<unknown>;
-  ENDPOINT_DO?: DurableObjectNamespace;
+  /** "1" (local benchmarks only): count D1 round trips per request into the X-D1-Queries header. */
+  D1_QUERY_COUNTING?: string;
+  /** The outbox queue: `{ eventId }` messages, consumed by the webhook fan-out. */
+  EVENTS_QUEUE: Queue<unknown>;
+  /** One EndpointDO per webhook endpoint id: retry alarms and the consecutive-failure streak. */
+  ENDPOINT_DO: DurableObjectNamespace<import("./events/endpoint-do").EndpointDO>;
 }
 
 export const API_PREFIX = "/api/v1";
@@ -45,6 +49,15 @@ export const LIMITS = {
   webhookAttempts: 6,
   webhookFirstBackoffSeconds: 10,
   webhookDisableAfterConsecutiveFailures: 15,
+  /** After a rotation the old secret keeps signing (a second v1) for this long. */
+  webhookSecretOverlapSeconds: 24 * 60 * 60,
+  /** Bytes of a receiver's response body kept in the webhook log. */
+  webhookResponseExcerptBytes: 1024,
+  webhookEndpointsPerWorkspace: 16,
+  /** A fanned-out delivery's first attempt belongs to the queue consumer for this long before the alarm may take it. */
+  webhookHandOffLeaseSeconds: 30,
+  /** Events not fanned out, or deliveries overdue, by this much are picked up by the cron sweeper. */
+  webhookSweepGraceSeconds: 60,
   upstreamTimeoutMs: 30_000,
   /** Console sessions last this long from sign-in (fixed, not sliding). */
   sessionTtlSeconds: 7 * 24 * 60 * 60,

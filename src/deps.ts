@@ -28,3 +28,14 @@ export function depsFrom(c: Context<AppEnv>): Deps {
     },
   };
 }
+
+/** Deps for work outside a request (queue consumer, cron sweepers, Durable Objects): real clock, own id. */
+export function backgroundDeps(env: Env, waitUntil?: (promise: Promise<unknown>) => void, requestId = `bg_${crypto.randomUUID()}`): Deps {
+  return {
+    db: createDb(env.DB),
+    env,
+    now: () => new Date(),
+    requestId,
+    waitUntil: waitUntil ?? ((p) => void p.catch(() => undefined)),
+  };
+}

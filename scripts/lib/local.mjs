@@ -7,7 +7,11 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");
+const BIN = join(ROOT, "node_modules", ".bin");
+const WRANGLER = join(BIN, "wrangler");
+
+/** The repo's pinned Node 22 (node_modules/.bin/node) first on PATH: wrangler needs Node >= 22. */
+export const toolEnv = (extra = {}) => ({ ...process.env, PATH: `${BIN}:${process.env.PATH ?? ""}`, WRANGLER_SEND_METRICS: "false", ...extra });
 
 // Fixed ids so repeated runs find the same demo tenant.
 export const DEMO = {
@@ -24,14 +28,17 @@ export const PERMISSIONS_ALL = [
 export function wrangler(args, { quiet = true } = {}) {
   return execFileSync(WRANGLER, args, {
     cwd: ROOT,
-    env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", NO_UPDATE_NOTIFIER: "1" },
+    env: toolEnv({ CI: "true", NO_UPDATE_NOTIFIER: "1" }),
     stdio: ["ignore", quiet ? "pipe" : "inherit", quiet ? "pipe" : "inherit"],
     encoding: "utf8",
   });
 }
 
+/** PONTE_PERSIST_DIR points seeding (and the matching `wrangler dev --persist-to`) at another state directory, e.g. for benchmarks. */
+const persistArgs = () => (process.env.PONTE_PERSIST_DIR ? ["--persist-to", process.env.PONTE_PERSIST_DIR] : []);
+
 export function applyMigrations() {
-  wrangler(["d1", "migrations", "apply", "DB", "--local", "--env", "local"]);
+  wrangler(["d1", "migrations", "apply", "DB", "--local", "--env", "local", ...persistArgs()]);
 }
 
 export function executeSql(sql) {
@@ -39,7 +46,7 @@ export function executeSql(sql) {
   const file = join(dir, "seed.sql");
   writeFileSync(file, sql);
   try {
-    return wrangler(["d1", "execute", "DB", "--local", "--env", "local", "--file", file]);
+    return wrangler(["d1", "execute", "DB", "--local", "--env", "local", ...persistArgs(), "--file", file]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -4,5 +4,6 @@ export const EXPECTED_MIGRATIONS: readonly string[] = [
   "0001_events.sql",
   "0002_gateway.sql",
   "0003_billing.sql",
-  "0004_console.sql"
+  "0004_webhooks.sql",
+  "0005_console.sql"
 ];

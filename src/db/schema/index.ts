@@ -3,4 +3,5 @@ export * from "./tenancy";
 export * from "./events";
 export * from "./gateway";
 export * from "./billing";
+export * from "./webhooks";
 export * from "./console";

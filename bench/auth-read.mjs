@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// Issue 2 benchmark: an authenticated read through Ponte vs a bare worker answering the same
+// request with no logic, in one run. Prints p50/p99 latency, throughput and their ratio, and the
+// D1 round trips of the read (X-D1-Queries, counted only because this run sets D1_QUERY_COUNTING=1).
+//   node bench/auth-read.mjs            (REQUESTS=2000 CONCURRENCY=16 SECONDS=8 to change the load)
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fmt, measureLatency, measureThroughput, percentile, startWrangler } from "./lib/harness.mjs";
+
+const REQUESTS = Number(process.env.REQUESTS ?? 2000);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 16);
+const SECONDS = Number(process.env.SECONDS ?? 8);
+
+const state = mkdtempSync(join(tmpdir(), "ponte-bench-"));
+process.env.PONTE_PERSIST_DIR = state;
+const { seed } = await import("../scripts/seed.mjs");
+const demo = seed();
+
+const ponte = await startWrangler(["--env", "local", "--persist-to", state], { readyPath: "/api/v1/health", vars: ["D1_QUERY_COUNTING:1"] });
+const bare = await startWrangler(["-c", "bench/bare/wrangler.toml"]);
+try {
+  const path = "/api/v1/organizations/current";
+  const headers = { Authorization: `Bearer ${demo.apiKey}` };
+  const viaPonte = () => fetch(ponte.base + path, { headers });
+  const viaBare = () => fetch(bare.base + path, { headers });
+
+  // Warm both isolates (and refresh last_used_at once) before measuring.
+  await measureLatency(viaPonte, 200);
+  await measureLatency(viaBare, 200);
+  const probe = await viaPonte();
+  await probe.arrayBuffer();
+  const d1Queries = Number(probe.headers.get("X-D1-Queries"));
+
+  const ponteLat = await measureLatency(viaPonte, REQUESTS);
+  const bareLat = await measureLatency(viaBare, REQUESTS);
+  const ponteRps = await measureThroughput(viaPonte, { concurrency: CONCURRENCY, durationMs: SECONDS * 1000 });
+  const bareRps = await measureThroughput(viaBare, { concurrency: CONCURRENCY, durationMs: SECONDS * 1000 });
+
+  const result = {
+    request: `GET ${path} (bearer key, warm isolate)`,
+    d1RoundTripsPerRequest: d1Queries,
+    d1RoundTripsForAuth: d1Queries - 1,
+    ponte: { p50Ms: +fmt(percentile(ponteLat, 50)), p99Ms: +fmt(percentile(ponteLat, 99)), rps: +fmt(ponteRps, 0) },
+    bare: { p50Ms: +fmt(percentile(bareLat, 50)), p99Ms: +fmt(percentile(bareLat, 99)), rps: +fmt(bareRps, 0) },
+    throughputRatio: +fmt(ponteRps / bareRps, 3),
+    load: { sequentialRequests: REQUESTS, concurrency: CONCURRENCY, seconds: SECONDS },
+  };
+  console.log(JSON.stringify(result, null, 2));
+  console.log(`\nthroughput ratio ${fmt(result.throughputRatio * 100, 1)}% (target ≥ 50%); auth D1 round trips: ${result.d1RoundTripsForAuth} (target ≤ 1)`);
+} finally {
+  ponte.stop();
+  bare.stop();
+  rmSync(state, { recursive: true, force: true });
+}

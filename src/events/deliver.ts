@@ -1,0 +1,98 @@
+// One HTTP attempt at a delivery: POST, 10 s timeout over the whole exchange, redirects not followed.
+// Pure apart from the injected fetch and clock, so timeouts and failures are tested directly.
+import { LIMITS } from "../config";
+import type { AttemptErrorKind } from "../db/schema";
+
+export type Fetcher = (input: string, init: RequestInit) => Promise<Response>;
+
+/** Late-bound so the runtime's fetch (or a test's spy on it) is the one used. */
+export const globalFetcher: Fetcher = (input, init) => fetch(input, init);
+
+export interface AttemptOutcome {
+  succeeded: boolean;
+  statusCode: number | null;
+  durationMs: number;
+  errorKind: AttemptErrorKind | null;
+  errorMessage: string | null;
+  responseExcerpt: string | null;
+}
+
+export interface AttemptOptions {
+  fetcher?: Fetcher;
+  timeoutMs?: number;
+  now?: () => number;
+}
+
+export async function attemptHttpDelivery(url: string, headers: Record<string, string>, body: string, options: AttemptOptions = {}): Promise<AttemptOutcome> {
+  const fetcher = options.fetcher ?? globalFetcher;
+  const timeoutMs = options.timeoutMs ?? LIMITS.webhookDeliveryTimeoutMs;
+  const now = options.now ?? (() => performance.now());
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException("timed out", "TimeoutError")), timeoutMs);
+  const started = now();
+  const elapsed = () => Math.max(0, Math.round(now() - started));
+  try {
+    // The abort also races the fetch itself, so a fetcher that ignores the signal still times out.
+    const response = await raceAbort(fetcher(url, { method: "POST", headers, body, redirect: "manual", signal: controller.signal }), controller.signal);
+    const excerpt = await readExcerpt(response, controller.signal);
+    const status = response.status;
+    if (status >= 200 && status < 300) return { succeeded: true, statusCode: status, durationMs: elapsed(), errorKind: null, errorMessage: null, responseExcerpt: excerpt };
+    const redirect = status >= 300 && status < 400;
+    return {
+      succeeded: false,
+      statusCode: status,
+      durationMs: elapsed(),
+      errorKind: redirect ? "redirect" : "http_status",
+      errorMessage: redirect ? `Redirect to ${response.headers.get("Location") ?? "(no Location)"} not followed` : `Receiver answered ${status}`,
+      responseExcerpt: excerpt,
+    };
+  } catch (err) {
+    const timedOut = controller.signal.aborted;
+    return {
+      succeeded: false,
+      statusCode: null,
+      durationMs: elapsed(),
+      errorKind: timedOut ? "timeout" : "network",
+      errorMessage: timedOut ? `No response within ${timeoutMs} ms` : String(err instanceof Error ? err.message : err).slice(0, 200),
+      responseExcerpt: null,
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+    promise.then(resolve, reject);
+  });
+}
+
+/** The first 1 KiB of the body, read under the same timeout; the rest is cancelled. */
+async function readExcerpt(response: Response, signal: AbortSignal): Promise<string | null> {
+  if (!response.body) return null;
+  const limit = LIMITS.webhookResponseExcerptBytes;
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < limit) {
+      const { done, value } = await raceAbort(reader.read(), signal);
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } finally {
+    void reader.cancel().catch(() => undefined);
+  }
+  const bytes = new Uint8Array(Math.min(size, limit));
+  let offset = 0;
+  for (const chunk of chunks) {
+    const take = Math.min(chunk.byteLength, bytes.length - offset);
+    bytes.set(chunk.subarray(0, take), offset);
+    offset += take;
+    if (offset >= bytes.length) break;
+  }
+  return new TextDecoder().decode(bytes);
+}

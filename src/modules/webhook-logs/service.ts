@@ -1,0 +1,88 @@
+// The webhook log: deliveries with filters, one delivery with its attempts and payload, and redeliver.
+import { and, asc, count, desc, eq, gte, lte, type SQL } from "drizzle-orm";
+import type { Principal } from "../../auth/principal";
+import type { Deps } from "../../deps";
+import { events, webhookAttempts, webhookDeliveries, type DeliveryStatus } from "../../db/schema";
+import { runManualAttempt } from "../../events/attempts";
+import type { Fetcher } from "../../events/deliver";
+import { envelopeBody } from "../../events/envelope";
+import { notFound } from "../../http/errors";
+import type { PageRequest } from "../../http/pagination";
+import { presentAttempt } from "../webhook-endpoints/service";
+
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+type AttemptRow = typeof webhookAttempts.$inferSelect;
+
+export const presentDelivery = (row: DeliveryRow) => ({
+  id: row.id,
+  object: "webhook_delivery" as const,
+  endpointId: row.endpointId,
+  eventId: row.eventId,
+  eventType: row.eventType,
+  status: row.status,
+  attemptCount: row.attemptCount,
+  nextAttemptAt: row.nextAttemptAt,
+  lastAttemptAt: row.lastAttemptAt,
+  lastStatusCode: row.lastStatusCode,
+  lastErrorKind: row.lastErrorKind,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+});
+
+const presentAttemptRow = (a: AttemptRow) =>
+  presentAttempt({ attemptId: a.id, deliveryId: a.deliveryId, trigger: a.trigger, attemptedAt: a.attemptedAt, succeeded: a.errorKind === null && a.statusCode !== null, statusCode: a.statusCode, durationMs: a.durationMs, errorKind: a.errorKind, errorMessage: a.errorMessage, responseExcerpt: a.responseExcerpt });
+
+const scope = (p: Principal) => [eq(webhookDeliveries.organizationId, p.organizationId), eq(webhookDeliveries.workspaceId, p.workspaceId)];
+
+export interface DeliveryFilters {
+  endpointId?: string | undefined;
+  eventType?: string | undefined;
+  status?: DeliveryStatus | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+export async function listDeliveries(deps: Deps, principal: Principal, filters: DeliveryFilters, page: PageRequest) {
+  const conditions: SQL[] = scope(principal);
+  if (filters.endpointId) conditions.push(eq(webhookDeliveries.endpointId, filters.endpointId));
+  if (filters.eventType) conditions.push(eq(webhookDeliveries.eventType, filters.eventType));
+  if (filters.status) conditions.push(eq(webhookDeliveries.status, filters.status));
+  if (filters.from) conditions.push(gte(webhookDeliveries.createdAt, new Date(filters.from).toISOString()));
+  if (filters.to) conditions.push(lte(webhookDeliveries.createdAt, new Date(filters.to).toISOString()));
+  const where = and(...conditions);
+  const [rows, [total]] = await deps.db.batch([
+    deps.db.select().from(webhookDeliveries).where(where).orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(page.limit).offset(page.offset),
+    deps.db.select({ n: count() }).from(webhookDeliveries).where(where),
+  ]);
+  return { rows: rows.map(presentDelivery), totalCount: total?.n ?? 0 };
+}
+
+async function findDelivery(deps: Deps, principal: Principal, id: string): Promise<DeliveryRow> {
+  const row = await deps.db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.id, id), ...scope(principal))).get();
+  if (!row) throw notFound("webhook delivery", id);
+  return row;
+}
+
+export async function getDelivery(deps: Deps, principal: Principal, id: string) {
+  const row = await findDelivery(deps, principal, id);
+  const [attempts, event] = await deps.db.batch([
+    deps.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, id)).orderBy(asc(webhookAttempts.attemptedAt), asc(webhookAttempts.id)),
+    deps.db.select().from(events).where(eq(events.id, row.eventId)),
+  ]);
+  const e = event[0];
+  return {
+    ...presentDelivery(row),
+    // The envelope as sent (attempts differ only in their signature timestamp).
+    payload: e ? (JSON.parse(envelopeBody({ id: e.id, type: e.type, createdAt: e.createdAt, data: e.data }, deps.env.ENVIRONMENT)) as Record<string, unknown>) : null,
+    attempts: attempts.map(presentAttemptRow),
+  };
+}
+
+/** One more attempt now, outside the retry schedule and the failure streak; the delivery id is kept. */
+export async function redeliver(deps: Deps, principal: Principal, id: string, fetcher?: Fetcher) {
+  await findDelivery(deps, principal, id);
+  const attempt = await runManualAttempt(deps, id, "manual", fetcher);
+  // The endpoint was deleted: its log stays readable, but there is nowhere to send.
+  if (!attempt) throw notFound("webhook endpoint for delivery", id);
+  return presentAttempt(attempt);
+}

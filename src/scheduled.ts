@@ -1,0 +1,27 @@
+// The cron entry: every sweeper runs each minute, independently (one failing never stops another).
+import type { Env } from "./config";
+import { backgroundDeps, type Deps } from "./deps";
+import { sweepOverdueDeliveries, sweepUnfannedEvents } from "./events/sweeper";
+
+export interface Sweeper {
+  name: string;
+  run: (deps: Deps) => Promise<number>;
+}
+
+/** Add a capability's sweeper here. */
+export const SWEEPERS: readonly Sweeper[] = [
+  { name: "webhook-events", run: sweepUnfannedEvents },
+  { name: "webhook-deliveries", run: sweepOverdueDeliveries },
+];
+
+export async function runSweepers(env: Env, ctx?: ExecutionContext): Promise<Record<string, number | string>> {
+  const deps = backgroundDeps(env, ctx ? (p) => ctx.waitUntil(p) : undefined);
+  const results = await Promise.allSettled(SWEEPERS.map((s) => s.run(deps)));
+  const summary: Record<string, number | string> = {};
+  results.forEach((r, i) => {
+    const name = SWEEPERS[i]?.name ?? String(i);
+    summary[name] = r.status === "fulfilled" ? r.value : `error: ${String(r.reason)}`;
+  });
+  if (results.some((r) => r.status === "rejected")) console.error(JSON.stringify({ level: "error", msg: "sweeper failed", summary }));
+  return summary;
+}

@@ -1,0 +1,179 @@
+// The webhook-endpoints and webhook-logs API: CRUD, validation (event kinds, SSRF URL policy), the
+// secret shown once, the Test action, log filters, permissions, and tenant isolation on every route.
+import { env } from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { call, expectError, seedApiKey, seedTenant, seedWorkspace } from "./support";
+import { consume, createEndpoint, deliveriesOf, hmacHex, insertEvent, mockReceiver } from "./webhooks-support";
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("webhook endpoints", () => {
+  it("create returns the secret once; reads never show it; the stored secret is sealed", async () => {
+    const tenant = await seedTenant();
+    const res = await call("POST", "/api/v1/webhook-endpoints", { key: tenant.key, body: { url: "https://hooks.merchant.com.br/ponte", description: "prod", eventKinds: ["payment.received", "upstream.*"] } });
+    expect(res.status).toBe(201);
+    const created = res.body.data;
+    expect(created).toMatchObject({ object: "webhook_endpoint", url: "https://hooks.merchant.com.br/ponte", description: "prod", eventKinds: ["payment.received", "upstream.*"], enabled: true, disabledReason: null, consecutiveFailures: 0, secretRotatedAt: null });
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+
+    const got = await call("GET", `/api/v1/webhook-endpoints/${created.id}`, { key: tenant.key });
+    const listed = await call("GET", "/api/v1/webhook-endpoints", { key: tenant.key });
+    for (const body of [got.body, listed.body]) expect(JSON.stringify(body)).not.toContain(created.secret);
+    expect(listed.body.meta.pagination.totalCount).toBe(1);
+    const row = await env.DB.prepare("SELECT secret_sealed FROM webhook_endpoints WHERE id = ?").bind(created.id).first<{ secret_sealed: string }>();
+    expect(row!.secret_sealed).toMatch(/^v1\./);
+    expect(row!.secret_sealed).not.toContain(created.secret);
+  });
+
+  it("patch changes fields; disabling fails open deliveries; delete removes it but keeps the log", async () => {
+    const tenant = await seedTenant();
+    const endpoint = await createEndpoint(tenant);
+    const patched = await call("PATCH", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: tenant.key, body: { description: "new", eventKinds: ["payment.created"], enabled: false } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data).toMatchObject({ description: "new", eventKinds: ["payment.created"], enabled: false, disabledReason: "manual" });
+
+    mockReceiver();
+    await call("POST", `/api/v1/webhook-endpoints/${endpoint.id}/test`, { key: tenant.key });
+    const deleted = await call("DELETE", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: tenant.key });
+    expect(deleted.body.data).toEqual({ id: endpoint.id, object: "webhook_endpoint", deleted: true });
+    expectError(await call("GET", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: tenant.key }), 404, "NOT_FOUND");
+    expect((await call("GET", `/api/v1/webhook-logs?endpointId=${endpoint.id}`, { key: tenant.key })).body.data).toHaveLength(1);
+  });
+
+  it.each([
+    ["http://hooks.merchant.com.br/x", "https"],
+    ["https://10.0.0.1/hook", "IP address"],
+    ["https://169.254.169.254/latest/meta-data", "IP address"],
+    ["https://api.localhost/hook", "localhost"],
+    ["http://127.1:8787/hook", "https"],
+    ["https://printer.internal/hook", ".internal"],
+    ["https://user:pw@hooks.merchant.com.br/", "username"],
+  ])("rejects %s (SSRF policy) naming body.url", async (url, reason) => {
+    const tenant = await seedTenant();
+    const error = expectError(await call("POST", "/api/v1/webhook-endpoints", { key: tenant.key, body: { url, eventKinds: ["*"] } }), 400, "VALIDATION_FAILED");
+    expect(error.details.fields[0].path).toBe("body.url");
+    expect(error.details.fields[0].message).toContain(reason);
+    const endpoint = await createEndpoint(tenant);
+    expectError(await call("PATCH", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: tenant.key, body: { url } }), 400, "VALIDATION_FAILED");
+  });
+
+  it("allows http://127.0.0.1 in the local environment only", async () => {
+    const tenant = await seedTenant();
+    expect((await call("POST", "/api/v1/webhook-endpoints", { key: tenant.key, body: { url: "http://127.0.0.1:8787/hook", eventKinds: ["*"] } })).status).toBe(201);
+  });
+
+  it("validates every event kind", async () => {
+    const tenant = await seedTenant();
+    const error = expectError(await call("POST", "/api/v1/webhook-endpoints", { key: tenant.key, body: { url: "https://a.merchant.com.br/", eventKinds: ["payment.received", "payment.exploded", "ping"] } }), 400, "VALIDATION_FAILED");
+    expect(error.details.fields.map((f: { path: string }) => f.path)).toEqual(["body.eventKinds.1", "body.eventKinds.2"]);
+    expectError(await call("POST", "/api/v1/webhook-endpoints", { key: tenant.key, body: { url: "https://a.merchant.com.br/", eventKinds: [] } }), 400, "VALIDATION_FAILED");
+  });
+});
+
+describe("the Test action", () => {
+  it("sends a signed ping now, returns the attempt, and logs it", async () => {
+    const tenant = await seedTenant();
+    const endpoint = await createEndpoint(tenant, { eventKinds: ["payment.received"] });
+    const receiver = mockReceiver(() => new Response("pong", { status: 200 }));
+    const res = await call("POST", `/api/v1/webhook-endpoints/${endpoint.id}/test`, { key: tenant.key });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ object: "webhook_attempt", trigger: "test", succeeded: true, statusCode: 200, errorKind: null, responseExcerpt: "pong" });
+    expect(typeof res.body.data.durationMs).toBe("number");
+    const req = receiver.received[0]!;
+    expect(req.headers["x-service-event"]).toBe("ping");
+    expect(req.headers["x-service-delivery"]).toBe(res.body.data.deliveryId);
+    const [t, v1] = req.headers["x-service-signature"]!.split(",");
+    expect(v1).toBe(`v1=${await hmacHex(endpoint.secret, `${t!.slice(2)}.${req.body}`)}`);
+    expect(JSON.parse(req.body)).toMatchObject({ type: "ping", data: { endpointId: endpoint.id } });
+
+    const log = await call("GET", `/api/v1/webhook-logs/${res.body.data.deliveryId}`, { key: tenant.key });
+    expect(log.body.data).toMatchObject({ status: "succeeded", eventType: "ping", attemptCount: 1, payload: JSON.parse(req.body) });
+    expect(log.body.data.attempts).toHaveLength(1);
+    // A ping is never fanned out to other endpoints by the sweeper.
+    expect((await env.DB.prepare("SELECT fanned_out_at FROM events WHERE id = ?").bind(log.body.data.eventId).first<{ fanned_out_at: string | null }>())!.fanned_out_at).not.toBeNull();
+  });
+
+  it("reports a failing receiver: status, error kind and excerpt", async () => {
+    const tenant = await seedTenant();
+    const endpoint = await createEndpoint(tenant);
+    mockReceiver(() => new Response("bad gateway", { status: 502 }));
+    const res = await call("POST", `/api/v1/webhook-endpoints/${endpoint.id}/test`, { key: tenant.key });
+    expect(res.body.data).toMatchObject({ succeeded: false, statusCode: 502, errorKind: "http_status", responseExcerpt: "bad gateway" });
+    expect((await deliveriesOf(endpoint.id))[0]).toMatchObject({ status: "failed" });
+  });
+});
+
+describe("webhook logs", () => {
+  it("lists deliveries with filters endpointId, eventType, status, from/to", async () => {
+    const tenant = await seedTenant();
+    const a = await createEndpoint(tenant);
+    const b = await createEndpoint(tenant);
+    const receiver = mockReceiver();
+    await consume([{ eventId: (await insertEvent(tenant, "payment.received")).id }]);
+    receiver.answer(() => new Response("x", { status: 500 }));
+    await consume([{ eventId: (await insertEvent(tenant, "payment.created")).id }]);
+    const list = (q: string) => call("GET", `/api/v1/webhook-logs?${q}`, { key: tenant.key }).then((r) => r.body);
+    expect((await list("")).meta.pagination.totalCount).toBe(4);
+    expect((await list(`endpointId=${a.id}`)).data.map((d: any) => d.endpointId)).toEqual([a.id, a.id]);
+    expect((await list("eventType=payment.created")).data.map((d: any) => d.status)).toEqual(["retrying", "retrying"]);
+    expect((await list("status=succeeded")).data.map((d: any) => d.eventType)).toEqual(["payment.received", "payment.received"]);
+    expect((await list(`status=retrying&endpointId=${b.id}`)).data).toHaveLength(1);
+    expect((await list(`from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).data).toHaveLength(0);
+    expect((await list(`to=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).data).toHaveLength(4);
+    expectError(await call("GET", "/api/v1/webhook-logs?status=lost", { key: tenant.key }), 400, "VALIDATION_FAILED");
+
+    const failed = (await list("status=retrying")).data[0];
+    const detail = (await call("GET", `/api/v1/webhook-logs/${failed.id}`, { key: tenant.key })).body.data;
+    expect(detail.attempts[0]).toMatchObject({ statusCode: 500, errorKind: "http_status", responseExcerpt: "x", succeeded: false });
+    expect(Date.parse(detail.attempts[0].attemptedAt)).not.toBeNaN();
+  });
+});
+
+describe("security", () => {
+  it("needs a credential, and names the missing permission", async () => {
+    expectError(await call("GET", "/api/v1/webhook-endpoints"), 401, "UNAUTHORIZED");
+    const tenant = await seedTenant({ permissions: ["webhook_endpoints.read"] });
+    const error = expectError(await call("POST", "/api/v1/webhook-endpoints", { key: tenant.key, body: { url: "https://a.merchant.com.br/", eventKinds: ["*"] } }), 403, "FORBIDDEN");
+    expect(error.details.requiredPermission).toBe("webhook_endpoints.manage");
+    const none = await seedTenant({ permissions: ["payments.read"] });
+    expect(expectError(await call("GET", "/api/v1/webhook-logs", { key: none.key }), 403, "FORBIDDEN").details.requiredPermission).toBe("webhook_endpoints.read");
+  });
+
+  it("another tenant's endpoint or delivery is a 404 on every route", async () => {
+    const owner = await seedTenant();
+    const stranger = await seedTenant();
+    const endpoint = await createEndpoint(owner);
+    mockReceiver();
+    const ping = await call("POST", `/api/v1/webhook-endpoints/${endpoint.id}/test`, { key: owner.key });
+    const deliveryId = ping.body.data.deliveryId;
+    const since = new Date(0).toISOString();
+    const routes: [string, string, unknown?][] = [
+      ["GET", `/api/v1/webhook-endpoints/${endpoint.id}`],
+      ["PATCH", `/api/v1/webhook-endpoints/${endpoint.id}`, { description: "x" }],
+      ["DELETE", `/api/v1/webhook-endpoints/${endpoint.id}`],
+      ["POST", `/api/v1/webhook-endpoints/${endpoint.id}/rotate-secret`],
+      ["POST", `/api/v1/webhook-endpoints/${endpoint.id}/test`],
+      ["POST", `/api/v1/webhook-endpoints/${endpoint.id}/enable`],
+      ["POST", `/api/v1/webhook-endpoints/${endpoint.id}/recover`, { since }],
+      ["GET", `/api/v1/webhook-logs/${deliveryId}`],
+      ["POST", `/api/v1/webhook-logs/${deliveryId}/redeliver`],
+    ];
+    for (const [method, path, body] of routes) expectError(await call(method, path, { key: stranger.key, body }), 404, "NOT_FOUND");
+    expect((await call("GET", "/api/v1/webhook-endpoints", { key: stranger.key })).body.data).toEqual([]);
+    expect((await call("GET", "/api/v1/webhook-logs", { key: stranger.key })).body.data).toEqual([]);
+    // Untouched for its owner.
+    expect((await call("GET", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: owner.key })).body.data.description).toBeNull();
+  });
+
+  it("endpoints belong to a workspace: another workspace of the same organization does not see them", async () => {
+    const tenant = await seedTenant();
+    const endpoint = await createEndpoint(tenant);
+    const second = await seedWorkspace(tenant.organizationId);
+    const { key } = await seedApiKey(tenant.organizationId, second);
+    expectError(await call("GET", `/api/v1/webhook-endpoints/${endpoint.id}`, { key }), 404, "NOT_FOUND");
+    // Events of the second workspace do not reach the first workspace's endpoint.
+    const receiver = mockReceiver();
+    await consume([{ eventId: (await insertEvent({ organizationId: tenant.organizationId, workspaceId: second } as any)).id }]);
+    expect(receiver.received).toHaveLength(0);
+  });
+});
