@@ -8,6 +8,8 @@ import { registerConsoleAuthPages } from "./auth-pages";
 import { type ConsoleEnv, consoleHeaders, plainError, requireConsoleSession, statusOf } from "./context";
 import { Alert, Page } from "./layout";
 import { registerOverviewPage } from "./overview-page";
+import { registerWebhookLogPages } from "./webhook-logs-page";
+import { registerWebhookPages } from "./webhooks-page";
 
 const PUBLIC_PAGES = new Set(["/console/sign-in", "/console/sign-up", "/console/sign-out"]);
 
@@ -22,6 +24,8 @@ export function buildConsole() {
   registerConsoleAuthPages(app);
   registerOverviewPage(app);
   registerApiKeyPages(app);
+  registerWebhookPages(app);
+  registerWebhookLogPages(app);
   // Mounted sub-apps fall through to the API's JSON 404, so the console answers its own unknown paths.
   app.all("*", (c) =>
     c.html(

@@ -44,6 +44,7 @@ code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font
 .alert.error{background:#fef2f2;border-color:#fca5a5;color:#7f1d1d}.alert.success{background:#ecfdf5;border-color:#6ee7b7;color:#064e3b}
 .secret{display:flex;gap:.5rem;align-items:center}.secret input{font-family:ui-monospace,monospace}
 .who{color:#bcccdc;font-size:.9rem}
+pre{white-space:pre-wrap;word-break:break-word;background:#f0f4f8;padding:.6rem;border-radius:4px}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.4rem;z-index:9}
 `;
 
@@ -61,6 +62,8 @@ export interface ShellContext {
 const NAV: [href: string, label: string][] = [
   ["/console", "Overview"],
   ["/console/api-keys", "API keys"],
+  ["/console/webhooks", "Webhook endpoints"],
+  ["/console/webhook-logs", "Webhook log"],
 ];
 
 function Switcher({ memberships, current }: { memberships: MembershipView[]; current: NonNullable<ShellContext["current"]> }) {

@@ -10,6 +10,16 @@ interface Counts {
   workspaces: number;
   members: number;
   charges: number;
+  deliveries: number;
+}
+
+interface RecentDelivery {
+  id: string;
+  event_type: string;
+  status: string;
+  attempt_count: number;
+  last_status_code: number | null;
+  created_at: string;
 }
 
 interface RecentCharge {
@@ -26,17 +36,22 @@ export function registerOverviewPage(app: Hono<ConsoleEnv>) {
     const { principal, memberships } = c.get("console");
     const org = principal.organizationId;
     const ws = principal.workspaceId;
-    const [counts, recent] = await c.env.DB.batch<any>([
+    const [counts, recent, recentDeliveries] = await c.env.DB.batch<any>([
       c.env.DB.prepare(
         `SELECT (SELECT COUNT(*) FROM api_keys WHERE organization_id = ?1 AND revoked_at IS NULL) AS api_keys,
                 (SELECT COUNT(*) FROM workspaces WHERE organization_id = ?1 AND archived_at IS NULL) AS workspaces,
                 (SELECT COUNT(*) FROM memberships WHERE organization_id = ?1) AS members,
-                (SELECT COUNT(*) FROM charges WHERE organization_id = ?1 AND workspace_id = ?2) AS charges`,
+                (SELECT COUNT(*) FROM charges WHERE organization_id = ?1 AND workspace_id = ?2) AS charges,
+                (SELECT COUNT(*) FROM webhook_deliveries WHERE organization_id = ?1 AND workspace_id = ?2) AS deliveries`,
       ).bind(org, ws),
       c.env.DB.prepare(
         "SELECT id, status, billing_type, value_cents, due_date, created_at FROM charges WHERE organization_id = ?1 AND workspace_id = ?2 ORDER BY created_at DESC, id DESC LIMIT 5",
       ).bind(org, ws),
+      c.env.DB.prepare(
+        "SELECT id, event_type, status, attempt_count, last_status_code, created_at FROM webhook_deliveries WHERE organization_id = ?1 AND workspace_id = ?2 ORDER BY created_at DESC, id DESC LIMIT 5",
+      ).bind(org, ws),
     ]);
+    const deliveries = (recentDeliveries?.results ?? []) as RecentDelivery[];
     const n = (counts?.results?.[0] ?? {}) as Counts;
     const charges = (recent?.results ?? []) as RecentCharge[];
     const membership = memberships.find((m) => m.organizationId === org);
@@ -46,6 +61,7 @@ export function registerOverviewPage(app: Hono<ConsoleEnv>) {
       ["Workspaces", n.workspaces, null],
       ["Members", n.members, null],
       ["Charges in this workspace", n.charges, null],
+      ["Webhook deliveries", n.deliveries, "/console/webhook-logs"],
     ];
     return c.html(
       <Page title="Overview" shell={shellFor(c, "/console")}>
@@ -68,6 +84,19 @@ export function registerOverviewPage(app: Hono<ConsoleEnv>) {
             <tbody>
               {charges.map((ch) => (
                 <tr><td><code>{ch.id}</code></td><td>{ch.billing_type}</td><td>{formatMoney(ch.value_cents)}</td><td><span class="badge">{ch.status}</span></td><td>{ch.due_date}</td><td>{ch.created_at.slice(0, 16).replace("T", " ")}</td></tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <h2>Recent webhook deliveries</h2>
+        {deliveries.length === 0 ? (
+          <p class="muted">No webhook deliveries in this workspace yet.</p>
+        ) : (
+          <table>
+            <thead><tr><th scope="col">Created</th><th scope="col">Kind</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last code</th></tr></thead>
+            <tbody>
+              {deliveries.map((d) => (
+                <tr><td><a href={`/console/webhook-logs/${d.id}`}>{d.created_at.slice(0, 19).replace("T", " ")}</a></td><td><code>{d.event_type}</code></td><td><span class="badge">{d.status}</span></td><td>{d.attempt_count}</td><td>{d.last_status_code ?? "—"}</td></tr>
               ))}
             </tbody>
           </table>

@@ -185,7 +185,7 @@ async function main() {
 async function webhookFlow(page, base, shot) {
   const receiver = await startReceiver();
   await page.getByRole("link", { name: "Webhook endpoints", exact: true }).click();
-  await page.getByLabel("URL").fill(receiver.url);
+  await page.getByLabel("URL", { exact: true }).fill(receiver.url);
   const ping = page.getByLabel("ping");
   if (await ping.count()) await ping.check();
   await page.getByRole("button", { name: "Create endpoint" }).click();
@@ -194,7 +194,8 @@ async function webhookFlow(page, base, shot) {
   await shot("06-webhook-created");
   await page.getByRole("link", { name: receiver.url }).first().click();
   await page.getByRole("button", { name: "Send test ping" }).click();
-  await page.locator("[data-test-result]").waitFor();
+  const result = (await page.locator("[data-test-result]").textContent()) ?? "";
+  check(result.includes("delivered") && /Status code: 200/.test(result) && /\d+ ms/.test(result), "Test shows the attempt's status (200) and timing");
   await shot("07-webhook-tested");
   const deadline = Date.now() + 15_000;
   while (receiver.received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
@@ -209,6 +210,10 @@ async function webhookFlow(page, base, shot) {
   await page.getByRole("link", { name: "Webhook log", exact: true }).click();
   check((await page.locator("main").textContent()).includes("ping"), "the ping appears in the webhook log");
   await shot("08-webhook-log");
+  await page.locator("main table a").first().click();
+  const detail = (await page.locator("main").textContent()) ?? "";
+  check(detail.includes("succeeded") && detail.includes("200") && detail.includes("received"), "the delivery page lists the attempt with status code and response excerpt");
+  await shot("09-webhook-delivery");
   void base;
 }
 
