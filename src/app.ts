@@ -16,6 +16,12 @@ import { registerOrganizationRoutes } from "./modules/organizations/routes";
 import { registerWebhookEndpointRoutes } from "./modules/webhook-endpoints/routes";
 import { registerWebhookLogRoutes } from "./modules/webhook-logs/routes";
 import { registerWorkspaceRoutes } from "./modules/workspaces/routes";
+import { registerCustomerRoutes } from "./modules/customers/routes";
+import { registerPaymentMethodRoutes } from "./modules/payment-methods/routes";
+import { registerPaymentRoutes } from "./modules/payments/routes";
+import { registerPlanRoutes } from "./modules/plans/routes";
+import { registerSubscriptionRoutes } from "./modules/subscriptions/routes";
+import { registerUpstreamWebhookRoutes } from "./modules/upstream-webhooks/routes";
 
 export const OPENAPI_CONFIG = {
   openapi: "3.1.0",
@@ -43,6 +49,12 @@ export function buildApp() {
   registerAuditRoutes(app);
   registerWebhookEndpointRoutes(app);
   registerWebhookLogRoutes(app);
+  registerCustomerRoutes(app);
+  registerPlanRoutes(app);
+  registerPaymentRoutes(app);
+  registerPaymentMethodRoutes(app);
+  registerSubscriptionRoutes(app);
+  registerUpstreamWebhookRoutes(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

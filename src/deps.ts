@@ -11,6 +11,8 @@ export interface Deps {
   requestId: string;
   /** Work that may finish after the response (e.g. enqueueing events); falls back to fire-and-forget. */
   waitUntil: (promise: Promise<unknown>) => void;
+  /** Overrides LIMITS.upstreamTimeoutMs for native billing calls (tests inject a short one). */
+  upstreamTimeoutMs?: number;
 }
 
 export function depsFrom(c: Context<AppEnv>): Deps {

@@ -1,7 +1,14 @@
 // The cron entry: every sweeper runs each minute, independently (one failing never stops another).
 import type { Env } from "./config";
 import { backgroundDeps, type Deps } from "./deps";
+import { reconcilePendingSync } from "./billing/sweeper";
 import { sweepOverdueDeliveries, sweepUnfannedEvents } from "./events/sweeper";
+
+/** Records reconciled with the upstream (linked, re-created or failed) in one sweep. */
+async function reconcileBilling(deps: Deps): Promise<number> {
+  const report = await reconcilePendingSync(deps);
+  return Object.values(report).reduce((n, r) => n + r.synced + r.failed, 0);
+}
 
 export interface Sweeper {
   name: string;
@@ -12,6 +19,7 @@ export interface Sweeper {
 export const SWEEPERS: readonly Sweeper[] = [
   { name: "webhook-events", run: sweepUnfannedEvents },
   { name: "webhook-deliveries", run: sweepOverdueDeliveries },
+  { name: "billing-sync", run: reconcileBilling },
 ];
 
 export async function runSweepers(env: Env, ctx?: ExecutionContext): Promise<Record<string, number | string>> {

@@ -40,7 +40,11 @@ export const customers = sqliteTable(
     deletedAt: text("deleted_at"),
     ...timestamps,
   },
-  (t) => [index("customers_tenant_idx").on(t.organizationId, t.workspaceId, t.createdAt), index("customers_upstream_idx").on(t.workspaceId, t.upstreamId)],
+  (t) => [
+    index("customers_tenant_idx").on(t.organizationId, t.workspaceId, t.createdAt),
+    index("customers_upstream_idx").on(t.workspaceId, t.upstreamId),
+    index("customers_sync_idx").on(t.syncStatus, t.createdAt),
+  ],
 );
 
 export const plans = sqliteTable(
@@ -78,7 +82,11 @@ export const subscriptions = sqliteTable(
     canceledAt: text("canceled_at"),
     ...timestamps,
   },
-  (t) => [index("subscriptions_tenant_idx").on(t.organizationId, t.workspaceId, t.createdAt), index("subscriptions_upstream_idx").on(t.workspaceId, t.upstreamId)],
+  (t) => [
+    index("subscriptions_tenant_idx").on(t.organizationId, t.workspaceId, t.createdAt),
+    index("subscriptions_upstream_idx").on(t.workspaceId, t.upstreamId),
+    index("subscriptions_sync_idx").on(t.syncStatus, t.createdAt),
+  ],
 );
 
 export const charges = sqliteTable(
@@ -108,12 +116,20 @@ export const charges = sqliteTable(
     bankSlipUrl: text("bank_slip_url"),
     paymentDate: text("payment_date"),
     failureReason: text("failure_reason"),
+    /** Boleto "linha digitável", fetched from the upstream right after create (or on the next read). */
+    identificationField: text("identification_field"),
+    /** The create request's Idempotency-Key: a retry after a lost answer resumes this record instead of charging again. */
+    idempotencyKey: text("idempotency_key"),
     ...timestamps,
   },
   (t) => [
     index("charges_tenant_idx").on(t.organizationId, t.workspaceId, t.createdAt),
     index("charges_upstream_idx").on(t.workspaceId, t.upstreamId),
     index("charges_sync_idx").on(t.syncStatus, t.createdAt),
+    // One native charge per upstream charge, even when two webhooks race to create a subscription's charge.
+    uniqueIndex("charges_upstream_unique_idx").on(t.workspaceId, t.upstreamId),
+    uniqueIndex("charges_idempotency_idx").on(t.workspaceId, t.idempotencyKey),
+    index("charges_subscription_idx").on(t.subscriptionId, t.createdAt),
   ],
 );
 
@@ -127,6 +143,9 @@ export const refunds = sqliteTable(
     description: text("description"),
     /** pending while the upstream call is in flight; done; failed (its amount released). */
     status: text("status", { enum: ["pending", "done", "failed"] }).notNull(),
+    /** ponte: requested through the API; upstream: found done at the upstream (e.g. refunded in its panel). */
+    origin: text("origin", { enum: ["ponte", "upstream"] }).notNull().default("ponte"),
+    failureReason: text("failure_reason"),
     ...timestamps,
   },
   (t) => [index("refunds_charge_idx").on(t.chargeId, t.createdAt)],

@@ -1,0 +1,42 @@
+// Field schemas shared by the billing modules: money as decimal strings, dates, billing types.
+import { z } from "@hono/zod-openapi";
+import { parseMoney } from "../db/money";
+
+export const BILLING_TYPES = ["PIX", "BOLETO", "CREDIT_CARD", "UNDEFINED"] as const;
+export const BillingType = z.enum(BILLING_TYPES);
+export const CYCLES = ["WEEKLY", "BIWEEKLY", "MONTHLY", "BIMONTHLY", "QUARTERLY", "SEMIANNUALLY", "YEARLY"] as const;
+export const Cycle = z.enum(CYCLES);
+
+/** A decimal string ("129.90") or a JSON number, at most 2 decimals; `positive` also rejects 0. */
+export const moneyInput = (options: { positive: boolean }) =>
+  z
+    .union([z.string(), z.number()])
+    .superRefine((value, ctx) => {
+      const parsed = parseMoney(value);
+      if (!parsed.ok) ctx.addIssue({ code: "custom", message: parsed.reason });
+      else if (options.positive && parsed.cents <= 0) ctx.addIssue({ code: "custom", message: "amount must be greater than 0" });
+    })
+    .openapi({ type: "string", example: "129.90", description: "Decimal string (a JSON number is accepted too); at most 2 decimals." });
+
+/** Cents of a value that already passed `moneyInput`. */
+export function centsOf(value: string | number): number {
+  const parsed = parseMoney(value);
+  if (!parsed.ok) throw new Error(`centsOf: ${parsed.reason}`);
+  return parsed.cents;
+}
+
+export const DateOnly = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), "must be a real calendar date")
+  .openapi({ example: "2026-12-20" });
+
+export const Money = z.string().openapi({ example: "129.90" });
+export const SyncStatus = z.enum(["pending", "synced", "failed"]).openapi({ description: "pending: not yet confirmed by the upstream (a sweeper reconciles it)." });
+export const IdParam = z.object({ id: z.string().min(1).max(100).openapi({ param: { name: "id", in: "path" } }) });
+
+/** The tenant headers native subscription operations document (authentication reads them). */
+export const TenantHeaders = z.object({
+  "X-Organization-Id": z.string().optional().openapi({ param: { name: "X-Organization-Id", in: "header" } }),
+  "X-Workspace-Id": z.string().optional().openapi({ param: { name: "X-Workspace-Id", in: "header" } }),
+});

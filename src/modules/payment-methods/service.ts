@@ -1,0 +1,49 @@
+// Card tokenization: the card goes straight to the upstream tokenizer; Ponte keeps token, brand, last 4.
+import { z } from "@hono/zod-openapi";
+import { tenantOf, type Principal } from "../../auth/principal";
+import { upstreamJson } from "../../billing/upstream";
+import type { Deps } from "../../deps";
+import { newId } from "../../db/ids";
+import { paymentMethods } from "../../db/schema";
+import { resolveGatewayAccount } from "../../gateway/accounts";
+import { customerForBilling } from "../customers/service";
+import { CreditCard, CreditCardHolderInfo } from "../payments/schemas";
+
+export const TokenizeBody = z
+  .object({ customer: z.string().min(1).max(100), creditCard: CreditCard, creditCardHolderInfo: CreditCardHolderInfo, remoteIp: z.string().min(1).max(64) })
+  .openapi("TokenizeCard");
+
+export const PaymentMethod = z
+  .object({
+    id: z.uuid(),
+    object: z.literal("payment_method"),
+    customer: z.uuid(),
+    brand: z.string(),
+    last4: z.string(),
+    creditCardToken: z.string().openapi({ description: "The upstream's token; creditCardToken on a charge also accepts this payment method's id." }),
+    createdAt: z.string(),
+  })
+  .openapi("PaymentMethod");
+
+export async function tokenizeCard(deps: Deps, principal: Principal, input: z.infer<typeof TokenizeBody>) {
+  const credentials = await resolveGatewayAccount(deps, principal);
+  const customer = await customerForBilling(deps, credentials, tenantOf(principal), input.customer);
+  const token = await upstreamJson<{ creditCardNumber: string; creditCardBrand: string; creditCardToken: string }>(deps, credentials, {
+    flow: "tokenize-card",
+    method: "POST",
+    path: "/v3/creditCard/tokenizeCreditCard",
+    body: { customer: customer.upstreamId, creditCard: input.creditCard, creditCardHolderInfo: input.creditCardHolderInfo, remoteIp: input.remoteIp },
+    surfacePath: "/api/v1/payment-methods/tokenize",
+  });
+  const row = {
+    id: newId(),
+    ...tenantOf(principal),
+    customerId: customer.id,
+    upstreamToken: token.creditCardToken,
+    brand: token.creditCardBrand,
+    last4: token.creditCardNumber.slice(-4),
+    createdAt: deps.now().toISOString(),
+  };
+  await deps.db.insert(paymentMethods).values(row);
+  return { id: row.id, object: "payment_method" as const, customer: row.customerId, brand: row.brand, last4: row.last4, creditCardToken: row.upstreamToken, createdAt: row.createdAt };
+}

@@ -1,0 +1,175 @@
+// Applying what the upstream says about a charge (create answer, webhook, sweeper) to the native
+// record: link it, move its status through the transition table, and record each event exactly once.
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { changedRows, recordEventIfChanged } from "../../billing/conditional-event";
+import type { BillingTenant } from "../../billing/upstream";
+import type { Deps } from "../../deps";
+import { formatMoney, fromUpstreamAmount } from "../../db/money";
+import { newId } from "../../db/ids";
+import { charges, refunds } from "../../db/schema";
+import type { ProductEventKind } from "../../events/kinds";
+import { dispatchEvents, type RecordedEvent } from "../../events/outbox";
+import { notFound } from "../../http/errors";
+import { canTransition, chargeStatusFromUpstream, statusesThatMayBecome, type ChargeStatus } from "./charge-status";
+
+export type ChargeRow = typeof charges.$inferSelect;
+
+export function presentCharge(row: ChargeRow) {
+  return {
+    id: row.id,
+    object: "payment" as const,
+    customer: row.customerId,
+    subscription: row.subscriptionId,
+    billingType: row.billingType,
+    status: row.status,
+    value: formatMoney(row.valueCents),
+    refundedValue: formatMoney(row.refundedCents),
+    dueDate: row.dueDate,
+    description: row.description,
+    externalReference: row.externalReference,
+    discount: row.discount ?? null,
+    fine: row.fine ?? null,
+    interest: row.interest ?? null,
+    creditCard: row.cardLast4 && row.cardBrand ? { brand: row.cardBrand, last4: row.cardLast4 } : null,
+    invoiceUrl: row.invoiceUrl,
+    bankSlipUrl: row.bankSlipUrl,
+    identificationField: row.identificationField,
+    paymentDate: row.paymentDate,
+    failureReason: row.failureReason,
+    upstreamId: row.upstreamId,
+    syncStatus: row.syncStatus,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export const tenantOfRow = (row: { organizationId: string; workspaceId: string }): BillingTenant => ({ organizationId: row.organizationId, workspaceId: row.workspaceId });
+
+export async function findChargeRow(deps: Deps, tenant: BillingTenant, id: string): Promise<ChargeRow> {
+  const row = await deps.db.select().from(charges).where(and(eq(charges.id, id), eq(charges.organizationId, tenant.organizationId), eq(charges.workspaceId, tenant.workspaceId))).get();
+  if (!row) throw notFound("charge", id);
+  return row;
+}
+
+/** The event each target status emits; REFUNDED's event belongs to the refund record that caused it. */
+export const STATUS_EVENT: Partial<Record<ChargeStatus, ProductEventKind>> = {
+  CONFIRMED: "payment.confirmed",
+  RECEIVED: "payment.received",
+  RECEIVED_IN_CASH: "payment.received",
+  OVERDUE: "payment.overdue",
+  CANCELED: "payment.canceled",
+  FAILED: "payment.failed",
+};
+
+/** Moves the charge to `to` if the table allows it from its current (stored) status; emits once. */
+export async function transitionCharge(deps: Deps, row: ChargeRow, to: ChargeStatus, extra: Partial<ChargeRow> = {}): Promise<{ row: ChargeRow; changed: boolean }> {
+  const updatedAt = deps.now().toISOString();
+  const next: ChargeRow = { ...row, ...extra, status: to, updatedAt };
+  const kind = STATUS_EVENT[to];
+  const update = deps.db
+    .update(charges)
+    .set({ ...extra, status: to, updatedAt })
+    .where(and(eq(charges.id, row.id), inArray(charges.status, statusesThatMayBecome(to))));
+  if (!kind) {
+    const result = await update.run();
+    return { row: next, changed: changedRows(result) > 0 };
+  }
+  const { event, statement } = recordEventIfChanged(deps, tenantOfRow(row), kind, presentCharge(next));
+  const [result] = await deps.db.batch([update, statement]);
+  const changed = changedRows(result) > 0;
+  if (changed) dispatchEvents(deps, [event]);
+  return { row: next, changed };
+}
+
+export interface UpstreamPayment {
+  id: string;
+  status?: string;
+  deleted?: boolean;
+  value?: number;
+  invoiceUrl?: string | null;
+  bankSlipUrl?: string | null;
+  paymentDate?: string | null;
+  creditCard?: { creditCardNumber?: string; creditCardBrand?: string; creditCardToken?: string } | null;
+  refunds?: { value: number; status?: string; description?: string | null }[] | null;
+  subscription?: string | null;
+  externalReference?: string | null;
+  dueDate?: string;
+  billingType?: string;
+  description?: string | null;
+}
+
+/** Descriptive fields the upstream owns (links, card summary, payment date), never card data. */
+function upstreamFields(row: ChargeRow, payment: UpstreamPayment): Partial<ChargeRow> {
+  const fields: Partial<ChargeRow> = {};
+  if (payment.invoiceUrl && payment.invoiceUrl !== row.invoiceUrl) fields.invoiceUrl = payment.invoiceUrl;
+  if (payment.bankSlipUrl && payment.bankSlipUrl !== row.bankSlipUrl) fields.bankSlipUrl = payment.bankSlipUrl;
+  if (payment.paymentDate && payment.paymentDate !== row.paymentDate) fields.paymentDate = payment.paymentDate;
+  const card = payment.creditCard;
+  if (card?.creditCardToken && card.creditCardToken !== row.cardToken) fields.cardToken = card.creditCardToken;
+  if (card?.creditCardBrand && card.creditCardBrand !== row.cardBrand) fields.cardBrand = card.creditCardBrand;
+  if (card?.creditCardNumber && card.creditCardNumber !== row.cardLast4) fields.cardLast4 = card.creditCardNumber.slice(-4);
+  return fields;
+}
+
+/** pending → synced with the upstream id: the moment `payment.created` is recorded (once, whoever gets there first). */
+export async function linkCharge(deps: Deps, row: ChargeRow, payment: UpstreamPayment): Promise<ChargeRow> {
+  const fields = upstreamFields(row, payment);
+  const updatedAt = deps.now().toISOString();
+  const next: ChargeRow = { ...row, ...fields, upstreamId: payment.id, syncStatus: "synced", updatedAt };
+  const refresh = Object.keys(fields).length > 0 ? [deps.db.update(charges).set({ ...fields, updatedAt }).where(eq(charges.id, row.id))] : [];
+  const link = deps.db.update(charges).set({ upstreamId: payment.id, syncStatus: "synced", updatedAt }).where(and(eq(charges.id, row.id), eq(charges.syncStatus, "pending")));
+  const { event, statement } = recordEventIfChanged(deps, tenantOfRow(row), "payment.created", presentCharge({ ...next, status: "PENDING" }));
+  const results = await deps.db.batch([...refresh, link, statement] as unknown as Parameters<typeof deps.db.batch>[0]);
+  if (changedRows(results[refresh.length]) > 0) dispatchEvents(deps, [event]);
+  return next;
+}
+
+/** The native status a payment's payload implies, or `forced` (e.g. FAILED for a refused capture). */
+export async function applyUpstreamPayment(deps: Deps, row: ChargeRow, payment: UpstreamPayment, forced?: ChargeStatus | null, failureReason?: string): Promise<ChargeRow> {
+  let current = row.syncStatus === "pending" || row.upstreamId === null ? await linkCharge(deps, row, payment) : row;
+  if (current === row) {
+    const fields = upstreamFields(row, payment);
+    if (Object.keys(fields).length > 0) {
+      await deps.db.update(charges).set(fields).where(eq(charges.id, row.id));
+      current = { ...row, ...fields };
+    }
+  }
+  const target = forced ?? chargeStatusFromUpstream(payment.status, payment.deleted === true);
+  if (target && target !== "REFUNDED" && target !== current.status && canTransition(current.status, target)) {
+    const extra: Partial<ChargeRow> = target === "FAILED" && failureReason ? { failureReason } : {};
+    current = (await transitionCharge(deps, current, target, extra)).row;
+  }
+  if (payment.refunds && payment.refunds.length > 0) current = await recordUpstreamRefunds(deps, current, payment.refunds);
+  return current;
+}
+
+/**
+ * Refunds the upstream reports beyond what Ponte has reserved (e.g. made in the upstream's panel) become
+ * refund records of origin `upstream`; refunds Ponte itself requested are already counted, so nothing repeats.
+ */
+async function recordUpstreamRefunds(deps: Deps, row: ChargeRow, items: NonNullable<UpstreamPayment["refunds"]>): Promise<ChargeRow> {
+  const upstreamTotal = items.filter((r) => r.status !== "CANCELLED").reduce((sum, r) => sum + fromUpstreamAmount(r.value), 0);
+  const fresh = await deps.db.select().from(charges).where(eq(charges.id, row.id)).get();
+  if (!fresh) return row;
+  const delta = Math.min(upstreamTotal, fresh.valueCents) - fresh.refundedCents;
+  if (delta <= 0) return fresh;
+  const now = deps.now().toISOString();
+  const refundedCents = fresh.refundedCents + delta;
+  const full = refundedCents === fresh.valueCents && canTransition(fresh.status, "REFUNDED");
+  const next: ChargeRow = { ...fresh, refundedCents, status: full ? "REFUNDED" : fresh.status, updatedAt: now };
+  // Compare-and-set on the amount read, so two webhooks carrying the same refund count it once.
+  const update = deps.db
+    .update(charges)
+    .set({ refundedCents, ...(full ? { status: "REFUNDED" } : {}), updatedAt: now })
+    .where(and(eq(charges.id, fresh.id), eq(charges.refundedCents, fresh.refundedCents)));
+  const { event, statement } = recordEventIfChanged(deps, tenantOfRow(fresh), "payment.refunded", presentCharge(next));
+  // Chained on the event insert, which happened only if the update did.
+  const refundRow = deps.db.insert(refunds).select(
+    sql`SELECT ${newId()}, ${fresh.organizationId}, ${fresh.workspaceId}, ${fresh.id}, ${delta}, 'Refunded at the upstream provider', 'done', 'upstream', NULL, ${now}, ${now}
+        WHERE changes() > 0`,
+  );
+  const [result] = await deps.db.batch([update, statement, refundRow]);
+  if (changedRows(result) === 0) return fresh;
+  dispatchEvents(deps, [event]);
+  return next;
+}

@@ -1,0 +1,108 @@
+import { z } from "@hono/zod-openapi";
+import { BillingType, DateOnly, Money, SyncStatus, moneyInput } from "../../billing/schemas";
+import { CHARGE_STATUSES } from "./charge-status";
+
+const Discount = z.object({
+  value: moneyInput({ positive: false }),
+  dueDateLimitDays: z.number().int().min(0).max(3650).optional(),
+  type: z.enum(["FIXED", "PERCENTAGE"]).optional(),
+});
+const Fine = z.object({ value: moneyInput({ positive: false }), type: z.enum(["FIXED", "PERCENTAGE"]).optional() });
+const Interest = z.object({ value: moneyInput({ positive: false }) });
+
+/** Card data goes straight to the upstream; Ponte keeps only the token, brand and last 4. */
+export const CreditCard = z.object({
+  holderName: z.string().min(1).max(200),
+  number: z.string().min(12).max(23),
+  expiryMonth: z.string().min(1).max(2),
+  expiryYear: z.string().min(2).max(4),
+  ccv: z.string().min(3).max(4),
+});
+export const CreditCardHolderInfo = z.object({
+  name: z.string().min(1).max(200),
+  email: z.string().max(254),
+  cpfCnpj: z.string().max(20),
+  postalCode: z.string().max(20),
+  addressNumber: z.string().max(20),
+  addressComplement: z.string().max(200).nullable().optional(),
+  phone: z.string().max(30),
+  mobilePhone: z.string().max(30).nullable().optional(),
+});
+
+export const CreateChargeBody = z
+  .object({
+    customer: z.string().min(1).max(100).openapi({ description: "Ponte customer id." }),
+    billingType: BillingType,
+    value: moneyInput({ positive: true }),
+    dueDate: DateOnly,
+    description: z.string().max(500).nullable().optional(),
+    externalReference: z.string().max(200).nullable().optional(),
+    discount: Discount.optional(),
+    fine: Fine.optional(),
+    interest: Interest.optional(),
+    creditCardToken: z.string().min(1).max(200).optional().openapi({ description: "A Ponte payment-method id (from tokenize) or an upstream card token." }),
+    creditCard: CreditCard.optional(),
+    creditCardHolderInfo: CreditCardHolderInfo.optional(),
+    remoteIp: z.string().max(64).optional(),
+  })
+  .openapi("CreateCharge");
+
+export const CardChargeBody = CreateChargeBody.extend({ billingType: z.literal("CREDIT_CARD") }).openapi("CreateCardCharge");
+
+export const RefundBody = z
+  .object({ value: moneyInput({ positive: true }).optional().openapi({ description: "Omit for the whole remaining amount." }), description: z.string().max(500).optional() })
+  .openapi("RefundCharge");
+
+export const ChargeListQuery = z.object({
+  customer: z.string().max(100).optional().openapi({ param: { name: "customer", in: "query" } }),
+  subscription: z.string().max(100).optional().openapi({ param: { name: "subscription", in: "query" } }),
+  status: z.enum(CHARGE_STATUSES).optional().openapi({ param: { name: "status", in: "query" } }),
+  billingType: BillingType.optional().openapi({ param: { name: "billingType", in: "query" } }),
+  externalReference: z.string().max(200).optional().openapi({ param: { name: "externalReference", in: "query" } }),
+});
+
+export const Charge = z
+  .object({
+    id: z.uuid(),
+    object: z.literal("payment"),
+    customer: z.string(),
+    subscription: z.string().nullable(),
+    billingType: BillingType,
+    status: z.string().openapi({ example: "PENDING" }),
+    value: Money,
+    refundedValue: Money,
+    dueDate: z.string(),
+    description: z.string().nullable(),
+    externalReference: z.string().nullable(),
+    discount: z.record(z.string(), z.unknown()).nullable(),
+    fine: z.record(z.string(), z.unknown()).nullable(),
+    interest: z.record(z.string(), z.unknown()).nullable(),
+    creditCard: z.object({ brand: z.string(), last4: z.string() }).nullable(),
+    invoiceUrl: z.string().nullable(),
+    bankSlipUrl: z.string().nullable(),
+    identificationField: z.string().nullable(),
+    paymentDate: z.string().nullable(),
+    failureReason: z.string().nullable(),
+    upstreamId: z.string().nullable(),
+    syncStatus: SyncStatus,
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi("Charge");
+
+export const ChargeStatusView = z.object({ id: z.uuid(), status: z.string(), syncStatus: SyncStatus }).openapi("ChargeStatus");
+export const PixQrCode = z.object({ payload: z.string(), encodedImage: z.string(), expirationDate: z.string() }).openapi("PixQrCode");
+export const Refund = z
+  .object({
+    id: z.uuid(),
+    object: z.literal("refund"),
+    payment: z.uuid(),
+    value: Money,
+    description: z.string().nullable(),
+    status: z.enum(["pending", "done", "failed"]),
+    origin: z.enum(["ponte", "upstream"]),
+    failureReason: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi("Refund");

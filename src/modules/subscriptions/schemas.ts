@@ -1,0 +1,61 @@
+import { z } from "@hono/zod-openapi";
+import { BillingType, Cycle, DateOnly, Money, SyncStatus, moneyInput } from "../../billing/schemas";
+import { CreditCard, CreditCardHolderInfo } from "../payments/schemas";
+
+export const SUBSCRIPTION_STATUSES = ["ACTIVE", "INACTIVE", "EXPIRED", "CANCELED"] as const;
+
+export const CreateSubscriptionBody = z
+  .object({
+    plan: z.string().min(1).max(100).openapi({ description: "Ponte plan id; value, cycle and billingType default to the plan's." }),
+    customer: z.string().min(1).max(100),
+    billingType: BillingType.optional(),
+    nextDueDate: DateOnly,
+    value: moneyInput({ positive: true }).optional(),
+    cycle: Cycle.optional(),
+    description: z.string().max(500).nullable().optional(),
+    externalReference: z.string().max(200).nullable().optional(),
+    creditCardToken: z.string().min(1).max(200).optional(),
+    creditCard: CreditCard.optional(),
+    creditCardHolderInfo: CreditCardHolderInfo.optional(),
+    remoteIp: z.string().max(64).optional(),
+  })
+  .openapi("CreateSubscription");
+
+export const CardSubscriptionBody = CreateSubscriptionBody.extend({ billingType: z.literal("CREDIT_CARD") }).openapi("CreateCardSubscription");
+
+export const UpdateSubscriptionBody = z
+  .object({
+    billingType: BillingType.optional(),
+    value: moneyInput({ positive: true }).optional(),
+    nextDueDate: DateOnly.optional(),
+    description: z.string().max(500).nullable().optional(),
+    externalReference: z.string().max(200).nullable().optional(),
+  })
+  .openapi("UpdateSubscription");
+
+export const SubscriptionListQuery = z.object({
+  customer: z.string().max(100).optional().openapi({ param: { name: "customer", in: "query" } }),
+  plan: z.string().max(100).optional().openapi({ param: { name: "plan", in: "query" } }),
+  status: z.enum(SUBSCRIPTION_STATUSES).optional().openapi({ param: { name: "status", in: "query" } }),
+});
+
+export const Subscription = z
+  .object({
+    id: z.uuid(),
+    object: z.literal("subscription"),
+    plan: z.string(),
+    customer: z.string(),
+    billingType: BillingType,
+    value: Money,
+    cycle: Cycle,
+    nextDueDate: z.string(),
+    status: z.enum(SUBSCRIPTION_STATUSES),
+    description: z.string().nullable(),
+    externalReference: z.string().nullable(),
+    canceledAt: z.string().nullable(),
+    upstreamId: z.string().nullable(),
+    syncStatus: SyncStatus,
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi("Subscription");

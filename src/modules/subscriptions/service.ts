@@ -1,0 +1,203 @@
+// Subscriptions: started from an active plan, mirrored upstream (Ponte id as externalReference); their
+// charges arrive through the upstream's webhooks. Cancel stops future charges.
+import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
+import type { z } from "@hono/zod-openapi";
+import { tenantOf, type Principal } from "../../auth/principal";
+import { changedRows, recordEventIfChanged } from "../../billing/conditional-event";
+import { centsOf } from "../../billing/schemas";
+import { isAmbiguousFailure, upstreamJson, type BillingTenant, type GatewayCredentials } from "../../billing/upstream";
+import type { Deps } from "../../deps";
+import { newId } from "../../db/ids";
+import { formatMoney, toUpstreamAmount } from "../../db/money";
+import { paymentMethods, subscriptions } from "../../db/schema";
+import { dispatchEvents } from "../../events/outbox";
+import { resolveGatewayAccount } from "../../gateway/accounts";
+import { ApiError, notFound } from "../../http/errors";
+import type { PageRequest } from "../../http/pagination";
+import { customerForBilling } from "../customers/service";
+import { findPlanRow } from "../plans/service";
+import type { CreateSubscriptionBody, UpdateSubscriptionBody } from "./schemas";
+
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
+const CANCELABLE = ["ACTIVE", "INACTIVE", "EXPIRED"] as const;
+
+export function presentSubscription(row: SubscriptionRow) {
+  return {
+    id: row.id,
+    object: "subscription" as const,
+    plan: row.planId,
+    customer: row.customerId,
+    billingType: row.billingType,
+    value: formatMoney(row.valueCents),
+    cycle: row.cycle as "MONTHLY",
+    nextDueDate: row.nextDueDate,
+    status: row.status,
+    description: row.description,
+    externalReference: row.externalReference,
+    canceledAt: row.canceledAt,
+    upstreamId: row.upstreamId,
+    syncStatus: row.syncStatus,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export async function findSubscriptionRow(deps: Deps, tenant: BillingTenant, id: string): Promise<SubscriptionRow> {
+  const row = await deps.db.select().from(subscriptions).where(and(eq(subscriptions.id, id), eq(subscriptions.organizationId, tenant.organizationId), eq(subscriptions.workspaceId, tenant.workspaceId))).get();
+  if (!row) throw notFound("subscription", id);
+  return row;
+}
+
+const fieldError = (path: string, message: string) => new ApiError("VALIDATION_FAILED", `Invalid request body: ${path}.`, { fields: [{ path, message, code: "custom" }] });
+
+function upstreamSubscriptionBody(row: SubscriptionRow, customerUpstreamId: string, extra: Record<string, unknown>) {
+  return {
+    customer: customerUpstreamId,
+    billingType: row.billingType,
+    value: toUpstreamAmount(row.valueCents),
+    nextDueDate: row.nextDueDate,
+    cycle: row.cycle,
+    ...(row.description ? { description: row.description } : {}),
+    externalReference: row.id,
+    ...extra,
+  };
+}
+
+export async function createSubscription(deps: Deps, principal: Principal, input: z.infer<typeof CreateSubscriptionBody>) {
+  const tenant = tenantOf(principal);
+  const plan = await findPlanRow(deps, tenant, input.plan).catch(() => {
+    throw fieldError("body.plan", `no plan with id '${input.plan}'`);
+  });
+  if (plan.status !== "active") throw new ApiError("INVALID_STATE", `Plan '${plan.id}' is ${plan.status}; subscriptions can only start from an active plan.`, { planId: plan.id, status: plan.status });
+  const billingType = input.billingType ?? plan.billingType;
+  if (!billingType) throw fieldError("body.billingType", "required: the plan has no default billing type");
+  if (billingType !== "CREDIT_CARD" && (input.creditCard || input.creditCardToken)) throw fieldError("body.billingType", "card fields need billingType CREDIT_CARD");
+  const credentials = await resolveGatewayAccount(deps, principal);
+  const customer = await customerForBilling(deps, credentials, tenant, input.customer);
+  let cardExtra: Record<string, unknown> = {};
+  if (input.creditCardToken) {
+    const method = await deps.db.select().from(paymentMethods).where(and(eq(paymentMethods.id, input.creditCardToken), eq(paymentMethods.workspaceId, principal.workspaceId))).get();
+    cardExtra = { creditCardToken: method ? method.upstreamToken : input.creditCardToken };
+  } else if (input.creditCard) {
+    cardExtra = { creditCard: input.creditCard, creditCardHolderInfo: input.creditCardHolderInfo };
+  }
+  if (input.remoteIp) cardExtra.remoteIp = input.remoteIp;
+  const now = deps.now().toISOString();
+  const row: SubscriptionRow = {
+    id: newId(),
+    ...tenant,
+    upstreamId: null,
+    syncStatus: "pending",
+    planId: plan.id,
+    customerId: customer.id,
+    billingType,
+    valueCents: input.value !== undefined ? centsOf(input.value) : plan.valueCents,
+    cycle: input.cycle ?? plan.cycle,
+    nextDueDate: input.nextDueDate,
+    status: "ACTIVE",
+    description: input.description ?? plan.description ?? null,
+    externalReference: input.externalReference ?? null,
+    canceledAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.db.insert(subscriptions).values(row);
+  let created: { id: string };
+  try {
+    created = await upstreamJson<{ id: string }>(deps, credentials, { flow: "create-subscription", method: "POST", path: "/v3/subscriptions", body: upstreamSubscriptionBody(row, customer.upstreamId, cardExtra), surfacePath: "/api/v1/subscriptions" });
+  } catch (err) {
+    if (err instanceof ApiError && !isAmbiguousFailure(err)) await deps.db.delete(subscriptions).where(and(eq(subscriptions.id, row.id), eq(subscriptions.syncStatus, "pending")));
+    throw err;
+  }
+  await linkSubscription(deps, row, created.id);
+  return presentSubscription(await findSubscriptionRow(deps, tenant, row.id));
+}
+
+/** pending → synced: the moment `subscription.created` is recorded, once, by our create or the upstream's webhook. */
+export async function linkSubscription(deps: Deps, row: SubscriptionRow, upstreamId: string): Promise<SubscriptionRow> {
+  const updatedAt = deps.now().toISOString();
+  const next: SubscriptionRow = { ...row, upstreamId, syncStatus: "synced", updatedAt };
+  const { event, statement } = recordEventIfChanged(deps, row, "subscription.created", presentSubscription(next));
+  const [result] = await deps.db.batch([
+    deps.db.update(subscriptions).set({ upstreamId, syncStatus: "synced", updatedAt }).where(and(eq(subscriptions.id, row.id), eq(subscriptions.syncStatus, "pending"))),
+    statement,
+  ]);
+  if (changedRows(result) > 0) dispatchEvents(deps, [event]);
+  return next;
+}
+
+/** → CANCELED with subscription.canceled, once (our cancel and the upstream's webhook race safely). */
+export async function markSubscriptionCanceled(deps: Deps, row: SubscriptionRow): Promise<SubscriptionRow> {
+  const now = deps.now().toISOString();
+  const next: SubscriptionRow = { ...row, status: "CANCELED", canceledAt: now, updatedAt: now };
+  const { event, statement } = recordEventIfChanged(deps, row, "subscription.canceled", presentSubscription(next));
+  const [result] = await deps.db.batch([
+    deps.db.update(subscriptions).set({ status: "CANCELED", canceledAt: now, updatedAt: now }).where(and(eq(subscriptions.id, row.id), inArray(subscriptions.status, [...CANCELABLE]))),
+    statement,
+  ]);
+  if (changedRows(result) > 0) dispatchEvents(deps, [event]);
+  return next;
+}
+
+export async function reconcileSubscription(deps: Deps, credentials: GatewayCredentials, row: SubscriptionRow): Promise<SubscriptionRow> {
+  if (row.syncStatus !== "pending") return row;
+  const found = await upstreamJson<{ data: { id: string }[] }>(deps, credentials, { flow: "reconcile-subscription", method: "GET", path: "/v3/subscriptions", query: `externalReference=${encodeURIComponent(row.id)}` });
+  const match = found.data[0];
+  if (match) return linkSubscription(deps, row, match.id);
+  const customer = await customerForBilling(deps, credentials, row, row.customerId);
+  const created = await upstreamJson<{ id: string }>(deps, credentials, { flow: "reconcile-subscription", method: "POST", path: "/v3/subscriptions", body: upstreamSubscriptionBody(row, customer.upstreamId, {}) });
+  return linkSubscription(deps, row, created.id);
+}
+
+export async function listSubscriptions(deps: Deps, principal: Principal, page: PageRequest, filters: { customer?: string | undefined; plan?: string | undefined; status?: string | undefined }) {
+  const conditions: SQL[] = [eq(subscriptions.organizationId, principal.organizationId), eq(subscriptions.workspaceId, principal.workspaceId)];
+  if (filters.customer) conditions.push(eq(subscriptions.customerId, filters.customer));
+  if (filters.plan) conditions.push(eq(subscriptions.planId, filters.plan));
+  if (filters.status) conditions.push(eq(subscriptions.status, filters.status as SubscriptionRow["status"]));
+  const where = and(...conditions);
+  const [rows, [total]] = await deps.db.batch([
+    deps.db.select().from(subscriptions).where(where).orderBy(desc(subscriptions.createdAt), desc(subscriptions.id)).limit(page.limit).offset(page.offset),
+    deps.db.select({ n: count() }).from(subscriptions).where(where),
+  ]);
+  return { rows: rows.map(presentSubscription), totalCount: total?.n ?? 0 };
+}
+
+export async function getSubscription(deps: Deps, principal: Principal, id: string) {
+  return presentSubscription(await findSubscriptionRow(deps, tenantOf(principal), id));
+}
+
+function requireOpen(row: SubscriptionRow, action: string): asserts row is SubscriptionRow & { upstreamId: string } {
+  if (row.status === "CANCELED") throw new ApiError("INVALID_STATE", `Cannot ${action} subscription '${row.id}': its status is CANCELED.`, { subscriptionId: row.id, status: row.status, action });
+  if (!row.upstreamId) throw new ApiError("INVALID_STATE", `Subscription '${row.id}' is not yet synced with the upstream provider; retry shortly.`, { subscriptionId: row.id, status: row.status, syncStatus: row.syncStatus });
+}
+
+export async function updateSubscription(deps: Deps, principal: Principal, id: string, input: z.infer<typeof UpdateSubscriptionBody>) {
+  const row = await findSubscriptionRow(deps, tenantOf(principal), id);
+  requireOpen(row, "update");
+  const changes: Partial<SubscriptionRow> = {};
+  if (input.billingType !== undefined) changes.billingType = input.billingType;
+  if (input.value !== undefined) changes.valueCents = centsOf(input.value);
+  if (input.nextDueDate !== undefined) changes.nextDueDate = input.nextDueDate;
+  if (input.description !== undefined) changes.description = input.description;
+  if (input.externalReference !== undefined) changes.externalReference = input.externalReference;
+  const next: SubscriptionRow = { ...row, ...changes, updatedAt: deps.now().toISOString() };
+  const credentials = await resolveGatewayAccount(deps, principal);
+  const body: Record<string, unknown> = {};
+  if (changes.billingType) body.billingType = changes.billingType;
+  if (changes.valueCents !== undefined) body.value = toUpstreamAmount(changes.valueCents);
+  if (changes.nextDueDate) body.nextDueDate = changes.nextDueDate;
+  if (changes.description !== undefined) body.description = changes.description;
+  await upstreamJson(deps, credentials, { flow: "update-subscription", method: "PUT", path: `/v3/subscriptions/${row.upstreamId}`, body, surfacePath: `/api/v1/subscriptions/${id}` });
+  await deps.db.update(subscriptions).set({ ...changes, updatedAt: next.updatedAt }).where(eq(subscriptions.id, id));
+  return presentSubscription(next);
+}
+
+export async function cancelSubscription(deps: Deps, principal: Principal, id: string) {
+  const row = await findSubscriptionRow(deps, tenantOf(principal), id);
+  requireOpen(row, "cancel");
+  const credentials = await resolveGatewayAccount(deps, principal);
+  await upstreamJson(deps, credentials, { flow: "cancel-subscription", method: "DELETE", path: `/v3/subscriptions/${row.upstreamId}`, surfacePath: `/api/v1/subscriptions/${id}/cancel` });
+  await markSubscriptionCanceled(deps, row);
+  return presentSubscription(await findSubscriptionRow(deps, tenantOf(principal), id));
+}
+

@@ -1,0 +1,161 @@
+// Inbound upstream webhooks: authenticated by the gateway account's token, deduplicated by the
+// upstream's event id, applied to native records through the same code as our own calls, and
+// re-emitted as Ponte events. Events about records Ponte does not know go out as `upstream.<EVENT>`.
+import { and, eq, or } from "drizzle-orm";
+import { sha256Hex, timingSafeEqual } from "../../auth/secret-box";
+import type { BillingTenant } from "../../billing/upstream";
+import type { Deps } from "../../deps";
+import { newId } from "../../db/ids";
+import { fromUpstreamAmount } from "../../db/money";
+import { charges, gatewayAccounts, subscriptions, upstreamWebhookEvents } from "../../db/schema";
+import { dispatchEvents, recordEvent } from "../../events/outbox";
+import { ApiError } from "../../http/errors";
+import { recordEventIfChanged, changedRows } from "../../billing/conditional-event";
+import { chargeStatusFromUpstream, type ChargeStatus } from "../payments/charge-status";
+import { applyUpstreamPayment, presentCharge, type ChargeRow, type UpstreamPayment } from "../payments/charge-state";
+import { linkSubscription, markSubscriptionCanceled, type SubscriptionRow } from "../subscriptions/service";
+import { upstreamEffect } from "./mapping";
+
+export const UPSTREAM_TOKEN_HEADER = "asaas-access-token";
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface UpstreamEnvelope {
+  id: string;
+  event: string;
+  dateCreated?: string;
+  payment?: UpstreamPayment;
+  subscription?: { id: string; externalReference?: string | null; status?: string };
+  [key: string]: unknown;
+}
+
+const unauthorized = () => new ApiError("UNAUTHORIZED", `Missing or invalid ${UPSTREAM_TOKEN_HEADER} for this gateway account.`);
+
+/** The account the URL names, if the token matches its stored hash (same 401 for unknown account or bad token). */
+export async function authenticateUpstream(deps: Deps, accountId: string, token: string | undefined): Promise<BillingTenant & { accountId: string }> {
+  if (!token || !UUID_RE.test(accountId)) throw unauthorized();
+  const account = await deps.db.select({ id: gatewayAccounts.id, organizationId: gatewayAccounts.organizationId, workspaceId: gatewayAccounts.workspaceId, hash: gatewayAccounts.webhookTokenHash }).from(gatewayAccounts).where(eq(gatewayAccounts.id, accountId)).get();
+  const presented = await sha256Hex(token);
+  if (!account || !timingSafeEqual(presented, account.hash)) throw unauthorized();
+  return { accountId: account.id, organizationId: account.organizationId, workspaceId: account.workspaceId };
+}
+
+export function parseEnvelope(body: unknown): UpstreamEnvelope {
+  const b = body as Partial<UpstreamEnvelope> | null;
+  if (!b || typeof b !== "object" || typeof b.id !== "string" || b.id === "" || typeof b.event !== "string" || b.event === "") {
+    throw new ApiError("VALIDATION_FAILED", "An upstream webhook needs string fields id and event.", { fields: [{ path: "body.id", message: "required", code: "custom" }] });
+  }
+  return b as UpstreamEnvelope;
+}
+
+/** Records the delivery (dedupe), applies it, marks it processed. Returns whether it was a duplicate. */
+export async function receiveUpstreamWebhook(deps: Deps, account: BillingTenant & { accountId: string }, envelope: UpstreamEnvelope): Promise<{ duplicate: boolean }> {
+  const rowId = newId();
+  const inserted = await deps.db
+    .insert(upstreamWebhookEvents)
+    .values({ id: rowId, organizationId: account.organizationId, workspaceId: account.workspaceId, gatewayAccountId: account.accountId, upstreamEventId: envelope.id, event: envelope.event, payload: envelope, receivedAt: deps.now().toISOString(), processedAt: null })
+    .onConflictDoNothing()
+    .returning({ id: upstreamWebhookEvents.id });
+  if (inserted.length === 0) return { duplicate: true };
+  try {
+    await applyEnvelope(deps, account, envelope);
+  } catch (err) {
+    // Forget the delivery so the upstream's retry is processed, not deduplicated away.
+    await deps.db.delete(upstreamWebhookEvents).where(eq(upstreamWebhookEvents.id, rowId));
+    throw err;
+  }
+  await deps.db.update(upstreamWebhookEvents).set({ processedAt: deps.now().toISOString() }).where(eq(upstreamWebhookEvents.id, rowId));
+  return { duplicate: false };
+}
+
+async function reemit(deps: Deps, tenant: BillingTenant, envelope: UpstreamEnvelope, kind = upstreamEffect(envelope.event).kind) {
+  const { event, statement } = recordEvent(deps, tenant, kind, { ...envelope });
+  await statement;
+  dispatchEvents(deps, [event]);
+}
+
+async function applyEnvelope(deps: Deps, tenant: BillingTenant, envelope: UpstreamEnvelope): Promise<void> {
+  const effect = upstreamEffect(envelope.event);
+  if (effect.entity === "other") return reemit(deps, tenant, envelope);
+  if (effect.entity === "subscription") {
+    const sub = envelope.subscription;
+    const row = sub?.id ? await findSubscriptionByUpstream(deps, tenant, sub.id, sub.externalReference) : undefined;
+    if (!row || !sub) return reemit(deps, tenant, envelope, `upstream.${envelope.event}`);
+    if (effect.action === "created") await linkSubscription(deps, row, sub.id);
+    else {
+      if (row.syncStatus === "pending") await linkSubscription(deps, row, sub.id);
+      await markSubscriptionCanceled(deps, row);
+    }
+    return;
+  }
+  const payment = envelope.payment;
+  if (!payment?.id) return reemit(deps, tenant, envelope, `upstream.${envelope.event}`);
+  const charge = await findChargeByUpstream(deps, tenant, payment);
+  if (!charge) {
+    if (effect.action === "created" && payment.subscription) {
+      const sub = await findSubscriptionByUpstream(deps, tenant, payment.subscription, payment.externalReference);
+      if (sub) return createSubscriptionCharge(deps, sub, payment);
+    }
+    return reemit(deps, tenant, envelope, `upstream.${envelope.event}`);
+  }
+  if (effect.action === "created" || effect.action === "refund") {
+    await applyUpstreamPayment(deps, charge, payment, null);
+    return;
+  }
+  const to: ChargeStatus | null = effect.to === "FROM_PAYLOAD" ? (chargeStatusFromUpstream(payment.status) === "RECEIVED_IN_CASH" ? "RECEIVED_IN_CASH" : "RECEIVED") : effect.to;
+  const reason = to === "FAILED" ? `The upstream reported ${envelope.event}.` : undefined;
+  await applyUpstreamPayment(deps, charge, payment, to, reason);
+}
+
+async function findChargeByUpstream(deps: Deps, tenant: BillingTenant, payment: UpstreamPayment): Promise<ChargeRow | undefined> {
+  const byId = eq(charges.upstreamId, payment.id);
+  // Our own create's webhook can arrive before its answer: then only externalReference (our id) matches.
+  const ref = payment.externalReference && UUID_RE.test(payment.externalReference) ? eq(charges.id, payment.externalReference) : undefined;
+  return deps.db.select().from(charges).where(and(eq(charges.organizationId, tenant.organizationId), eq(charges.workspaceId, tenant.workspaceId), ref ? or(byId, ref) : byId)).get();
+}
+
+async function findSubscriptionByUpstream(deps: Deps, tenant: BillingTenant, upstreamId: string, externalReference?: string | null): Promise<SubscriptionRow | undefined> {
+  const byId = eq(subscriptions.upstreamId, upstreamId);
+  const ref = externalReference && UUID_RE.test(externalReference) ? eq(subscriptions.id, externalReference) : undefined;
+  return deps.db.select().from(subscriptions).where(and(eq(subscriptions.organizationId, tenant.organizationId), eq(subscriptions.workspaceId, tenant.workspaceId), ref ? or(byId, ref) : byId)).get();
+}
+
+/** A charge the upstream generated for a subscription becomes a native charge (once: unique upstream id). */
+async function createSubscriptionCharge(deps: Deps, sub: SubscriptionRow, payment: UpstreamPayment): Promise<void> {
+  const now = deps.now().toISOString();
+  const row: ChargeRow = {
+    id: newId(),
+    organizationId: sub.organizationId,
+    workspaceId: sub.workspaceId,
+    upstreamId: payment.id,
+    syncStatus: "synced",
+    customerId: sub.customerId,
+    subscriptionId: sub.id,
+    billingType: (payment.billingType as ChargeRow["billingType"]) ?? sub.billingType,
+    status: "PENDING",
+    valueCents: typeof payment.value === "number" ? fromUpstreamAmount(payment.value) : sub.valueCents,
+    refundedCents: 0,
+    dueDate: payment.dueDate ?? sub.nextDueDate,
+    description: payment.description ?? sub.description,
+    externalReference: null,
+    discount: null,
+    fine: null,
+    interest: null,
+    cardToken: payment.creditCard?.creditCardToken ?? null,
+    cardBrand: payment.creditCard?.creditCardBrand ?? null,
+    cardLast4: payment.creditCard?.creditCardNumber?.slice(-4) ?? null,
+    invoiceUrl: payment.invoiceUrl ?? null,
+    bankSlipUrl: payment.bankSlipUrl ?? null,
+    paymentDate: null,
+    failureReason: null,
+    identificationField: null,
+    idempotencyKey: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const { event, statement } = recordEventIfChanged(deps, sub, "payment.created", presentCharge(row));
+  const [result] = await deps.db.batch([deps.db.insert(charges).values(row).onConflictDoNothing(), statement]);
+  if (changedRows(result) > 0) dispatchEvents(deps, [event]);
+  const stored = await deps.db.select().from(charges).where(and(eq(charges.workspaceId, sub.workspaceId), eq(charges.upstreamId, payment.id))).get();
+  // A card subscription's charge may already be confirmed: apply its status through the table.
+  if (stored) await applyUpstreamPayment(deps, stored, payment);
+}

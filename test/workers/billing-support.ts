@@ -1,0 +1,86 @@
+// Billing test support: a tenant with a gateway account whose upstream key is a fresh simulated
+// account, with the simulator's webhook pointed at Ponte's inbound route.
+import { env } from "cloudflare:test";
+import { sealSecret, sha256Hex } from "../../src/auth/secret-box";
+import { createDb } from "../../src/db/client";
+import { newId } from "../../src/db/ids";
+import type { Deps } from "../../src/deps";
+import { call, seedTenant, type SeedOptions, type TestTenant } from "./support";
+
+export const SIM = "https://upstream-sim.internal";
+
+export interface BillingTenant extends TestTenant {
+  gatewayAccountId: string;
+  upstreamKey: string;
+  webhookToken: string;
+}
+
+export async function sim<T = any>(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: T }> {
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  if (token) headers.access_token = token;
+  const res = await env.UPSTREAM!.fetch(`${SIM}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
+export interface BillingSeedOptions extends SeedOptions {
+  /** Configure the simulator to send webhooks to Ponte (default true). */
+  webhooks?: boolean;
+}
+
+export async function seedBillingTenant(options: BillingSeedOptions = {}): Promise<BillingTenant> {
+  const tenant = await seedTenant(options);
+  const gatewayAccountId = newId();
+  const upstreamKey = `$aact_test_${crypto.randomUUID().replace(/-/g, "")}`;
+  const webhookToken = `whtok_${crypto.randomUUID()}`;
+  const now = new Date().toISOString();
+  await env.DB.prepare(
+    `INSERT INTO gateway_accounts (id, organization_id, workspace_id, environment, upstream_key_sealed, upstream_key_last4, webhook_token_hash, status, verified_at, created_at, updated_at)
+     VALUES (?, ?, ?, 'test', ?, ?, ?, 'active', ?, ?, ?)`,
+  )
+    .bind(gatewayAccountId, tenant.organizationId, tenant.workspaceId, await sealSecret(env.SECRETS_ENCRYPTION_KEY, upstreamKey, gatewayAccountId), upstreamKey.slice(-4), await sha256Hex(webhookToken), now, now, now)
+    .run();
+  if (options.webhooks !== false) {
+    const res = await sim("POST", "/v3/webhooks", { name: "ponte", url: `https://ponte.test/api/v1/webhooks/upstream/${gatewayAccountId}`, authToken: webhookToken, sendType: "SEQUENTIALLY", events: [] }, upstreamKey);
+    if (res.status !== 200) throw new Error(`sim webhook config failed: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+  return { ...tenant, gatewayAccountId, upstreamKey, webhookToken };
+}
+
+/** Valid CPFs/CNPJs (check digits ok). */
+export const CPF = "529.982.247-25";
+export const CNPJ = "11.222.333/0001-81";
+
+export async function createCustomer(t: BillingTenant, overrides: Record<string, unknown> = {}) {
+  const res = await call("POST", "/api/v1/customers", { key: t.key, body: { name: "Maria Silva", cpfCnpj: CPF, email: "maria@example.com", ...overrides } });
+  if (res.status !== 200) throw new Error(`customer create failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data as { id: string; upstreamId: string };
+}
+
+export const dueDate = (days = 7) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+export async function createCharge(t: BillingTenant, customer: string, body: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  return call("POST", "/api/v1/payments", { key: t.key, headers, body: { customer, billingType: "PIX", value: "100.00", dueDate: dueDate(), ...body } });
+}
+
+/** Simulator requests for this account, optionally filtered by method + path. */
+export async function simRequests(t: BillingTenant, method?: string, path?: string) {
+  const res = await sim<{ data: { method: string; path: string; query: string; body: unknown }[] }>("GET", `/__sim/requests?token=${encodeURIComponent(t.upstreamKey)}`);
+  return res.body.data.filter((r) => (!method || r.method === method) && (!path || r.path === path));
+}
+
+export async function eventsOf(t: TestTenant, type?: string) {
+  const rows = await env.DB.prepare(`SELECT id, type, data FROM events WHERE workspace_id = ? ${type ? "AND type = ?" : ""} ORDER BY id`)
+    .bind(...(type ? [t.workspaceId, type] : [t.workspaceId]))
+    .all<{ id: string; type: string; data: string }>();
+  return rows.results.map((r) => ({ ...r, data: JSON.parse(r.data) }));
+}
+
+/** Deps for calling services directly (sweeper, short upstream timeouts, injected clock). */
+export function testDeps(overrides: Partial<Deps> = {}): Deps {
+  return { db: createDb(env.DB), env, now: () => new Date(), requestId: "test", waitUntil: (p) => void p.catch(() => undefined), ...overrides };
+}
+
+export async function upstreamWebhook(t: BillingTenant, envelope: Record<string, unknown>, token: string | null = t.webhookToken) {
+  return call("POST", `/api/v1/webhooks/upstream/${t.gatewayAccountId}`, { body: envelope, headers: token === null ? {} : { "asaas-access-token": token } });
+}
