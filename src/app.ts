@@ -9,9 +9,11 @@ import { handleError, notFoundHandler, validationHook } from "./http/error-handl
 import { requestId } from "./http/request-id";
 import { registerPassthroughRoutes } from "./compat/passthrough-routes";
 import { registerApiKeyRoutes } from "./modules/api-keys/routes";
+import { registerConsole } from "./console";
 import { registerAuditRoutes } from "./modules/audit/routes";
 import { registerGatewayAccountRoutes } from "./modules/gateway-accounts/routes";
 import { registerGatewayApiLogRoutes } from "./modules/gateway-api-logs/routes";
+import { registerAuthRoutes } from "./modules/auth/routes";
 import { registerHealthRoutes } from "./modules/health/routes";
 import { registerOrganizationRoutes } from "./modules/organizations/routes";
 import { registerWebhookEndpointRoutes } from "./modules/webhook-endpoints/routes";
@@ -43,6 +45,7 @@ export function buildApp() {
   app.use("/api/v1/*", bodyGuard());
 
   registerHealthRoutes(app);
+  registerAuthRoutes(app);
   registerOrganizationRoutes(app);
   registerWorkspaceRoutes(app);
   registerApiKeyRoutes(app);
@@ -77,6 +80,8 @@ export function buildApp() {
   const openApiDocument = () => (cachedDocument ??= app.getOpenAPI31Document(OPENAPI_CONFIG));
   app.get("/api/v1/openapi.json", (c) => c.json(openApiDocument()));
   app.get("/api/v1/docs", (c) => c.html(renderDocsPage(openApiDocument() as Parameters<typeof renderDocsPage>[0])));
+
+  registerConsole(app);
 
   app.notFound(notFoundHandler(() => app.routes));
   app.onError(handleError);

@@ -64,6 +64,12 @@ export const LIMITS = {
   /** How long an isolate reuses a workspace's decrypted gateway credential before reading it again. */
   gatewayCredentialCacheMs: 5_000,
   gatewayCredentialCacheEntries: 1_000,
+  /** Console sessions last this long from sign-in (fixed, not sliding). */
+  sessionTtlSeconds: 7 * 24 * 60 * 60,
+  /** Failed logins count against the email and the client IP over this window. */
+  loginFailureWindowSeconds: 15 * 60,
+  loginFailuresPerEmail: 5,
+  loginFailuresPerIp: 50,
 } as const;
 
 export function keyEnvironmentFor(environment: Environment): KeyEnvironment {

@@ -8,9 +8,9 @@ import { hashApiKey, keyEnvironmentOf } from "./api-key-secret";
 import { expandPermissions } from "./permissions";
 import type { Principal } from "./principal";
 import { sessionPrincipal } from "./session-auth";
+import { ORGANIZATION_HEADER, WORKSPACE_HEADER } from "./tenant-headers";
 
-export const ORGANIZATION_HEADER = "X-Organization-Id";
-export const WORKSPACE_HEADER = "X-Workspace-Id";
+export { ORGANIZATION_HEADER, WORKSPACE_HEADER };
 
 interface KeyRow {
   id: string;
@@ -116,7 +116,9 @@ export const authenticate =
     if (token !== null) c.set("principal", await apiKeyPrincipal(c, token));
     else {
       const session = options.allowSession ? await sessionPrincipal(c) : null;
-      if (!session) throw unauthorized("Authentication required: send 'Authorization: Bearer <API key>'.");
+      if (!session) {
+        throw unauthorized(options.allowSession ? "Authentication required: send 'Authorization: Bearer <API key>' or sign in to the console." : "Authentication required: send 'Authorization: Bearer <API key>'.");
+      }
       c.set("principal", session);
     }
     await next();

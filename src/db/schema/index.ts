@@ -4,3 +4,4 @@ export * from "./events";
 export * from "./gateway";
 export * from "./billing";
 export * from "./webhooks";
+export * from "./console";

@@ -1,0 +1,89 @@
+// Console webhook pages over the webhook-endpoints and webhook-logs services (Test/ping is covered by the browser test).
+import { env, SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { seedMember, signUpUser } from "./auth-support";
+import { BASE } from "./support";
+
+async function form(path: string, cookie: string, fields: Record<string, string | string[]> = {}) {
+  const body = new URLSearchParams();
+  for (const [k, v] of Object.entries(fields)) for (const one of ([] as string[]).concat(v)) body.append(k, one);
+  return SELF.fetch(`${BASE}${path}`, { method: "POST", body, redirect: "manual", headers: { Origin: BASE, Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" } });
+}
+const page = (path: string, cookie: string) => SELF.fetch(`${BASE}${path}`, { redirect: "manual", headers: { Cookie: cookie } });
+
+describe("console webhook endpoints", () => {
+  it("creates an endpoint whose whsec_ secret is shown once, then edits, disables and re-enables it", async () => {
+    const { cookie, organizationId } = await signUpUser();
+    const res = await form("/console/webhooks", cookie, { url: "https://merchant.example.com/hooks", description: "", eventKinds: ["payment.received", "payment.refunded"] });
+    expect(res.status).toBe(201);
+    const html = await res.text();
+    const secret = /value="(whsec_[^"]+)"/.exec(html)?.[1];
+    expect(secret).toBeDefined();
+    const row = await env.DB.prepare("SELECT id, event_kinds, enabled FROM webhook_endpoints WHERE organization_id = ?").bind(organizationId).first<any>();
+    expect(JSON.parse(row.event_kinds)).toEqual(["payment.received", "payment.refunded"]);
+    expect(await (await page("/console/webhooks", cookie)).text()).not.toContain(secret!);
+
+    const edited = await form(`/console/webhooks/${row.id}`, cookie, { description: "orders", eventKinds: ["*"] });
+    expect(edited.status).toBe(200);
+    expect(await edited.text()).toContain("Saved.");
+    expect(JSON.parse((await env.DB.prepare("SELECT event_kinds FROM webhook_endpoints WHERE id = ?").bind(row.id).first<any>()).event_kinds)).toEqual(["*"]);
+
+    expect(await (await form(`/console/webhooks/${row.id}/disable`, cookie)).text()).toContain("Disabled");
+    expect((await env.DB.prepare("SELECT enabled, disabled_reason FROM webhook_endpoints WHERE id = ?").bind(row.id).first<any>())).toEqual({ enabled: 0, disabled_reason: "manual" });
+    expect(await (await form(`/console/webhooks/${row.id}/enable`, cookie)).text()).toContain("Enabled");
+    expect((await env.DB.prepare("SELECT enabled FROM webhook_endpoints WHERE id = ?").bind(row.id).first<any>())).toEqual({ enabled: 1 });
+
+    const rotated = await (await form(`/console/webhooks/${row.id}/rotate-secret`, cookie)).text();
+    const newSecret = /value="(whsec_[^"]+)"/.exec(rotated)?.[1];
+    expect(newSecret).toBeDefined();
+    expect(newSecret).not.toBe(secret);
+  });
+
+  it("an invalid URL or no event kind is explained in plain words; nothing is created", async () => {
+    const { cookie, organizationId } = await signUpUser();
+    const res = await form("/console/webhooks", cookie, { url: "ftp://nope", eventKinds: [] });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("Please check:");
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_endpoints WHERE organization_id = ?").bind(organizationId).first<any>()).toEqual({ n: 0 });
+  });
+
+  it("a viewer sees endpoints but no create form, and a forged POST is 403 naming the permission", async () => {
+    const { organizationId } = await signUpUser();
+    const viewer = await seedMember(organizationId, "viewer");
+    expect(await (await page("/console/webhooks", viewer.cookie)).text()).not.toContain("Create endpoint");
+    const res = await form("/console/webhooks", viewer.cookie, { url: "https://merchant.example.com/hooks", eventKinds: "payment.received" });
+    expect(res.status).toBe(403);
+    expect(await res.text()).toContain("webhook_endpoints.manage");
+  });
+
+  it("another tenant's endpoint and delivery are 404 pages", async () => {
+    const a = await signUpUser();
+    const b = await signUpUser();
+    await form("/console/webhooks", a.cookie, { url: "https://merchant.example.com/hooks", eventKinds: "payment.received" });
+    const row = await env.DB.prepare("SELECT id FROM webhook_endpoints WHERE organization_id = ?").bind(a.organizationId).first<any>();
+    expect((await page(`/console/webhooks/${row.id}`, b.cookie)).status).toBe(404);
+    expect((await form(`/console/webhooks/${row.id}/rotate-secret`, b.cookie)).status).toBe(404);
+  });
+});
+
+describe("console webhook log", () => {
+  it("lists deliveries with filters and shows attempts of one delivery", async () => {
+    const { cookie, organizationId, workspaceId } = await signUpUser();
+    await form("/console/webhooks", cookie, { url: "https://merchant.example.com/hooks", eventKinds: "payment.received" });
+    const endpoint = await env.DB.prepare("SELECT id FROM webhook_endpoints WHERE organization_id = ?").bind(organizationId).first<any>();
+    const now = new Date().toISOString();
+    const eventId = crypto.randomUUID();
+    const deliveryId = crypto.randomUUID();
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO events (id, organization_id, workspace_id, type, data, created_at, fanned_out_at) VALUES (?, ?, ?, 'payment.received', '{}', ?, ?)").bind(eventId, organizationId, workspaceId, now, now),
+      env.DB.prepare("INSERT INTO webhook_deliveries (id, organization_id, workspace_id, endpoint_id, event_id, event_type, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'payment.received', 'failed', ?, ?)").bind(deliveryId, organizationId, workspaceId, endpoint.id, eventId, now, now),
+    ]);
+    const failed = await (await page("/console/webhook-logs?status=failed", cookie)).text();
+    expect(failed).toContain(`/console/webhook-logs/${deliveryId}`);
+    const succeeded = await (await page("/console/webhook-logs?status=succeeded", cookie)).text();
+    expect(succeeded).not.toContain(deliveryId);
+    const detail = await page(`/console/webhook-logs/${deliveryId}`, cookie);
+    expect(detail.status).toBe(200);
+    expect(await detail.text()).toContain("Redeliver now");
+  });
+});
