@@ -15,7 +15,7 @@ const SECONDS = Number(process.env.SECONDS ?? 8);
 const state = mkdtempSync(join(tmpdir(), "ponte-bench-"));
 process.env.PONTE_PERSIST_DIR = state;
 const { seed } = await import("../scripts/seed.mjs");
-const demo = seed();
+const demo = await seed();
 
 const ponte = await startWrangler(["--env", "local", "--persist-to", state], { readyPath: "/api/v1/health", vars: ["D1_QUERY_COUNTING:1"] });
 const bare = await startWrangler(["-c", "bench/bare/wrangler.toml"]);

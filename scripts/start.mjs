@@ -5,12 +5,12 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { ROOT, toolEnv } from "./lib/local.mjs";
-import { seed } from "./seed.mjs";
+import { connectUpstreamWebhooks, seed } from "./seed.mjs";
 import { execFileSync } from "node:child_process";
 
 const port = Number(process.env.PORT ?? 8787);
 execFileSync(process.execPath, [join(ROOT, "sim", "build.mjs")], { cwd: ROOT, stdio: "ignore" });
-const demo = seed({ port });
+const demo = await seed({ port });
 
 const banner = [
   "",
@@ -35,3 +35,13 @@ const stop = () => dev.kill("SIGINT");
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
 dev.on("exit", (code) => process.exit(code ?? 0));
+
+// Once the API answers, point the simulator's webhooks at it (sandbox actions then reach Ponte).
+for (let i = 0; i < 240 && dev.exitCode === null; i++) {
+  await new Promise((r) => setTimeout(r, 500));
+  const up = await fetch(`${demo.baseUrl}/api/v1/health`).then((r) => r.ok, () => false);
+  if (!up) continue;
+  const wired = await connectUpstreamWebhooks(demo).catch(() => false);
+  console.log(wired ? "Upstream simulator webhooks → this API: connected." : "Could not configure the simulator's webhooks; inbound webhooks will not arrive.");
+  break;
+}

@@ -1,6 +1,6 @@
 // Local state for `npm start` and `npm run seed`: the same .wrangler/state that `wrangler dev --env local` uses.
 import { execFileSync } from "node:child_process";
-import { createHash, randomBytes, randomInt } from "node:crypto";
+import { createHash, randomInt } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -17,6 +17,9 @@ export const toolEnv = (extra = {}) => ({ ...process.env, PATH: `${BIN}:${proces
 export const DEMO = {
   organizationId: "01900000-0000-7000-8000-00000000d001",
   workspaceId: "01900000-0000-7000-8000-00000000d002",
+  gatewayAccountId: "01900000-0000-7000-8000-00000000d003",
+  /** The simulator accepts any `$aact_` key; each is its own simulated upstream account. */
+  upstreamApiKey: "$aact_hmlg_ponte_demo_account",
 };
 
 export const PERMISSIONS_ALL = [
@@ -64,13 +67,4 @@ export function newTestKey() {
   return { key, hash: createHash("sha256").update(key).digest("hex"), displayPrefix: key.slice(0, 15), last4: key.slice(-4) };
 }
 
-/** UUIDv7 (time-ordered), as src/db/ids.ts makes them. */
-export function uuidv7() {
-  const bytes = randomBytes(16);
-  const ms = BigInt(Date.now());
-  for (let i = 0; i < 6; i++) bytes[i] = Number((ms >> BigInt(8 * (5 - i))) & 0xffn);
-  bytes[6] = (bytes[6] & 0x0f) | 0x70;
-  bytes[8] = (bytes[8] & 0x3f) | 0x80;
-  const h = bytes.toString("hex");
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
+export { uuidv7 } from "./seed-gateway.mjs";
