@@ -1,0 +1,58 @@
+// The whole loop a merchant relies on, through public routes only: create a charge, confirm it with
+// the sandbox action (passthrough, native id translated), the simulator's webhook updates the charge,
+// and the outbox delivers signed events to the merchant's endpoint through the real queue.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createCustomer, dueDate, eventsOf, seedBillingTenant } from "./billing-support";
+import { call } from "./support";
+import { createEndpoint, hmacHex, mockReceiver } from "./webhooks-support";
+
+afterEach(() => vi.restoreAllMocks());
+
+async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 8000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe("charge → sandbox confirm → inbound webhook → outbound delivery", () => {
+  it.each([
+    ["PIX", "confirm", "RECEIVED", "payment.received"],
+    ["BOLETO", "overdue", "OVERDUE", "payment.overdue"],
+  ])("%s charge, sandbox %s → %s, and %s reaches the merchant signed", async (billingType, action, status, kind) => {
+    const t = await seedBillingTenant();
+    const endpoint = await createEndpoint(t, { eventKinds: ["payment.created", kind] });
+    const receiver = mockReceiver();
+
+    const customer = await createCustomer(t);
+    const created = await call("POST", "/api/v1/payments", { key: t.key, body: { customer: customer.id, billingType, value: "129.90", dueDate: dueDate() } });
+    expect(created.status).toBe(200);
+    const charge = created.body.data;
+
+    const sandbox = await call("POST", `/api/v1/sandbox/payment/${charge.id}/${action}`, { key: t.key, body: {} });
+    expect(sandbox.status).toBe(200);
+    expect(sandbox.body.data).toMatchObject({ id: charge.upstreamId, status });
+    expect(sandbox.body.meta.upstream.status).toBe(200);
+
+    const after = await call("GET", `/api/v1/payments/${charge.id}`, { key: t.key });
+    expect(after.body.data.status).toBe(status);
+    expect((await eventsOf(t)).map((e: { type: string }) => e.type)).toEqual(["payment.created", kind]);
+
+    const deliveries = await until(async () => {
+      const mine = receiver.received.filter((r) => r.url === "https://hooks.merchant.com.br/ponte");
+      return mine.length >= 2 ? mine : undefined;
+    });
+    const types = deliveries.map((d) => d.headers["x-service-event"]).sort();
+    expect(types).toEqual(["payment.created", kind].sort());
+    for (const d of deliveries) {
+      const [, t0, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(d.headers["x-service-signature"]!)!;
+      expect(v1).toBe(await hmacHex(endpoint.secret, `${t0}.${d.body}`));
+      const envelope = JSON.parse(d.body);
+      expect(envelope.data.id).toBe(charge.id);
+      expect(envelope.data.value).toBe("129.90");
+    }
+  });
+});
