@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app";
 import { newId } from "../../src/db/ids";
 import { BASE, call, expectError, seedTenant } from "./support";
-import { addFault, clearFaults, clearSimRequests, seedGatewayAccount, simKey, simRequests, waitForLogs } from "./gateway-support";
+import { addFault, clearFaults, seedGatewayAccount, simKey, simRequests, waitForLogs } from "./gateway-support";
 
 async function connectedTenant(permissions?: readonly string[]) {
   const tenant = await seedTenant(permissions ? { permissions } : {});

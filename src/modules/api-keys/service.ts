@@ -1,5 +1,5 @@
 // Issuing, listing, revoking and rotating API keys. Secrets exist only in the create/rotate answer.
-import { and, count, desc, eq, isNull, type SQL } from "drizzle-orm";
+import { and, eq, isNull, type SQL } from "drizzle-orm";
 import { generateApiKeySecret, displayParts, hashApiKey } from "../../auth/api-key-secret";
 import { isPermission } from "../../auth/permissions";
 import type { Principal } from "../../auth/principal";
@@ -10,6 +10,7 @@ import { apiKeys, workspaces } from "../../db/schema";
 import { ApiError, notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { auditEntry } from "../audit/service";
+import { newestFirstPage } from "../../db/paging";
 
 type ApiKeyRow = typeof apiKeys.$inferSelect;
 
@@ -99,11 +100,8 @@ export async function createApiKey(deps: Deps, principal: Principal, input: Crea
 
 export async function listApiKeys(deps: Deps, principal: Principal, page: PageRequest) {
   const where = and(...scope(principal));
-  const [rows, [total]] = await deps.db.batch([
-    deps.db.select().from(apiKeys).where(where).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).limit(page.limit).offset(page.offset),
-    deps.db.select({ n: count() }).from(apiKeys).where(where),
-  ]);
-  return { rows: rows.map(presentApiKey), totalCount: total?.n ?? 0 };
+  const { rows, totalCount } = await newestFirstPage(deps.db, apiKeys, where, page);
+  return { rows: rows.map(presentApiKey), totalCount };
 }
 
 async function findKey(deps: Deps, principal: Principal, id: string): Promise<ApiKeyRow> {

@@ -1,10 +1,11 @@
 // The audit trail: every control-plane write records who did what to which record, in the same batch.
-import { and, count, desc, eq, gte, lte, type SQL } from "drizzle-orm";
+import { and, eq, gte, lte, type SQL } from "drizzle-orm";
 import type { Principal } from "../../auth/principal";
 import type { Deps } from "../../deps";
 import { newId } from "../../db/ids";
 import { auditLogs } from "../../db/schema";
 import type { PageRequest } from "../../http/pagination";
+import { newestFirstPage } from "../../db/paging";
 
 export interface AuditEvent {
   action: string;
@@ -45,9 +46,5 @@ export async function listAuditLogs(deps: Deps, principal: Principal, filters: A
   if (filters.from) conditions.push(gte(auditLogs.createdAt, filters.from));
   if (filters.to) conditions.push(lte(auditLogs.createdAt, filters.to));
   const where = and(...conditions);
-  const [rows, [total]] = await deps.db.batch([
-    deps.db.select().from(auditLogs).where(where).orderBy(desc(auditLogs.createdAt), desc(auditLogs.id)).limit(page.limit).offset(page.offset),
-    deps.db.select({ n: count() }).from(auditLogs).where(where),
-  ]);
-  return { rows, totalCount: total?.n ?? 0 };
+  return newestFirstPage(deps.db, auditLogs, where, page);
 }

@@ -1,6 +1,6 @@
 // Customers: the Ponte record is written first (pending), mirrored to the upstream with Ponte's id as
 // `externalReference`, then marked synced; a lost answer is reconciled by that reference.
-import { and, count, desc, eq, isNull, like, type SQL } from "drizzle-orm";
+import { and, eq, isNull, like, type SQL } from "drizzle-orm";
 import { tenantOf, type Principal } from "../../auth/principal";
 import { credentialsFor, isAmbiguousFailure, upstreamJson, type BillingTenant, type GatewayCredentials } from "../../billing/upstream";
 import type { Deps } from "../../deps";
@@ -10,6 +10,7 @@ import { ApiError, notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { resolveGatewayAccount } from "../../gateway/accounts";
 import { normalizeCpfCnpj, validateCpfCnpj } from "./cpf-cnpj";
+import { newestFirstPage } from "../../db/paging";
 
 export type CustomerRow = typeof customers.$inferSelect;
 
@@ -148,11 +149,8 @@ export async function listCustomers(deps: Deps, principal: Principal, page: Page
   if (filters.cpfCnpj) conditions.push(eq(customers.cpfCnpj, normalizeCpfCnpj(filters.cpfCnpj)));
   if (filters.externalReference) conditions.push(eq(customers.externalReference, filters.externalReference));
   const where = and(...conditions);
-  const [rows, [total]] = await deps.db.batch([
-    deps.db.select().from(customers).where(where).orderBy(desc(customers.createdAt), desc(customers.id)).limit(page.limit).offset(page.offset),
-    deps.db.select({ n: count() }).from(customers).where(where),
-  ]);
-  return { rows: rows.map(presentCustomer), totalCount: total?.n ?? 0 };
+  const { rows, totalCount } = await newestFirstPage(deps.db, customers, where, page);
+  return { rows: rows.map(presentCustomer), totalCount };
 }
 
 export async function getCustomer(deps: Deps, principal: Principal, id: string) {

@@ -1,6 +1,6 @@
 // Gateway accounts: a workspace's upstream API key per environment (sealed at rest) and the inbound
 // webhook token the upstream sends back. Neither the key nor the token hash ever leaves this file.
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Principal } from "../../auth/principal";
 import { openSecret, sealSecret, sha256Hex } from "../../auth/secret-box";
 import type { Deps } from "../../deps";
@@ -13,6 +13,7 @@ import { configureUpstreamWebhook } from "../../gateway/webhook-config";
 import { ApiError, notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { auditEntry } from "../audit/service";
+import { newestFirstPage } from "../../db/paging";
 
 type GatewayAccountRow = typeof gatewayAccounts.$inferSelect;
 
@@ -108,11 +109,8 @@ export async function createGatewayAccount(deps: Deps, principal: Principal, req
 
 export async function listGatewayAccounts(deps: Deps, principal: Principal, requestOrigin: string, page: PageRequest) {
   const where = and(...scope(principal));
-  const [rows, [total]] = await deps.db.batch([
-    deps.db.select().from(gatewayAccounts).where(where).orderBy(desc(gatewayAccounts.createdAt), desc(gatewayAccounts.id)).limit(page.limit).offset(page.offset),
-    deps.db.select({ n: count() }).from(gatewayAccounts).where(where),
-  ]);
-  return { rows: rows.map((r) => present(deps, requestOrigin, r)), totalCount: total?.n ?? 0 };
+  const { rows, totalCount } = await newestFirstPage(deps.db, gatewayAccounts, where, page);
+  return { rows: rows.map((r) => present(deps, requestOrigin, r)), totalCount };
 }
 
 export async function getGatewayAccount(deps: Deps, principal: Principal, requestOrigin: string, id: string) {

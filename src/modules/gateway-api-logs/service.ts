@@ -1,10 +1,11 @@
 // The upstream call log of a workspace: one row per call, written by the gateway client.
-import { and, count, desc, eq, gte, lte, type SQL } from "drizzle-orm";
+import { and, eq, gte, lte, type SQL } from "drizzle-orm";
 import type { Principal } from "../../auth/principal";
 import type { Deps } from "../../deps";
 import { gatewayApiLogs } from "../../db/schema";
 import { notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
+import { newestFirstPage } from "../../db/paging";
 
 type GatewayApiLogRow = typeof gatewayApiLogs.$inferSelect;
 
@@ -41,11 +42,8 @@ export async function listGatewayApiLogs(deps: Deps, principal: Principal, filte
   if (filters.from) conditions.push(gte(gatewayApiLogs.createdAt, filters.from));
   if (filters.to) conditions.push(lte(gatewayApiLogs.createdAt, filters.to));
   const where = and(...conditions);
-  const [rows, [total]] = await deps.db.batch([
-    deps.db.select().from(gatewayApiLogs).where(where).orderBy(desc(gatewayApiLogs.createdAt), desc(gatewayApiLogs.id)).limit(page.limit).offset(page.offset),
-    deps.db.select({ n: count() }).from(gatewayApiLogs).where(where),
-  ]);
-  return { rows: rows.map(presentGatewayApiLog), totalCount: total?.n ?? 0 };
+  const { rows, totalCount } = await newestFirstPage(deps.db, gatewayApiLogs, where, page);
+  return { rows: rows.map(presentGatewayApiLog), totalCount };
 }
 
 export async function getGatewayApiLog(deps: Deps, principal: Principal, id: string) {

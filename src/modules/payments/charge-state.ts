@@ -8,7 +8,7 @@ import { formatMoney, fromUpstreamAmount } from "../../db/money";
 import { newId } from "../../db/ids";
 import { charges, refunds } from "../../db/schema";
 import type { ProductEventKind } from "../../events/kinds";
-import { dispatchEvents, type RecordedEvent } from "../../events/outbox";
+import { dispatchEvents } from "../../events/outbox";
 import { notFound } from "../../http/errors";
 import { canTransition, chargeStatusFromUpstream, statusesThatMayBecome, type ChargeStatus } from "./charge-status";
 

@@ -1,6 +1,6 @@
 // Refunds: each is its own record. The amount is reserved with ONE conditional UPDATE before the
 // upstream is called, so concurrent refunds can never add up to more than the charge.
-import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { tenantOf, type Principal } from "../../auth/principal";
 import { changedRows, recordEventIfChanged } from "../../billing/conditional-event";
 import { centsOf } from "../../billing/schemas";
@@ -15,6 +15,7 @@ import { ApiError } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { assertChargeAction, REFUNDABLE_STATUSES } from "./charge-status";
 import { findChargeRow, presentCharge, tenantOfRow, type ChargeRow } from "./charge-state";
+import { newestFirstPage } from "../../db/paging";
 
 type RefundRow = typeof refunds.$inferSelect;
 
@@ -108,9 +109,6 @@ export async function refundCharge(deps: Deps, principal: Principal, id: string,
 export async function listRefunds(deps: Deps, principal: Principal, id: string, page: PageRequest) {
   const row = await findChargeRow(deps, tenantOf(principal), id);
   const where = eq(refunds.chargeId, row.id);
-  const [rows, [total]] = await deps.db.batch([
-    deps.db.select().from(refunds).where(where).orderBy(desc(refunds.createdAt), desc(refunds.id)).limit(page.limit).offset(page.offset),
-    deps.db.select({ n: count() }).from(refunds).where(where),
-  ]);
-  return { rows: rows.map(presentRefund), totalCount: total?.n ?? 0 };
+  const { rows, totalCount } = await newestFirstPage(deps.db, refunds, where, page);
+  return { rows: rows.map(presentRefund), totalCount };
 }

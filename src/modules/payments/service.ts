@@ -1,7 +1,7 @@
 // Charges: write the Ponte record (pending), create it upstream with Ponte's id as externalReference,
 // then link it. Ambiguous failures leave it pending for the sweeper; definitive ones leave no record
 // (or, for a refused card, a FAILED one).
-import { and, count, desc, eq, type SQL } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import { tenantOf, type Principal } from "../../auth/principal";
 import { centsOf } from "../../billing/schemas";
 import { isAmbiguousFailure, upstreamErrorItems, upstreamJson, type GatewayCredentials } from "../../billing/upstream";
@@ -17,6 +17,7 @@ import { assertChargeAction } from "./charge-status";
 import { applyUpstreamPayment, findChargeRow, presentCharge, transitionCharge, type ChargeRow, type UpstreamPayment } from "./charge-state";
 import type { CreateChargeBody } from "./schemas";
 import type { z } from "@hono/zod-openapi";
+import { newestFirstPage } from "../../db/paging";
 
 export type CreateChargeInput = z.infer<typeof CreateChargeBody>;
 
@@ -169,11 +170,8 @@ export async function listCharges(deps: Deps, principal: Principal, page: PageRe
   if (filters.billingType) conditions.push(eq(charges.billingType, filters.billingType as ChargeRow["billingType"]));
   if (filters.externalReference) conditions.push(eq(charges.externalReference, filters.externalReference));
   const where = and(...conditions);
-  const [rows, [total]] = await deps.db.batch([
-    deps.db.select().from(charges).where(where).orderBy(desc(charges.createdAt), desc(charges.id)).limit(page.limit).offset(page.offset),
-    deps.db.select({ n: count() }).from(charges).where(where),
-  ]);
-  return { rows: rows.map(presentCharge), totalCount: total?.n ?? 0 };
+  const { rows, totalCount } = await newestFirstPage(deps.db, charges, where, page);
+  return { rows: rows.map(presentCharge), totalCount };
 }
 
 export async function getCharge(deps: Deps, principal: Principal, id: string) {

@@ -1,6 +1,6 @@
 // Plans: native only (the upstream has none); a subscription copies value and cycle from one.
 import { z } from "@hono/zod-openapi";
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { tenantOf, type Principal } from "../../auth/principal";
 import { BillingType, Cycle, Money, centsOf, moneyInput } from "../../billing/schemas";
 import type { BillingTenant } from "../../billing/upstream";
@@ -10,6 +10,7 @@ import { formatMoney } from "../../db/money";
 import { plans } from "../../db/schema";
 import { ApiError, notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
+import { newestFirstPage } from "../../db/paging";
 
 export type PlanRow = typeof plans.$inferSelect;
 
@@ -42,11 +43,8 @@ export async function createPlan(deps: Deps, principal: Principal, input: z.infe
 
 export async function listPlans(deps: Deps, principal: Principal, page: PageRequest, status?: "active" | "archived") {
   const where = and(eq(plans.organizationId, principal.organizationId), eq(plans.workspaceId, principal.workspaceId), ...(status ? [eq(plans.status, status)] : []));
-  const [rows, [total]] = await deps.db.batch([
-    deps.db.select().from(plans).where(where).orderBy(desc(plans.createdAt), desc(plans.id)).limit(page.limit).offset(page.offset),
-    deps.db.select({ n: count() }).from(plans).where(where),
-  ]);
-  return { rows: rows.map(presentPlan), totalCount: total?.n ?? 0 };
+  const { rows, totalCount } = await newestFirstPage(deps.db, plans, where, page);
+  return { rows: rows.map(presentPlan), totalCount };
 }
 
 export async function getPlan(deps: Deps, principal: Principal, id: string) {

@@ -1,6 +1,6 @@
 // Subscriptions: started from an active plan, mirrored upstream (Ponte id as externalReference); their
 // charges arrive through the upstream's webhooks. Cancel stops future charges.
-import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
+import { and, eq, inArray, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { tenantOf, type Principal } from "../../auth/principal";
 import { changedRows, recordEventIfChanged } from "../../billing/conditional-event";
@@ -17,6 +17,7 @@ import type { PageRequest } from "../../http/pagination";
 import { customerForBilling } from "../customers/service";
 import { findPlanRow } from "../plans/service";
 import type { CreateSubscriptionBody, UpdateSubscriptionBody } from "./schemas";
+import { newestFirstPage } from "../../db/paging";
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 const CANCELABLE = ["ACTIVE", "INACTIVE", "EXPIRED"] as const;
@@ -155,11 +156,8 @@ export async function listSubscriptions(deps: Deps, principal: Principal, page: 
   if (filters.plan) conditions.push(eq(subscriptions.planId, filters.plan));
   if (filters.status) conditions.push(eq(subscriptions.status, filters.status as SubscriptionRow["status"]));
   const where = and(...conditions);
-  const [rows, [total]] = await deps.db.batch([
-    deps.db.select().from(subscriptions).where(where).orderBy(desc(subscriptions.createdAt), desc(subscriptions.id)).limit(page.limit).offset(page.offset),
-    deps.db.select({ n: count() }).from(subscriptions).where(where),
-  ]);
-  return { rows: rows.map(presentSubscription), totalCount: total?.n ?? 0 };
+  const { rows, totalCount } = await newestFirstPage(deps.db, subscriptions, where, page);
+  return { rows: rows.map(presentSubscription), totalCount };
 }
 
 export async function getSubscription(deps: Deps, principal: Principal, id: string) {

@@ -1,6 +1,6 @@
 // Webhook endpoints of the caller's workspace: register, list, edit, delete, rotate the secret, re-enable,
 // send a test ping, and re-queue failed deliveries. The signing secret exists only in create/rotate answers.
-import { and, count, desc, eq, gte, inArray, ne } from "drizzle-orm";
+import { and, count, eq, gte, inArray, ne } from "drizzle-orm";
 import type { Principal } from "../../auth/principal";
 import { sealSecret } from "../../auth/secret-box";
 import { LIMITS } from "../../config";
@@ -14,6 +14,7 @@ import { ApiError, notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { auditEntry } from "../audit/service";
 import { checkWebhookUrl } from "./url-policy";
+import { newestFirstPage } from "../../db/paging";
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
@@ -89,11 +90,8 @@ export async function createEndpoint(deps: Deps, principal: Principal, input: Cr
 
 export async function listEndpoints(deps: Deps, principal: Principal, page: PageRequest) {
   const where = and(...scope(principal));
-  const [rows, [total]] = await deps.db.batch([
-    deps.db.select().from(webhookEndpoints).where(where).orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id)).limit(page.limit).offset(page.offset),
-    deps.db.select({ n: count() }).from(webhookEndpoints).where(where),
-  ]);
-  return { rows: rows.map(presentEndpoint), totalCount: total?.n ?? 0 };
+  const { rows, totalCount } = await newestFirstPage(deps.db, webhookEndpoints, where, page);
+  return { rows: rows.map(presentEndpoint), totalCount };
 }
 
 export async function getEndpoint(deps: Deps, principal: Principal, id: string) {

@@ -1,5 +1,5 @@
 // The webhook log: deliveries with filters, one delivery with its attempts and payload, and redeliver.
-import { and, asc, count, desc, eq, gte, lte, type SQL } from "drizzle-orm";
+import { and, asc, eq, gte, lte, type SQL } from "drizzle-orm";
 import type { Principal } from "../../auth/principal";
 import type { Deps } from "../../deps";
 import { events, webhookAttempts, webhookDeliveries, type DeliveryStatus } from "../../db/schema";
@@ -9,6 +9,7 @@ import { envelopeBody } from "../../events/envelope";
 import { notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { presentAttempt } from "../webhook-endpoints/service";
+import { newestFirstPage } from "../../db/paging";
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 type AttemptRow = typeof webhookAttempts.$inferSelect;
@@ -50,11 +51,8 @@ export async function listDeliveries(deps: Deps, principal: Principal, filters: 
   if (filters.from) conditions.push(gte(webhookDeliveries.createdAt, new Date(filters.from).toISOString()));
   if (filters.to) conditions.push(lte(webhookDeliveries.createdAt, new Date(filters.to).toISOString()));
   const where = and(...conditions);
-  const [rows, [total]] = await deps.db.batch([
-    deps.db.select().from(webhookDeliveries).where(where).orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(page.limit).offset(page.offset),
-    deps.db.select({ n: count() }).from(webhookDeliveries).where(where),
-  ]);
-  return { rows: rows.map(presentDelivery), totalCount: total?.n ?? 0 };
+  const { rows, totalCount } = await newestFirstPage(deps.db, webhookDeliveries, where, page);
+  return { rows: rows.map(presentDelivery), totalCount };
 }
 
 async function findDelivery(deps: Deps, principal: Principal, id: string): Promise<DeliveryRow> {

@@ -1,5 +1,5 @@
 // Workspaces of the caller's organization: create, list, get, rename, archive.
-import { and, count, desc, eq, type SQL } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import type { Principal } from "../../auth/principal";
 import type { Deps } from "../../deps";
 import { newId } from "../../db/ids";
@@ -7,6 +7,7 @@ import { organizations, workspaces } from "../../db/schema";
 import { ApiError, notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { auditEntry } from "../audit/service";
+import { newestFirstPage } from "../../db/paging";
 
 type WorkspaceRow = typeof workspaces.$inferSelect;
 
@@ -43,11 +44,8 @@ export async function createWorkspace(deps: Deps, principal: Principal, input: {
 
 export async function listWorkspaces(deps: Deps, principal: Principal, page: PageRequest) {
   const where = and(...scope(principal));
-  const [rows, [total]] = await deps.db.batch([
-    deps.db.select().from(workspaces).where(where).orderBy(desc(workspaces.createdAt), desc(workspaces.id)).limit(page.limit).offset(page.offset),
-    deps.db.select({ n: count() }).from(workspaces).where(where),
-  ]);
-  return { rows: rows.map(presentWorkspace), totalCount: total?.n ?? 0 };
+  const { rows, totalCount } = await newestFirstPage(deps.db, workspaces, where, page);
+  return { rows: rows.map(presentWorkspace), totalCount };
 }
 
 async function findWorkspace(deps: Deps, principal: Principal, id: string) {
