@@ -6,6 +6,7 @@ import type { AppEnv } from "../http/app-env";
 import { registerApiKeyPages } from "./api-keys-page";
 import { registerConsoleAuthPages } from "./auth-pages";
 import { type ConsoleEnv, consoleHeaders, plainError, requireConsoleSession, statusOf } from "./context";
+import { registerGatewayPages } from "./gateway-page";
 import { Alert, Page } from "./layout";
 import { registerOverviewPage } from "./overview-page";
 import { registerWebhookLogPages } from "./webhook-logs-page";
@@ -26,6 +27,7 @@ export function buildConsole() {
   registerApiKeyPages(app);
   registerWebhookPages(app);
   registerWebhookLogPages(app);
+  registerGatewayPages(app);
   // Mounted sub-apps fall through to the API's JSON 404, so the console answers its own unknown paths.
   app.all("*", (c) =>
     c.html(

@@ -64,6 +64,7 @@ const NAV: [href: string, label: string][] = [
   ["/console/api-keys", "API keys"],
   ["/console/webhooks", "Webhook endpoints"],
   ["/console/webhook-logs", "Webhook log"],
+  ["/console/gateway", "Gateway account"],
 ];
 
 function Switcher({ memberships, current }: { memberships: MembershipView[]; current: NonNullable<ShellContext["current"]> }) {

@@ -4,7 +4,7 @@
 // Fails non-zero on any failed step or any JavaScript error / console error on a page.
 // Needs /usr/bin/chromium (scripts/ensure-chromium.sh installs it). Screenshots: test-results/screenshots/.
 import { execFileSync, spawn } from "node:child_process";
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { createServer as createNetServer } from "node:net";
@@ -147,6 +147,8 @@ async function main() {
   await page.getByLabel("Name", { exact: true }).fill("e2e server key");
   await page.getByLabel("api_keys.read").check();
   await page.getByLabel("webhook_endpoints.manage").check();
+  await page.getByLabel("customers.manage").check();
+  await page.getByLabel("payments.manage").check();
   await page.getByRole("button", { name: "Create key" }).click();
   const secret = await page.locator("#new-key-secret").inputValue();
   check(/^ponte_test_[0-9A-Za-z]{40}$/.test(secret), "the new key's secret is shown once");
@@ -164,7 +166,10 @@ async function main() {
   if (hasWebhooks) await webhookFlow(page, base, shot);
   else log("skip - webhook pages are not in this build");
 
-  // 5. Keyboard only: sign out, then sign in with Tab/typing/Enter.
+  // 5. Gateway account: connect an upstream key, token once, Verify → active; then a charge shows on the overview.
+  await gatewayFlow(page, base, shot, secret);
+
+  // 6. Keyboard only: sign out, then sign in with Tab/typing/Enter.
   await page.getByRole("button", { name: "Sign out" }).click();
   await page.waitForURL(`${base}/console/sign-in`);
   await page.goto(`${base}/console/sign-in`);
@@ -215,6 +220,43 @@ async function webhookFlow(page, base, shot) {
   check(detail.includes("succeeded") && detail.includes("200") && detail.includes("received"), "the delivery page lists the attempt with status code and response excerpt");
   await shot("09-webhook-delivery");
   void base;
+}
+
+async function gatewayFlow(page, base, shot, apiKey) {
+  await page.getByRole("link", { name: "Gateway account", exact: true }).click();
+  await page.waitForURL(`${base}/console/gateway`);
+  check((await page.locator("main").textContent()).includes("no gateway account"), "the gateway page says the workspace has no account yet");
+  const upstreamKey = `$aact_hmlg_browser_${randomBytes(8).toString("hex")}`;
+  await page.getByLabel("Upstream API key").fill(upstreamKey);
+  await page.getByRole("button", { name: "Save key" }).click();
+  const token = await page.locator("#inbound-webhook-token").inputValue();
+  check(/^[A-Za-z0-9_-]{43}$/.test(token), "the inbound webhook token is shown once after connecting");
+  const url = await page.locator("#inbound-webhook-url-once").inputValue();
+  check(/\/api\/v1\/webhooks\/upstream\/[0-9a-f-]{36}$/.test(url), "the inbound webhook URL is shown with it");
+  check(!(await page.content()).includes(upstreamKey), "the upstream key is not echoed back");
+  await page.locator('[data-copy="inbound-webhook-token"]').click();
+  await shot("10-gateway-connected");
+  await page.goto(`${base}/console/gateway`);
+  const reloaded = await page.content();
+  check(!reloaded.includes(token) && reloaded.includes(`…${upstreamKey.slice(-4)}`), "a reload shows the key's last 4 but not the token");
+  check((await page.locator("[data-gateway-status]").getAttribute("data-gateway-status")) === "unverified", "the account starts not verified");
+  await page.getByRole("button", { name: "Verify" }).click();
+  await page.locator('[data-gateway-status="active"]').waitFor();
+  check((await page.locator("main").textContent()).includes("Verified: the upstream accepted the key"), "Verify reports the account active in plain words");
+  await shot("11-gateway-verified");
+
+  // A charge through the API (the key from step 3) appears on the overview.
+  const api = (path, body) => fetch(`${base}${path}`, { method: "POST", headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  const customer = await api("/api/v1/customers", { name: "Maria E2E", cpfCnpj: "529.982.247-25", email: "maria@example.com" });
+  check(customer.status === 200, `a customer is created through the API (${customer.status})`);
+  const dueDate = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+  const charge = await api("/api/v1/payments", { customer: customer.body.data.id, billingType: "PIX", value: "42.50", dueDate });
+  check(charge.status === 200, `a charge is created through the API (${charge.status})`);
+  await page.getByRole("link", { name: "Overview", exact: true }).click();
+  await page.waitForURL(`${base}/console`);
+  const recent = (await page.locator('table[data-recent="charges"]').textContent()) ?? "";
+  check(recent.includes(charge.body.data.id) && recent.includes("42.50") && recent.includes("PIX"), "the overview lists the charge with its value and billing type");
+  await shot("12-overview-with-charge");
 }
 
 const timer = setTimeout(() => {
