@@ -10,13 +10,10 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { wrangler } from "../scripts/lib/local.mjs";
-import { compare, deadline, envNumber, fmt, loadAverage, measureLatency, startWrangler, summary } from "./lib/harness.mjs";
+import { compare, fmt, loadAverage, loadOptions, measureLatency, startWrangler, summary } from "./lib/harness.mjs";
 
-const REQUESTS = envNumber("REQUESTS", 150);
-const CONCURRENCY = envNumber("CONCURRENCY", 8);
-const SECONDS = envNumber("SECONDS", 5);
+const load = loadOptions({ requests: 150, concurrency: 8, seconds: 5 });
 const WARMUP = 30;
-deadline(envNumber("DEADLINE_SECONDS", 300));
 
 const tmp = mkdtempSync(join(tmpdir(), "ponte-bench-charges-"));
 const [state, bareState] = [join(tmp, "ponte"), join(tmp, "bare")];
@@ -63,7 +60,7 @@ try {
   const withKey = await probe({ ...auth, "Idempotency-Key": randomUUID() });
   const withoutKey = await probe(auth);
 
-  const { a, b } = await compare(viaPonte, viaBare, { requests: REQUESTS, concurrency: CONCURRENCY, seconds: SECONDS });
+  const { a, b } = await compare(viaPonte, viaBare, load);
   const result = {
     request: "POST /api/v1/payments {billingType: PIX} with a fresh Idempotency-Key, warm isolate, simulator as upstream",
     firstCharge: { status: firstBody.data.status, upstreamSynced: firstBody.data.syncStatus ?? "n/a" },
@@ -91,7 +88,7 @@ try {
     bareInsert: summary(b),
     throughputRatio: +fmt(a.rps / b.rps, 3),
     p50Ratio: +fmt(a.latencies[Math.floor(a.latencies.length / 2)] / b.latencies[Math.floor(b.latencies.length / 2)], 2),
-    load: { sequentialRequestsEach: REQUESTS, concurrency: CONCURRENCY, seconds: SECONDS, loadAverageBefore: loadBefore, loadAverageAfter: loadAverage() },
+    load: { ...load, loadAverageBefore: loadBefore, loadAverageAfter: loadAverage() },
   };
   console.log(JSON.stringify(result, null, 2));
   console.log(`\nPonte create: p50 ${result.ponte.p50Ms} ms, p99 ${result.ponte.p99Ms} ms, ${result.ponte.rps} req/s`);

@@ -156,6 +156,15 @@ export const summary = ({ latencies, rps }) => ({ p50Ms: +fmt(percentile(latenci
 /** The load average (1, 5, 15 min) of this machine, to print beside the figures. */
 export const loadAverage = () => os.loadavg().map((n) => +n.toFixed(2));
 
+/**
+ * The run's bounds from REQUESTS / CONCURRENCY / SECONDS (defaults given), with a hard deadline
+ * (DEADLINE_SECONDS, default 300) after which the run stops everything it started.
+ */
+export function loadOptions({ requests, concurrency, seconds }) {
+  deadline(envNumber("DEADLINE_SECONDS", 300));
+  return { requests: envNumber("REQUESTS", requests), concurrency: envNumber("CONCURRENCY", concurrency), seconds: envNumber("SECONDS", seconds) };
+}
+
 /** Reads an integer env var, e.g. REQUESTS, with a default. */
 export const envNumber = (name, fallback) => {
   const n = Number(process.env[name] ?? fallback);
