@@ -3,6 +3,7 @@
 // Bounded in requests and time; talks to 127.0.0.1 only; stops what it started.
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
+import os from "node:os";
 import { join } from "node:path";
 import { ROOT, toolEnv } from "../../scripts/lib/local.mjs";
 
@@ -19,16 +20,52 @@ export function freePort() {
 }
 
 const children = new Set();
+// Each wrangler runs in its own process group, so stopping it also stops the workerd it started.
+const killGroup = (child, signal) => {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    /* already gone */
+  }
+};
 process.on("exit", () => {
-  for (const c of children) c.kill("SIGKILL");
+  for (const c of children) killGroup(c, "SIGKILL");
 });
+for (const signal of ["SIGINT", "SIGTERM"]) process.once(signal, () => process.exit(130));
 
-/** Starts `wrangler dev <args>` on a free port and resolves when `readyPath` answers. */
+/** Stops one started process group; resolves once it has exited (SIGKILL after 5 s). */
+function stopChild(child) {
+  children.delete(child);
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const hard = setTimeout(() => killGroup(child, "SIGKILL"), 5000);
+    child.once("exit", () => {
+      clearTimeout(hard);
+      killGroup(child, "SIGKILL"); // workerd may outlive wrangler by a moment
+      resolve();
+    });
+    killGroup(child, "SIGINT");
+  });
+}
+
+/** Exits the process (stopping every started wrangler) if the run outlives `seconds`. */
+export function deadline(seconds) {
+  setTimeout(() => {
+    console.error(`bench: ${seconds} s deadline passed, stopping`);
+    process.exit(1);
+  }, seconds * 1000).unref();
+}
+
+/**
+ * Starts `wrangler dev <args>` on a free port and resolves when `readyPath` answers.
+ * `stop()` resolves once the process group is gone.
+ */
 export async function startWrangler(args, { readyPath = "/", timeoutMs = 90_000, vars = [] } = {}) {
-  const port = await freePort();
+  const [port, inspector] = [await freePort(), await freePort()];
   const varArgs = vars.flatMap((v) => ["--var", v]);
-  const child = spawn(join(ROOT, "node_modules", ".bin", "wrangler"), ["dev", ...args, "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false", "--log-level", "warn", ...varArgs], {
+  const child = spawn(join(ROOT, "node_modules", ".bin", "wrangler"), ["dev", ...args, "--port", String(port), "--inspector-port", String(inspector), "--ip", "127.0.0.1", "--show-interactive-dev-session=false", "--log-level", "warn", ...varArgs], {
     cwd: ROOT,
+    detached: true,
     stdio: ["ignore", "ignore", "pipe"],
     env: toolEnv({ CI: "true" }),
   });
@@ -36,18 +73,18 @@ export async function startWrangler(args, { readyPath = "/", timeoutMs = 90_000,
   child.stderr.on("data", (d) => (stderr = (stderr + d).slice(-4000)));
   children.add(child);
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  const deadlineAt = Date.now() + timeoutMs;
+  while (Date.now() < deadlineAt) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited early: ${stderr}`);
     try {
       const res = await fetch(base + readyPath);
       await res.arrayBuffer();
-      return { base, stop: () => (child.kill("SIGINT"), children.delete(child)) };
+      return { base, stop: () => stopChild(child), stderr: () => stderr };
     } catch {
       await new Promise((r) => setTimeout(r, 250));
     }
   }
-  child.kill("SIGKILL");
+  await stopChild(child);
   throw new Error(`wrangler dev did not become ready: ${stderr}`);
 }
 
@@ -59,13 +96,7 @@ export function percentile(sorted, p) {
 /** `count` sequential requests; returns sorted latencies in ms. */
 export async function measureLatency(request, count) {
   const samples = [];
-  for (let i = 0; i < count; i++) {
-    const t0 = performance.now();
-    const res = await request();
-    await res.arrayBuffer();
-    if (!res.ok) throw new Error(`unexpected status ${res.status}`);
-    samples.push(performance.now() - t0);
-  }
+  for (let i = 0; i < count; i++) samples.push(await timed(request));
   return samples.sort((a, b) => a - b);
 }
 
@@ -75,9 +106,7 @@ export async function measureThroughput(request, { concurrency, durationMs }) {
   const end = performance.now() + durationMs;
   const worker = async () => {
     while (performance.now() < end) {
-      const res = await request();
-      await res.arrayBuffer();
-      if (!res.ok) throw new Error(`unexpected status ${res.status}`);
+      await timed(request);
       done++;
     }
   };
@@ -88,30 +117,57 @@ export async function measureThroughput(request, { concurrency, durationMs }) {
 
 export const fmt = (n, d = 2) => Number(n).toFixed(d);
 
-/**
- * Measures two targets fairly on a shared, possibly busy machine: latency requests alternate
- * A, B, A, B…; throughput alternates one-second slices of A and B. Both see the same noise.
- */
-export async function compare(a, b, { requests, concurrency, seconds }) {
-  const latA = [];
-  const latB = [];
-  for (let i = 0; i < requests; i++) {
-    for (const [req, out] of [[a, latA], [b, latB]]) {
-      const t0 = performance.now();
-      const res = await req();
-      await res.arrayBuffer();
-      if (!res.ok) throw new Error(`unexpected status ${res.status}`);
-      out.push(performance.now() - t0);
-    }
-  }
-  let rpsA = 0;
-  let rpsB = 0;
-  for (let s = 0; s < seconds; s++) {
-    rpsA += await measureThroughput(a, { concurrency, durationMs: 1000 });
-    rpsB += await measureThroughput(b, { concurrency, durationMs: 1000 });
-  }
-  return {
-    a: { latencies: latA.sort((x, y) => x - y), rps: rpsA / seconds },
-    b: { latencies: latB.sort((x, y) => x - y), rps: rpsB / seconds },
-  };
+/** Sends one request and returns its latency in ms; a non-2xx answer fails the run. */
+async function timed(request) {
+  const t0 = performance.now();
+  const res = await request();
+  await res.arrayBuffer();
+  if (!res.ok) throw new Error(`unexpected status ${res.status}`);
+  return performance.now() - t0;
 }
+
+/**
+ * Measures named targets fairly on a shared, possibly busy machine: latency requests go round-robin
+ * over all targets (A, B, C, A, B, C…); throughput alternates one-second slices of the targets named
+ * in `throughputOf` (default: all). Every target sees the same noise.
+ * Returns { name: { latencies (sorted ms), rps (undefined if not measured) } }.
+ */
+export async function compareAll(targets, { requests, concurrency, seconds, throughputOf = Object.keys(targets) }) {
+  const names = Object.keys(targets);
+  const out = Object.fromEntries(names.map((n) => [n, { latencies: [], rps: undefined }]));
+  for (let i = 0; i < requests; i++) for (const n of names) out[n].latencies.push(await timed(targets[n]));
+  for (const n of names) out[n].latencies.sort((x, y) => x - y);
+  for (const n of throughputOf) out[n].rps = 0;
+  for (let s = 0; s < seconds; s++) {
+    for (const n of throughputOf) out[n].rps += await measureThroughput(targets[n], { concurrency, durationMs: 1000 });
+  }
+  for (const n of throughputOf) out[n].rps /= seconds;
+  return out;
+}
+
+/** Two targets, A and B, measured as compareAll does. */
+export async function compare(a, b, options) {
+  return compareAll({ a, b }, options);
+}
+
+/** p50/p99 (ms) and rps of one compareAll result, rounded for printing. */
+export const summary = ({ latencies, rps }) => ({ p50Ms: +fmt(percentile(latencies, 50)), p99Ms: +fmt(percentile(latencies, 99)), ...(rps === undefined ? {} : { rps: +fmt(rps, 0) }) });
+
+/** The load average (1, 5, 15 min) of this machine, to print beside the figures. */
+export const loadAverage = () => os.loadavg().map((n) => +n.toFixed(2));
+
+/**
+ * The run's bounds from REQUESTS / CONCURRENCY / SECONDS (defaults given), with a hard deadline
+ * (DEADLINE_SECONDS, default 300) after which the run stops everything it started.
+ */
+export function loadOptions({ requests, concurrency, seconds }) {
+  deadline(envNumber("DEADLINE_SECONDS", 300));
+  return { requests: envNumber("REQUESTS", requests), concurrency: envNumber("CONCURRENCY", concurrency), seconds: envNumber("SECONDS", seconds) };
+}
+
+/** Reads an integer env var, e.g. REQUESTS, with a default. */
+export const envNumber = (name, fallback) => {
+  const n = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number`);
+  return n;
+};

@@ -1,0 +1,9 @@
+-- The baseline's only table: enough columns for one realistic charge row.
+CREATE TABLE charges (
+  id TEXT PRIMARY KEY NOT NULL,
+  customer TEXT NOT NULL,
+  billing_type TEXT NOT NULL,
+  value_cents INTEGER NOT NULL,
+  due_date TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);

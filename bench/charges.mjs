@@ -1,0 +1,101 @@
+#!/usr/bin/env node
+// Issue 4 benchmark: native charge creation (PIX) through Ponte — auth, idempotency, D1 writes and the
+// upstream call to the simulator — vs a bare worker doing ONE D1 insert, in one run. Prints p50/p99,
+// throughput, their ratio, and the D1 round trips of a create (X-D1-Queries, counted only because this
+// run sets D1_QUERY_COUNTING=1). The simulator's webhooks are not connected: a real upstream sends
+// them later, while the simulator's "sync" delivery would put one inside every create.
+//   npm run bench:charges            (REQUESTS=150 CONCURRENCY=8 SECONDS=5 to change the load)
+import { randomUUID } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { wrangler } from "../scripts/lib/local.mjs";
+import { compare, fmt, loadAverage, loadOptions, measureLatency, startWrangler, summary } from "./lib/harness.mjs";
+
+const load = loadOptions({ requests: 150, concurrency: 8, seconds: 5 });
+const WARMUP = 30;
+
+const tmp = mkdtempSync(join(tmpdir(), "ponte-bench-charges-"));
+const [state, bareState] = [join(tmp, "ponte"), join(tmp, "bare")];
+mkdirSync(state);
+mkdirSync(bareState);
+process.on("exit", () => rmSync(tmp, { recursive: true, force: true }));
+process.env.PONTE_PERSIST_DIR = state;
+const loadBefore = loadAverage();
+
+const { seed } = await import("../scripts/seed.mjs");
+const demo = await seed();
+wrangler(["d1", "migrations", "apply", "DB", "--local", "-c", "bench/bare-insert/wrangler.toml", "--persist-to", bareState]);
+
+const ponte = await startWrangler(["-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", state], { readyPath: "/api/v1/health", vars: ["D1_QUERY_COUNTING:1"] });
+const bare = await startWrangler(["-c", "bench/bare-insert/wrangler.toml", "--persist-to", bareState]);
+try {
+  const auth = { Authorization: `Bearer ${demo.apiKey}`, "Content-Type": "application/json" };
+  const post = async (base, path, body, headers = auth) => fetch(base + path, { method: "POST", headers, body: JSON.stringify(body) });
+
+  // The customer every charge bills; creating it also proves the simulator answers through the API.
+  const created = await post(ponte.base, "/api/v1/customers", { name: "Bench Cliente", cpfCnpj: "52998224725" });
+  const customer = await created.json();
+  if (!created.ok) throw new Error(`customer create: ${created.status} ${JSON.stringify(customer)}`);
+  const dueDate = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+  const charge = { customer: customer.data.id, billingType: "PIX", value: "129.90", dueDate };
+
+  // Each create carries a fresh Idempotency-Key, as a careful client sends it.
+  const viaPonte = () => post(ponte.base, "/api/v1/payments", charge, { ...auth, "Idempotency-Key": randomUUID() });
+  const viaBare = () => post(bare.base, "/", charge, { "Content-Type": "application/json" });
+
+  const first = await viaPonte();
+  const firstBody = await first.json();
+  if (!first.ok || !firstBody.data?.id) throw new Error(`charge create: ${first.status} ${JSON.stringify(firstBody)}`);
+
+  await measureLatency(viaPonte, WARMUP);
+  await measureLatency(viaBare, WARMUP);
+  // Probed warm (last_used_at was refreshed at most a minute ago, so that write is not in the count).
+  const probe = async (headers) => {
+    const res = await post(ponte.base, "/api/v1/payments", charge, headers);
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`probe create: ${res.status}`);
+    return Number(res.headers.get("X-D1-Queries"));
+  };
+  // The fewest of three: a gateway-account cache miss (every 5 s per isolate) adds one SELECT to some creates.
+  const fewest = async (headers) => Math.min(await probe(headers()), await probe(headers()), await probe(headers()));
+  const withKey = await fewest(() => ({ ...auth, "Idempotency-Key": randomUUID() }));
+  const withoutKey = await fewest(() => auth);
+
+  const { a, b } = await compare(viaPonte, viaBare, load);
+  const result = {
+    request: "POST /api/v1/payments {billingType: PIX} with a fresh Idempotency-Key, warm isolate, simulator as upstream",
+    firstCharge: { status: firstBody.data.status, upstreamSynced: firstBody.data.syncStatus ?? "n/a" },
+    // X-D1-Queries counts every statement started before the response, including the gateway API log
+    // INSERT handed to waitUntil (src/gateway/client.ts): one per create is off the request path.
+    d1RoundTripsPerCreate: {
+      counted: withKey,
+      onRequestPath: withKey - 1,
+      offRequestPath: 1,
+      withoutIdempotencyKey: { counted: withoutKey, onRequestPath: withoutKey - 1 },
+      // From the code: src/auth/authenticate.ts, src/http/idempotency.ts, src/modules/payments/service.ts + charge-state.ts.
+      onRequestPathStatements: [
+        "key lookup (auth)",
+        "idempotency claim [key only]",
+        "charge by idempotency key [key only]",
+        "customer",
+        "INSERT charge (pending)",
+        "batch: link upstream id + payment.created event",
+        "re-read the charge",
+        "idempotency complete [key only]",
+      ],
+      notCounted: ["gateway account: cached 5 s per isolate (LIMITS.gatewayCredentialCacheMs); a miss adds one SELECT on the request path", "api_keys.last_used_at: waitUntil, at most once a minute per key"],
+    },
+    ponte: summary(a),
+    bareInsert: summary(b),
+    throughputRatio: +fmt(a.rps / b.rps, 3),
+    p50Ratio: +fmt(a.latencies[Math.floor(a.latencies.length / 2)] / b.latencies[Math.floor(b.latencies.length / 2)], 2),
+    load: { ...load, loadAverageBefore: loadBefore, loadAverageAfter: loadAverage() },
+  };
+  console.log(JSON.stringify(result, null, 2));
+  console.log(`\nPonte create: p50 ${result.ponte.p50Ms} ms, p99 ${result.ponte.p99Ms} ms, ${result.ponte.rps} req/s`);
+  console.log(`bare insert:  p50 ${result.bareInsert.p50Ms} ms, p99 ${result.bareInsert.p99Ms} ms, ${result.bareInsert.rps} req/s`);
+  console.log(`throughput ratio ${fmt(result.throughputRatio * 100, 1)}% of the bare insert; D1 round trips per create: ${withKey - 1} on the request path + 1 off it (${withoutKey - 1} + 1 without Idempotency-Key)`);
+} finally {
+  await Promise.all([ponte.stop(), bare.stop()]);
+}
