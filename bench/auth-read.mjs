@@ -1,18 +1,19 @@
 #!/usr/bin/env node
 // Issue 2 benchmark: an authenticated read through Ponte vs a bare worker answering the same
 // request with no logic, in one run. Prints p50/p99 latency, throughput and their ratio, and the
-// D1 round trips of the read (X-D1-Queries, counted only because this run sets D1_QUERY_COUNTING=1).
+// D1 round trips of the read (X-D1-Queries: this run sets D1_QUERY_COUNTING=1 and one probe request asks
+// for the count; the measured requests do not, so they take the normal path).
 //   node bench/auth-read.mjs            (REQUESTS=1000 CONCURRENCY=16 SECONDS=8 to change the load)
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { compare, fmt, measureLatency, percentile, startWrangler } from "./lib/harness.mjs";
+import { compare, fmt, measureLatency, percentile, startWrangler, benchStateDir } from "./lib/harness.mjs";
 
 const REQUESTS = Number(process.env.REQUESTS ?? 1000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 16);
 const SECONDS = Number(process.env.SECONDS ?? 8);
 
-const state = mkdtempSync(join(tmpdir(), "ponte-bench-"));
+const state = benchStateDir("ponte-bench-auth");
 process.env.PONTE_PERSIST_DIR = state;
 const { seed } = await import("../scripts/seed.mjs");
 const demo = await seed();
@@ -28,9 +29,15 @@ try {
   // Warm both isolates (and refresh last_used_at once) before measuring.
   await measureLatency(viaPonte, 200);
   await measureLatency(viaBare, 200);
-  const probe = await viaPonte();
-  await probe.arrayBuffer();
-  const d1Queries = Number(probe.headers.get("X-D1-Queries"));
+  // The count includes work started before the response, such as the key cache's background re-read
+  // (at most once a second per key); back-to-back probes show the request path alone.
+  const probeOnce = async () => {
+    const res = await fetch(ponte.base + path, { headers: { ...headers, "X-D1-Query-Count": "1" } });
+    await res.arrayBuffer();
+    return Number(res.headers.get("X-D1-Queries"));
+  };
+  const probes = [await probeOnce(), await probeOnce(), await probeOnce()];
+  const d1Queries = Math.min(...probes);
 
   const { a, b } = await compare(viaPonte, viaBare, { requests: REQUESTS, concurrency: CONCURRENCY, seconds: SECONDS });
   const [ponteLat, bareLat, ponteRps, bareRps] = [a.latencies, b.latencies, a.rps, b.rps];
@@ -38,7 +45,8 @@ try {
   const result = {
     request: `GET ${path} (bearer key, warm isolate)`,
     d1RoundTripsPerRequest: d1Queries,
-    d1RoundTripsForAuth: d1Queries - 1,
+    d1RoundTripsForAuth: d1Queries - 1, // warm isolate: the key lookup is served from memory (src/auth/key-cache.ts)
+    d1RoundTripsProbed: probes, // a probe may include the cache's background re-read (≤ 1 per key per second)
     ponte: { p50Ms: +fmt(percentile(ponteLat, 50)), p99Ms: +fmt(percentile(ponteLat, 99)), rps: +fmt(ponteRps, 0) },
     bare: { p50Ms: +fmt(percentile(bareLat, 50)), p99Ms: +fmt(percentile(bareLat, 99)), rps: +fmt(bareRps, 0) },
     throughputRatio: +fmt(ponteRps / bareRps, 3),

@@ -10,12 +10,12 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { wrangler } from "../scripts/lib/local.mjs";
-import { compare, fmt, loadAverage, loadOptions, measureLatency, startWrangler, summary } from "./lib/harness.mjs";
+import { compare, fmt, loadAverage, loadOptions, measureLatency, startWrangler, summary, benchStateDir } from "./lib/harness.mjs";
 
 const load = loadOptions({ requests: 150, concurrency: 8, seconds: 5 });
 const WARMUP = 30;
 
-const tmp = mkdtempSync(join(tmpdir(), "ponte-bench-charges-"));
+const tmp = benchStateDir("ponte-bench-charges");
 const [state, bareState] = [join(tmp, "ponte"), join(tmp, "bare")];
 mkdirSync(state);
 mkdirSync(bareState);
@@ -52,7 +52,7 @@ try {
   await measureLatency(viaBare, WARMUP);
   // Probed warm (last_used_at was refreshed at most a minute ago, so that write is not in the count).
   const probe = async (headers) => {
-    const res = await post(ponte.base, "/api/v1/payments", charge, headers);
+    const res = await post(ponte.base, "/api/v1/payments", charge, { ...headers, "X-D1-Query-Count": "1" });
     await res.arrayBuffer();
     if (!res.ok) throw new Error(`probe create: ${res.status}`);
     return Number(res.headers.get("X-D1-Queries"));

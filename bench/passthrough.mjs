@@ -6,12 +6,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEMO, ROOT } from "../scripts/lib/local.mjs";
-import { compareAll, fmt, loadAverage, loadOptions, measureLatency, startWrangler, summary } from "./lib/harness.mjs";
+import { compareAll, fmt, loadAverage, loadOptions, measureLatency, startWrangler, summary, benchStateDir } from "./lib/harness.mjs";
 
 const bounds = loadOptions({ requests: 400, concurrency: 16, seconds: 6 });
 const WARMUP = 100;
 
-const state = mkdtempSync(join(tmpdir(), "ponte-bench-"));
+const state = benchStateDir("ponte-bench-passthrough");
 process.on("exit", () => rmSync(state, { recursive: true, force: true }));
 process.env.PONTE_PERSIST_DIR = state;
 const loadBefore = loadAverage();

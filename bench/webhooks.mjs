@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { DEMO, ROOT, executeSql, sqlString as q } from "../scripts/lib/local.mjs";
-import { deadline as stopAfter, envNumber, freePort, loadAverage, percentile, startWrangler } from "./lib/harness.mjs";
+import { deadline as stopAfter, envNumber, freePort, loadAverage, percentile, startWrangler, benchStateDir } from "./lib/harness.mjs";
 
 // wrangler and the TypeScript import below need Node >= 22: re-run under the pinned one.
 if (Number(process.versions.node.split(".")[0]) < 22) {
@@ -27,7 +27,7 @@ const EVENTS = Math.min(envNumber("BENCH_EVENTS", 200), 500); // the sweeper tak
 const DEADLINE_MS = 120_000;
 const SIGN_ITERATIONS = 20_000;
 stopAfter(300);
-const state = mkdtempSync(join(tmpdir(), "ponte-webhooks-bench-"));
+const state = benchStateDir("ponte-bench-webhooks");
 process.env.PONTE_PERSIST_DIR = state;
 process.on("exit", () => rmSync(state, { recursive: true, force: true }));
 const servers = [];

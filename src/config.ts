@@ -43,6 +43,11 @@ export const LIMITS = {
   idempotencyTtlSeconds: 24 * 60 * 60,
   /** An in-flight idempotency record older than this is treated as abandoned (the worker died). */
   idempotencyInFlightStaleSeconds: 60,
+  /** A cached API-key lookup is re-read in the background once older than this… */
+  apiKeyCacheFreshMs: 1_000,
+  /** …and never served once older than this (see src/auth/key-cache.ts). */
+  apiKeyCacheMaxAgeMs: 10_000,
+  apiKeyCacheEntries: 10_000,
   /** Skip rewriting api_keys.last_used_at more often than this, so reads stay at one query. */
   apiKeyLastUsedResolutionSeconds: 60,
   apiKeySecretLength: 40,

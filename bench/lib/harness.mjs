@@ -4,6 +4,8 @@
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import os from "node:os";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, toolEnv } from "../../scripts/lib/local.mjs";
 
@@ -171,3 +173,13 @@ export const envNumber = (name, fallback) => {
   if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number`);
   return n;
 };
+
+/**
+ * A fresh state directory for a run's local D1, queues and rate limiter, on tmpfs when the machine
+ * has one: every side of a comparison then stores in memory, as the real services do, and the
+ * figures measure Ponte rather than this machine's disk flushes.
+ */
+export function benchStateDir(prefix) {
+  const base = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
+  return mkdtempSync(join(base, `${prefix}-`));
+}

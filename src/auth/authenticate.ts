@@ -1,10 +1,11 @@
 // Bearer-key authentication and tenant selection, in at most one D1 query per request.
 import type { Context, MiddlewareHandler } from "hono";
-import { keyEnvironmentFor } from "../config";
+import { keyEnvironmentFor, LIMITS } from "../config";
 import type { AppEnv } from "../http/app-env";
 import { ApiError } from "../http/errors";
 import { rateLimitKeyFor } from "../http/rate-limit";
 import { hashApiKey, keyEnvironmentOf } from "./api-key-secret";
+import { cachedKeyLookup } from "./key-cache";
 import { expandPermissions } from "./permissions";
 import type { Principal } from "./principal";
 import { sessionPrincipal } from "./session-auth";
@@ -60,7 +61,12 @@ async function apiKeyPrincipal(c: Context<AppEnv>, secret: string): Promise<Prin
   const headerWorkspace = c.req.header(WORKSPACE_HEADER) ?? null;
   const keyHash = await hashApiKey(secret);
   c.set("rateLimitKey", rateLimitKeyFor("api_key", keyHash.slice(0, 32)));
-  const row = await c.env.DB.prepare(KEY_LOOKUP).bind(keyHash, headerWorkspace).first<KeyRow>();
+  const row = await cachedKeyLookup<KeyRow>({
+    keyHash,
+    variant: headerWorkspace ?? "",
+    load: () => c.env.DB.prepare(KEY_LOOKUP).bind(keyHash, headerWorkspace).first<KeyRow>(),
+    waitUntil: (p) => backgroundTask(c, p),
+  });
   if (!row || row.environment !== claimed) throw unauthorized("Invalid API key.");
   if (row.revoked_at) throw unauthorized("This API key has been revoked.");
 
@@ -91,16 +97,20 @@ async function apiKeyPrincipal(c: Context<AppEnv>, secret: string): Promise<Prin
   };
 }
 
+function backgroundTask(c: Context<AppEnv>, task: Promise<unknown>) {
+  try {
+    c.executionCtx.waitUntil(task);
+  } catch {
+    void task.catch(() => undefined);
+  }
+}
+
 // Off the request path and at most once a minute per key, so a read stays at one query.
 function touchLastUsed(c: Context<AppEnv>, row: KeyRow) {
   const now = Date.now();
-  if (row.last_used_at && now - Date.parse(row.last_used_at) < 60_000) return;
-  const write = c.env.DB.prepare("UPDATE api_keys SET last_used_at = ?1 WHERE id = ?2").bind(new Date(now).toISOString(), row.id).run();
-  try {
-    c.executionCtx.waitUntil(write);
-  } catch {
-    void write.catch(() => undefined);
-  }
+  if (row.last_used_at && now - Date.parse(row.last_used_at) < LIMITS.apiKeyLastUsedResolutionSeconds * 1000) return;
+  row.last_used_at = new Date(now).toISOString(); // the cached row too, so the next request skips the write
+  backgroundTask(c, c.env.DB.prepare("UPDATE api_keys SET last_used_at = ?1 WHERE id = ?2").bind(row.last_used_at, row.id).run());
 }
 
 export interface AuthenticateOptions {

@@ -1,7 +1,10 @@
-// Counts D1 round trips per request when D1_QUERY_COUNTING is "1" (local benchmarks only), and
-// reports them in the X-D1-Queries response header. Off by default; never enabled in production.
+// Counts D1 round trips of a request that asks for it (`X-D1-Query-Count: 1`) when the deployment
+// allows it (D1_QUERY_COUNTING is "1": local benchmarks only), and reports them in X-D1-Queries.
+// Other requests are untouched, so a benchmark measures the normal path and probes the count apart.
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../http/app-env";
+
+export const COUNT_REQUEST_HEADER = "X-D1-Query-Count";
 
 const real = new WeakMap<object, D1PreparedStatement>();
 
@@ -41,7 +44,7 @@ export function countingD1(d1: D1Database, tick: () => void): D1Database {
 }
 
 export const d1QueryCounter = (): MiddlewareHandler<AppEnv> => async (c, next) => {
-  if (c.env.D1_QUERY_COUNTING !== "1") return next();
+  if (c.env.D1_QUERY_COUNTING !== "1" || c.req.header(COUNT_REQUEST_HEADER) !== "1") return next();
   let roundTrips = 0;
   c.env = { ...c.env, DB: countingD1(c.env.DB, () => roundTrips++) };
   await next();

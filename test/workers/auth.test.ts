@@ -104,3 +104,31 @@ describe("tenant selection headers", () => {
     expectError(await call("GET", "/api/v1/workspaces", { key: t.key }), 401, "UNAUTHORIZED");
   });
 });
+
+describe("API-key lookups on a warm isolate", () => {
+  it("a key revoked through the API stops working at once", async () => {
+    const t = await seedTenant();
+    const other = await seedApiKey(t.organizationId, null);
+    expect((await call("GET", "/api/v1/workspaces", { key: other.key })).status).toBe(200); // cached now
+    await call("POST", `/api/v1/api-keys/${other.apiKeyId}/revoke`, { key: t.key });
+    expectError(await call("GET", "/api/v1/workspaces", { key: other.key }), 401, "UNAUTHORIZED");
+  });
+
+  it("a key revoked elsewhere is accepted by at most one more request, then refused", async () => {
+    const t = await seedTenant();
+    expect((await call("GET", "/api/v1/workspaces", { key: t.key })).status).toBe(200); // cached now
+    // Another isolate revokes it: only the database knows.
+    await env.DB.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ?").bind(new Date().toISOString(), t.apiKeyId).run();
+    await new Promise((r) => setTimeout(r, 1100)); // past the fresh window: the next hit re-reads in the background
+    const stale = await call("GET", "/api/v1/workspaces", { key: t.key });
+    expect([200, 401]).toContain(stale.status);
+    await new Promise((r) => setTimeout(r, 50));
+    expectError(await call("GET", "/api/v1/workspaces", { key: t.key }), 401, "UNAUTHORIZED");
+  });
+
+  it("an unknown key is never cached: a key created later works at once", async () => {
+    const t = await seedTenant();
+    const created = (await call("POST", "/api/v1/api-keys", { key: t.key, body: { name: "late", permissions: ["workspaces.read"] } })).body.data;
+    expect((await call("GET", "/api/v1/workspaces", { key: created.secret })).status).toBe(200);
+  });
+});

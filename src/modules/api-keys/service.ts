@@ -1,6 +1,7 @@
 // Issuing, listing, revoking and rotating API keys. Secrets exist only in the create/rotate answer.
 import { and, eq, isNull, type SQL } from "drizzle-orm";
 import { generateApiKeySecret, displayParts, hashApiKey } from "../../auth/api-key-secret";
+import { forgetApiKey } from "../../auth/key-cache";
 import { isPermission } from "../../auth/permissions";
 import type { Principal } from "../../auth/principal";
 import { keyEnvironmentFor } from "../../config";
@@ -122,6 +123,7 @@ export async function revokeApiKey(deps: Deps, principal: Principal, id: string)
     deps.db.update(apiKeys).set({ revokedAt: now, updatedAt: now }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))),
     auditEntry(deps, principal, { action: "api_key.revoked", targetType: "api_key", targetId: id }),
   ]);
+  forgetApiKey(row.keyHash);
   return presentApiKey({ ...row, revokedAt: now, updatedAt: now });
 }
 
@@ -141,5 +143,6 @@ export async function rotateApiKey(deps: Deps, principal: Principal, id: string)
     deps.db.update(apiKeys).set({ revokedAt: now, replacedBy: row.id, updatedAt: now }).where(eq(apiKeys.id, old.id)),
     auditEntry(deps, principal, { action: "api_key.rotated", targetType: "api_key", targetId: old.id, metadata: { replacedBy: row.id } }),
   ]);
+  forgetApiKey(old.keyHash);
   return { ...presentApiKey(row), secret };
 }
