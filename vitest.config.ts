@@ -26,7 +26,7 @@ export default defineConfig({
                   modules: true,
                   scriptPath: `${simDist}/index.js`,
                   modulesRoot: simDist,
-                  compatibilityDate: "2026-11-01",
+                  compatibilityDate: "2026-10-20",
                   bindings: { WEBHOOK_DELIVERY: "sync" },
                   // The runner worker the plugin names after the project ("vitest-plugin-runner-<project>").
                   serviceBindings: { PONTE: "vitest-plugin-runner-workers" },

@@ -33,7 +33,7 @@ export default defineConfig({
       wrangler: { configPath: join(here, "wrangler.toml") },
       miniflare: {
         serviceBindings: { PONTE: "webhook-receiver" },
-        workers: [{ name: "webhook-receiver", modules: true, script: WEBHOOK_RECEIVER, compatibilityDate: "2026-11-01" }],
+        workers: [{ name: "webhook-receiver", modules: true, script: WEBHOOK_RECEIVER, compatibilityDate: "2026-10-20" }],
       },
     }),
   ],
