@@ -22,9 +22,11 @@ const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable
 
 const cleanups = [];
 let failed = false;
+let passedChecks = 0;
 const log = (msg) => console.log(`[console.e2e] ${msg}`);
 function check(condition, message) {
   if (!condition) throw new Error(`check failed: ${message}`);
+  passedChecks++;
   log(`ok - ${message}`);
 }
 
@@ -274,6 +276,8 @@ async function shutdown() {
     }
   }
   clearTimeout(timer);
+  // A closing line CI tools read: checks passed, and 1 failed when the run stopped on a failure.
+  console.log(`browser: ${passedChecks} passed, ${failed ? 1 : 0} failed`);
   process.exit(failed ? 1 : 0);
 }
 
