@@ -1,10 +1,8 @@
 // Billing test support: a tenant with a gateway account whose upstream key is a fresh simulated
 // account, with the simulator's webhook pointed at Ponte's inbound route.
 import { env } from "cloudflare:test";
-import { sealSecret, sha256Hex } from "../../src/auth/secret-box";
-import { createDb } from "../../src/db/client";
-import { newId } from "../../src/db/ids";
-import type { Deps } from "../../src/deps";
+import { backgroundDeps, type Deps } from "../../src/deps";
+import { seedGatewayAccount } from "./gateway-support";
 import { call, seedTenant, type SeedOptions, type TestTenant } from "./support";
 
 export const SIM = "https://upstream-sim.internal";
@@ -30,16 +28,9 @@ export interface BillingSeedOptions extends SeedOptions {
 
 export async function seedBillingTenant(options: BillingSeedOptions = {}): Promise<BillingTenant> {
   const tenant = await seedTenant(options);
-  const gatewayAccountId = newId();
   const upstreamKey = `$aact_test_${crypto.randomUUID().replace(/-/g, "")}`;
   const webhookToken = `whtok_${crypto.randomUUID()}`;
-  const now = new Date().toISOString();
-  await env.DB.prepare(
-    `INSERT INTO gateway_accounts (id, organization_id, workspace_id, environment, upstream_key_sealed, upstream_key_last4, webhook_token_hash, status, verified_at, created_at, updated_at)
-     VALUES (?, ?, ?, 'test', ?, ?, ?, 'active', ?, ?, ?)`,
-  )
-    .bind(gatewayAccountId, tenant.organizationId, tenant.workspaceId, await sealSecret(env.SECRETS_ENCRYPTION_KEY, upstreamKey, gatewayAccountId), upstreamKey.slice(-4), await sha256Hex(webhookToken), now, now, now)
-    .run();
+  const gatewayAccountId = await seedGatewayAccount(tenant, upstreamKey, "test", webhookToken);
   if (options.webhooks !== false) {
     const res = await sim("POST", "/v3/webhooks", { name: "ponte", url: `https://ponte.test/api/v1/webhooks/upstream/${gatewayAccountId}`, authToken: webhookToken, sendType: "SEQUENTIALLY", events: [] }, upstreamKey);
     if (res.status !== 200) throw new Error(`sim webhook config failed: ${res.status} ${JSON.stringify(res.body)}`);
@@ -78,7 +69,7 @@ export async function eventsOf(t: TestTenant, type?: string) {
 
 /** Deps for calling services directly (sweeper, short upstream timeouts, injected clock). */
 export function testDeps(overrides: Partial<Deps> = {}): Deps {
-  return { db: createDb(env.DB), env, now: () => new Date(), requestId: "test", waitUntil: (p) => void p.catch(() => undefined), ...overrides };
+  return { ...backgroundDeps(env, undefined, "test"), ...overrides };
 }
 
 export async function upstreamWebhook(t: BillingTenant, envelope: Record<string, unknown>, token: string | null = t.webhookToken) {

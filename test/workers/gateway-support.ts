@@ -6,14 +6,15 @@ import { newId } from "../../src/db/ids";
 /** A fresh simulated upstream account: the simulator keys its state by access token. */
 export const simKey = () => `$aact_hmlg_${crypto.randomUUID().replace(/-/g, "")}`;
 
-export async function seedGatewayAccount(tenant: { organizationId: string; workspaceId: string }, upstreamKey: string, environment: "live" | "test" = "test") {
+/** An active gateway account inserted straight into D1; `webhookToken` is what the inbound route will accept. */
+export async function seedGatewayAccount(tenant: { organizationId: string; workspaceId: string }, upstreamKey: string, environment: "live" | "test" = "test", webhookToken = "token") {
   const id = newId();
   const now = new Date().toISOString();
   await env.DB.prepare(
     `INSERT INTO gateway_accounts (id, organization_id, workspace_id, environment, upstream_key_sealed, upstream_key_last4, webhook_token_hash, status, verified_at, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)`,
   )
-    .bind(id, tenant.organizationId, tenant.workspaceId, environment, await sealSecret(env.SECRETS_ENCRYPTION_KEY, upstreamKey, id), upstreamKey.slice(-4), await sha256Hex("token"), now, now, now)
+    .bind(id, tenant.organizationId, tenant.workspaceId, environment, await sealSecret(env.SECRETS_ENCRYPTION_KEY, upstreamKey, id), upstreamKey.slice(-4), await sha256Hex(webhookToken), now, now, now)
     .run();
   return id;
 }
