@@ -3,7 +3,9 @@
 // receivers on 127.0.0.1, registers N endpoints, writes M event rows straight into D1 as "lost"
 // enqueues (created 2 min ago, never enqueued), then fires the cron (`/__scheduled`): the sweeper
 // enqueues them, the queue consumer fans out N×M deliveries, EndpointDOs POST them. It reports
-// deliveries/second, trigger-to-receipt latency p50/p99, and the signing cost per delivery.
+// deliveries/second, trigger-to-receipt latency p50/p99, and the signing cost per delivery. Then, one
+// at a time, it creates PIX charges through the API (the simulator as upstream) and times each
+// payment.created from the create request to its receipt: the normal outbox → queue → delivery path.
 // Bounded: M events, N endpoints, a 120 s deadline; stops wrangler and the receivers itself.
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -26,6 +28,7 @@ const ENDPOINTS = envNumber("BENCH_ENDPOINTS", 5);
 const EVENTS = Math.min(envNumber("BENCH_EVENTS", 200), 500); // the sweeper takes 500 per run
 const DEADLINE_MS = 120_000;
 const SIGN_ITERATIONS = 20_000;
+const SINGLE_EVENTS = envNumber("BENCH_SINGLE_EVENTS", 30);
 stopAfter(300);
 const state = benchStateDir("ponte-bench-webhooks");
 process.env.PONTE_PERSIST_DIR = state;
@@ -55,7 +58,8 @@ async function main() {
     const chunks = [];
     req.on("data", (c) => chunks.push(c));
     req.on("end", () => {
-      receipts.push({ at: performance.now() + performance.timeOrigin, path: req.url, eventId: JSON.parse(Buffer.concat(chunks).toString()).id, delivery: req.headers["x-service-delivery"] });
+      const envelope = JSON.parse(Buffer.concat(chunks).toString());
+      receipts.push({ at: performance.now() + performance.timeOrigin, path: req.url, eventId: envelope.id, type: envelope.type, resourceId: envelope.data?.id, delivery: req.headers["x-service-delivery"] });
       res.writeHead(200, { "Content-Type": "text/plain" }).end("ok");
     });
   });
@@ -67,7 +71,7 @@ async function main() {
   const { apiKey: key } = await seed();
 
   // 4. The worker (its cron can be fired through /__scheduled).
-  dev = await startWrangler(["--env", "local", "--persist-to", state, "--test-scheduled"], { readyPath: "/api/v1/health" });
+  dev = await startWrangler(["-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", state, "--test-scheduled"], { readyPath: "/api/v1/health" });
   const base = dev.base;
 
   // 5. Endpoints.
@@ -94,14 +98,32 @@ async function main() {
   const latencies = got.map((r) => r.at - trigger).sort((a, b) => a - b);
   const first = Math.min(...got.map((r) => r.at));
   const last = Math.max(...got.map((r) => r.at));
+  const burstReceipts = receipts.length;
+
+  // 7. Single events through the normal path: create a charge, time its payment.created to each endpoint.
+  const auth = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
+  const customer = await (await fetch(`${base}/api/v1/customers`, { method: "POST", headers: auth, body: JSON.stringify({ name: "Bench Cliente", cpfCnpj: "52998224725" }) })).json();
+  const single = [];
+  for (let i = 0; i < SINGLE_EVENTS && Date.now() < deadline; i++) {
+    const started = performance.now() + performance.timeOrigin;
+    const res = await fetch(`${base}/api/v1/payments`, { method: "POST", headers: auth, body: JSON.stringify({ customer: customer.data.id, billingType: "PIX", value: "10.00", dueDate: "2026-12-31" }) });
+    const charge = await res.json();
+    if (!res.ok) throw new Error(`charge create: ${res.status} ${JSON.stringify(charge)}`);
+    const mine = () => receipts.filter((r) => r.type === "payment.created" && r.resourceId === charge.data.id);
+    while (mine().length < ENDPOINTS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    for (const r of mine()) single.push(r.at - started);
+  }
+  single.sort((a, b) => a - b);
+
   const result = {
     endpoints: ENDPOINTS,
     events: EVENTS,
     deliveriesExpected: expected,
     deliveriesReceived: got.length,
-    duplicates: receipts.length - got.length,
+    duplicates: burstReceipts - got.length,
     deliveriesPerSecond: Number((got.length / ((last - first) / 1000)).toFixed(1)),
     triggerToReceiptMs: { p50: Math.round(percentile(latencies, 50)), p99: Math.round(percentile(latencies, 99)), max: Math.round(latencies[latencies.length - 1]) },
+    singleEvents: { charges: SINGLE_EVENTS, deliveries: single.length, createToReceiptMs: { p50: Math.round(percentile(single, 50)), p99: Math.round(percentile(single, 99)) } },
     signingMicrosecondsPerDelivery: { oneSecret: Number(signOne.toFixed(1)), twoSecretsDuringRotation: Number(signTwo.toFixed(1)) },
     load: { loadAverageBefore: loadBefore, loadAverageAfter: loadAverage() },
   };
