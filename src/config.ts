@@ -66,6 +66,9 @@ export const LIMITS = {
   /** Events not fanned out, or deliveries overdue, by this much are picked up by the cron sweeper. */
   webhookSweepGraceSeconds: 60,
   upstreamTimeoutMs: 30_000,
+  /** Gateway-api-log rows are written in batches: at this many pending rows, or after this delay. */
+  gatewayLogBatchRows: 50,
+  gatewayLogBatchDelayMs: 50,
   /** How long an isolate reuses a workspace's decrypted gateway credential before reading it again. */
   gatewayCredentialCacheMs: 5_000,
   gatewayCredentialCacheEntries: 1_000,

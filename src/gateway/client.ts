@@ -3,9 +3,9 @@
 import { LIMITS, PONTE_VERSION, type Env } from "../config";
 import type { Deps } from "../deps";
 import { newId } from "../db/ids";
-import { gatewayApiLogs } from "../db/schema";
 import { ApiError } from "../http/errors";
 import type { GatewayCredentials } from "./accounts";
+import { recordGatewayCall } from "./call-log";
 
 export const UPSTREAM_BASE_URLS = {
   production: "https://api.asaas.com/v3",
@@ -105,27 +105,21 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   });
 }
 
-// Written off the response path: the log must never slow a merchant's call or fail it.
+// One log row per call, whatever the outcome; written in batches off the response path (call-log.ts).
 function logCall(deps: Deps, credentials: GatewayCredentials, call: UpstreamCall, status: number | null, errorCode: string | null, latencyMs: number) {
-  deps.waitUntil(
-    deps.db
-      .insert(gatewayApiLogs)
-      .values({
-        id: newId(),
-        organizationId: credentials.organizationId,
-        workspaceId: credentials.workspaceId,
-        gatewayAccountId: credentials.accountId,
-        operationId: call.operationId,
-        method: call.method,
-        surfacePath: call.surfacePath ?? null,
-        upstreamPath: call.path,
-        upstreamStatus: status,
-        latencyMs,
-        errorCode,
-        requestId: deps.requestId,
-        createdAt: deps.now().toISOString(),
-      })
-      .run()
-      .catch((err: unknown) => console.error(JSON.stringify({ level: "warn", msg: "gateway log write failed", error: String(err) }))),
-  );
+  recordGatewayCall(deps, {
+    id: newId(),
+    organizationId: credentials.organizationId,
+    workspaceId: credentials.workspaceId,
+    gatewayAccountId: credentials.accountId,
+    operationId: call.operationId,
+    method: call.method,
+    surfacePath: call.surfacePath ?? null,
+    upstreamPath: call.path,
+    upstreamStatus: status,
+    latencyMs,
+    errorCode,
+    requestId: deps.requestId,
+    createdAt: deps.now().toISOString(),
+  });
 }
