@@ -14,7 +14,10 @@ function importKey(base64Key: string): Promise<CryptoKey> {
   return key;
 }
 
-const toB64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+export const toBase64Url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+
+/** A bearer token: `bytes` random bytes, base64url without padding (session tokens, inbound webhook tokens). */
+export const randomToken = (bytes = 32) => toBase64Url(crypto.getRandomValues(new Uint8Array(bytes)));
 const fromB64url = (text: string) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (ch) => ch.charCodeAt(0));
 
 /** `context` is bound as additional authenticated data, so a ciphertext cannot be moved to another record. */
@@ -25,7 +28,7 @@ export async function sealSecret(base64Key: string, plaintext: string, context: 
     await importKey(base64Key),
     new TextEncoder().encode(plaintext),
   );
-  return `v1.${toB64url(iv)}.${toB64url(new Uint8Array(sealed))}`;
+  return `v1.${toBase64Url(iv)}.${toBase64Url(new Uint8Array(sealed))}`;
 }
 
 export async function openSecret(base64Key: string, sealed: string, context: string): Promise<string> {
@@ -39,9 +42,9 @@ export async function openSecret(base64Key: string, sealed: string, context: str
   return new TextDecoder().decode(plain);
 }
 
-/** SHA-256 hex, for tokens that are verified but never read back (API keys, inbound webhook tokens). */
-export async function sha256Hex(value: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
+/** SHA-256 hex, for tokens that are verified but never read back (API keys, inbound webhook tokens) and request fingerprints. */
+export async function sha256Hex(value: string | Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", typeof value === "string" ? new TextEncoder().encode(value) : value);
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 

@@ -6,14 +6,11 @@ import { keyEnvironmentFor, LIMITS, type Env } from "../config";
 import { ApiError } from "../http/errors";
 import { expandPermissions, ROLE_PERMISSIONS, type Role } from "./permissions";
 import type { Principal } from "./principal";
-import { sha256Hex } from "./secret-box";
+import { randomToken, sha256Hex } from "./secret-box";
 
 export const SESSION_COOKIE = "ponte_session";
 
-export function newSessionToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
+export const newSessionToken = () => randomToken(32);
 
 export const hashSessionToken = sha256Hex;
 

@@ -1,6 +1,7 @@
 // Idempotency-Key on POST/PUT/PATCH/DELETE: the first response is kept 24 h per organization and
 // replayed; another request under the same key gets 422, one still in flight gets 409.
 import type { Context, MiddlewareHandler } from "hono";
+import { sha256Hex } from "../auth/secret-box";
 import { LIMITS } from "../config";
 import type { AppEnv } from "./app-env";
 import { ApiError } from "./errors";
@@ -22,8 +23,7 @@ async function requestFingerprint(c: Context): Promise<string> {
   const all = new Uint8Array(head.byteLength + body.byteLength);
   all.set(head);
   all.set(body, head.byteLength);
-  const digest = await crypto.subtle.digest("SHA-256", all);
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return sha256Hex(all);
 }
 
 export const idempotency = (): MiddlewareHandler<AppEnv> => async (c, next) => {

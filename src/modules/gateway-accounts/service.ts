@@ -2,7 +2,7 @@
 // webhook token the upstream sends back. Neither the key nor the token hash ever leaves this file.
 import { and, eq } from "drizzle-orm";
 import type { Principal } from "../../auth/principal";
-import { openSecret, sealSecret, sha256Hex } from "../../auth/secret-box";
+import { openSecret, randomToken, sealSecret, sha256Hex } from "../../auth/secret-box";
 import type { Deps } from "../../deps";
 import { newId } from "../../db/ids";
 import { gatewayAccounts } from "../../db/schema";
@@ -39,10 +39,7 @@ function present(deps: Deps, requestOrigin: string, row: GatewayAccountRow) {
 }
 
 /** 32 random bytes, base64url: the token the upstream presents on every inbound webhook. */
-function newWebhookToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
+const newWebhookToken = () => randomToken(32);
 
 const scope = (principal: Principal) => [eq(gatewayAccounts.organizationId, principal.organizationId), eq(gatewayAccounts.workspaceId, principal.workspaceId)];
 
