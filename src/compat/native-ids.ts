@@ -1,9 +1,10 @@
 // Native id translation: a merchant may name a Ponte record (customer, charge, subscription) by its
 // UUID on any compatibility path; the upstream knows that record by its own id (`upstream_id`).
-import { and, eq, inArray, isNotNull } from "drizzle-orm";
+import { and, inArray, isNotNull } from "drizzle-orm";
 import type { Deps } from "../deps";
 import { isUuid } from "../db/ids";
 import { charges, customers, subscriptions } from "../db/schema";
+import { inTenant } from "../db/tenant-scope";
 
 export interface Tenant {
   organizationId: string;
@@ -23,7 +24,7 @@ export async function translateNativeIds<T extends Record<string, string>>(deps:
     deps.db
       .select({ id: table.id, upstreamId: table.upstreamId })
       .from(table)
-      .where(and(eq(table.organizationId, tenant.organizationId), eq(table.workspaceId, tenant.workspaceId), inArray(table.id, uuids), isNotNull(table.upstreamId)));
+      .where(and(inTenant(table, tenant), inArray(table.id, uuids), isNotNull(table.upstreamId)));
   const rows = await lookup(customers).unionAll(lookup(charges)).unionAll(lookup(subscriptions));
   if (rows.length === 0) return values;
   const upstreamOf = new Map(rows.map((r) => [r.id, r.upstreamId as string]));

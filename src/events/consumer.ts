@@ -8,6 +8,7 @@ import { backgroundDeps, type Deps } from "../deps";
 import { newId } from "../db/ids";
 import { events, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import type { EventMessage } from "./outbox";
+import { inTenant } from "../db/tenant-scope";
 
 /** Does an endpoint's subscription (`*`, `upstream.*`, exact kinds) cover this event kind? */
 export function endpointWants(eventKinds: readonly string[], type: string): boolean {
@@ -29,7 +30,7 @@ export async function fanOutEvent(deps: Deps, eventId: string): Promise<Map<stri
   const handOffExpires = new Date(deps.now().getTime() + LIMITS.webhookHandOffLeaseSeconds * 1000).toISOString();
   if (event.fannedOutAt === null) {
     const endpoints = await deps.db.select({ id: webhookEndpoints.id, eventKinds: webhookEndpoints.eventKinds }).from(webhookEndpoints)
-      .where(and(eq(webhookEndpoints.organizationId, event.organizationId), eq(webhookEndpoints.workspaceId, event.workspaceId), eq(webhookEndpoints.enabled, true)));
+      .where(and(inTenant(webhookEndpoints, event), eq(webhookEndpoints.enabled, true)));
     const inserts = endpoints.filter((e) => endpointWants(e.eventKinds, event.type)).map((e) =>
       deps.db.insert(webhookDeliveries).values({
         id: newId(), organizationId: event.organizationId, workspaceId: event.workspaceId, endpointId: e.id, eventId: event.id, eventType: event.type,

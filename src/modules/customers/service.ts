@@ -11,6 +11,7 @@ import type { PageRequest } from "../../http/pagination";
 import { resolveGatewayAccount } from "../../gateway/accounts";
 import { normalizeCpfCnpj, validateCpfCnpj } from "./cpf-cnpj";
 import { newestFirstPage } from "../../db/paging";
+import { inTenant } from "../../db/tenant-scope";
 
 export type CustomerRow = typeof customers.$inferSelect;
 
@@ -123,7 +124,7 @@ export async function reconcileCustomer(deps: Deps, credentials: GatewayCredenti
 }
 
 function scope(tenant: BillingTenant): SQL[] {
-  return [eq(customers.organizationId, tenant.organizationId), eq(customers.workspaceId, tenant.workspaceId)];
+  return [inTenant(customers, tenant)];
 }
 
 export async function findCustomerRow(deps: Deps, tenant: BillingTenant, id: string): Promise<CustomerRow> {

@@ -14,6 +14,7 @@ import { ApiError, notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { auditEntry } from "../audit/service";
 import { newestFirstPage } from "../../db/paging";
+import { inTenant } from "../../db/tenant-scope";
 
 type GatewayAccountRow = typeof gatewayAccounts.$inferSelect;
 
@@ -41,7 +42,7 @@ function present(deps: Deps, requestOrigin: string, row: GatewayAccountRow) {
 /** 32 random bytes, base64url: the token the upstream presents on every inbound webhook. */
 const newWebhookToken = () => randomToken(32);
 
-const scope = (principal: Principal) => [eq(gatewayAccounts.organizationId, principal.organizationId), eq(gatewayAccounts.workspaceId, principal.workspaceId)];
+const scope = (principal: Principal) => [inTenant(gatewayAccounts, principal)];
 
 async function findAccount(deps: Deps, principal: Principal, id: string): Promise<GatewayAccountRow> {
   const row = await deps.db.select().from(gatewayAccounts).where(and(eq(gatewayAccounts.id, id), ...scope(principal))).get();

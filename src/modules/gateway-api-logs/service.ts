@@ -6,6 +6,7 @@ import { gatewayApiLogs } from "../../db/schema";
 import { notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { newestFirstPage } from "../../db/paging";
+import { inTenant } from "../../db/tenant-scope";
 
 type GatewayApiLogRow = typeof gatewayApiLogs.$inferSelect;
 
@@ -33,7 +34,7 @@ export interface GatewayApiLogFilters {
   to?: string | undefined;
 }
 
-const scope = (principal: Principal): SQL[] => [eq(gatewayApiLogs.organizationId, principal.organizationId), eq(gatewayApiLogs.workspaceId, principal.workspaceId)];
+const scope = (principal: Principal): SQL[] => [inTenant(gatewayApiLogs, principal)];
 
 export async function listGatewayApiLogs(deps: Deps, principal: Principal, filters: GatewayApiLogFilters, page: PageRequest) {
   const conditions = scope(principal);

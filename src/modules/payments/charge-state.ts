@@ -11,6 +11,7 @@ import type { ProductEventKind } from "../../events/kinds";
 import { dispatchEvents } from "../../events/outbox";
 import { notFound } from "../../http/errors";
 import { canTransition, chargeStatusFromUpstream, statusesThatMayBecome, type ChargeStatus } from "./charge-status";
+import { inTenant } from "../../db/tenant-scope";
 
 export type ChargeRow = typeof charges.$inferSelect;
 
@@ -46,7 +47,7 @@ export function presentCharge(row: ChargeRow) {
 export const tenantOfRow = (row: { organizationId: string; workspaceId: string }): BillingTenant => ({ organizationId: row.organizationId, workspaceId: row.workspaceId });
 
 export async function findChargeRow(deps: Deps, tenant: BillingTenant, id: string): Promise<ChargeRow> {
-  const row = await deps.db.select().from(charges).where(and(eq(charges.id, id), eq(charges.organizationId, tenant.organizationId), eq(charges.workspaceId, tenant.workspaceId))).get();
+  const row = await deps.db.select().from(charges).where(and(eq(charges.id, id), inTenant(charges, tenant))).get();
   if (!row) throw notFound("charge", id);
   return row;
 }

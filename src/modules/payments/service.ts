@@ -18,6 +18,7 @@ import { applyUpstreamPayment, findChargeRow, presentCharge, transitionCharge, t
 import type { CreateChargeBody } from "./schemas";
 import type { z } from "@hono/zod-openapi";
 import { newestFirstPage } from "../../db/paging";
+import { inTenant } from "../../db/tenant-scope";
 
 export type CreateChargeInput = z.infer<typeof CreateChargeBody>;
 
@@ -163,7 +164,7 @@ export async function reconcileCharge(deps: Deps, credentials: GatewayCredential
 }
 
 export async function listCharges(deps: Deps, principal: Principal, page: PageRequest, filters: { customer?: string | undefined; subscription?: string | undefined; status?: string | undefined; billingType?: string | undefined; externalReference?: string | undefined }) {
-  const conditions: SQL[] = [eq(charges.organizationId, principal.organizationId), eq(charges.workspaceId, principal.workspaceId)];
+  const conditions: SQL[] = [inTenant(charges, principal)];
   if (filters.customer) conditions.push(eq(charges.customerId, filters.customer));
   if (filters.subscription) conditions.push(eq(charges.subscriptionId, filters.subscription));
   if (filters.status) conditions.push(eq(charges.status, filters.status));

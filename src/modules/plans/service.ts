@@ -11,6 +11,7 @@ import { plans } from "../../db/schema";
 import { ApiError, notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { newestFirstPage } from "../../db/paging";
+import { inTenant } from "../../db/tenant-scope";
 
 export type PlanRow = typeof plans.$inferSelect;
 
@@ -29,7 +30,7 @@ export function presentPlan(row: PlanRow) {
 }
 
 export async function findPlanRow(deps: Deps, tenant: BillingTenant, id: string): Promise<PlanRow> {
-  const row = await deps.db.select().from(plans).where(and(eq(plans.id, id), eq(plans.organizationId, tenant.organizationId), eq(plans.workspaceId, tenant.workspaceId))).get();
+  const row = await deps.db.select().from(plans).where(and(eq(plans.id, id), inTenant(plans, tenant))).get();
   if (!row) throw notFound("plan", id);
   return row;
 }
@@ -42,7 +43,7 @@ export async function createPlan(deps: Deps, principal: Principal, input: z.infe
 }
 
 export async function listPlans(deps: Deps, principal: Principal, page: PageRequest, status?: "active" | "archived") {
-  const where = and(eq(plans.organizationId, principal.organizationId), eq(plans.workspaceId, principal.workspaceId), ...(status ? [eq(plans.status, status)] : []));
+  const where = and(inTenant(plans, principal), ...(status ? [eq(plans.status, status)] : []));
   const { rows, totalCount } = await newestFirstPage(deps.db, plans, where, page);
   return { rows: rows.map(presentPlan), totalCount };
 }

@@ -18,6 +18,7 @@ import { customerForBilling } from "../customers/service";
 import { findPlanRow } from "../plans/service";
 import type { CreateSubscriptionBody, UpdateSubscriptionBody } from "./schemas";
 import { newestFirstPage } from "../../db/paging";
+import { inTenant } from "../../db/tenant-scope";
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 const CANCELABLE = ["ACTIVE", "INACTIVE", "EXPIRED"] as const;
@@ -44,7 +45,7 @@ export function presentSubscription(row: SubscriptionRow) {
 }
 
 export async function findSubscriptionRow(deps: Deps, tenant: BillingTenant, id: string): Promise<SubscriptionRow> {
-  const row = await deps.db.select().from(subscriptions).where(and(eq(subscriptions.id, id), eq(subscriptions.organizationId, tenant.organizationId), eq(subscriptions.workspaceId, tenant.workspaceId))).get();
+  const row = await deps.db.select().from(subscriptions).where(and(eq(subscriptions.id, id), inTenant(subscriptions, tenant))).get();
   if (!row) throw notFound("subscription", id);
   return row;
 }
@@ -151,7 +152,7 @@ export async function reconcileSubscription(deps: Deps, credentials: GatewayCred
 }
 
 export async function listSubscriptions(deps: Deps, principal: Principal, page: PageRequest, filters: { customer?: string | undefined; plan?: string | undefined; status?: string | undefined }) {
-  const conditions: SQL[] = [eq(subscriptions.organizationId, principal.organizationId), eq(subscriptions.workspaceId, principal.workspaceId)];
+  const conditions: SQL[] = [inTenant(subscriptions, principal)];
   if (filters.customer) conditions.push(eq(subscriptions.customerId, filters.customer));
   if (filters.plan) conditions.push(eq(subscriptions.planId, filters.plan));
   if (filters.status) conditions.push(eq(subscriptions.status, filters.status as SubscriptionRow["status"]));

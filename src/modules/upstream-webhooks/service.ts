@@ -15,6 +15,7 @@ import { chargeStatusFromUpstream, type ChargeStatus } from "../payments/charge-
 import { applyUpstreamPayment, presentCharge, type ChargeRow, type UpstreamPayment } from "../payments/charge-state";
 import { linkSubscription, markSubscriptionCanceled, type SubscriptionRow } from "../subscriptions/service";
 import { upstreamEffect } from "./mapping";
+import { inTenant } from "../../db/tenant-scope";
 
 export const UPSTREAM_TOKEN_HEADER = "asaas-access-token";
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -110,13 +111,13 @@ async function findChargeByUpstream(deps: Deps, tenant: BillingTenant, payment: 
   const byId = eq(charges.upstreamId, payment.id);
   // Our own create's webhook can arrive before its answer: then only externalReference (our id) matches.
   const ref = payment.externalReference && UUID_RE.test(payment.externalReference) ? eq(charges.id, payment.externalReference) : undefined;
-  return deps.db.select().from(charges).where(and(eq(charges.organizationId, tenant.organizationId), eq(charges.workspaceId, tenant.workspaceId), ref ? or(byId, ref) : byId)).get();
+  return deps.db.select().from(charges).where(and(inTenant(charges, tenant), ref ? or(byId, ref) : byId)).get();
 }
 
 async function findSubscriptionByUpstream(deps: Deps, tenant: BillingTenant, upstreamId: string, externalReference?: string | null): Promise<SubscriptionRow | undefined> {
   const byId = eq(subscriptions.upstreamId, upstreamId);
   const ref = externalReference && UUID_RE.test(externalReference) ? eq(subscriptions.id, externalReference) : undefined;
-  return deps.db.select().from(subscriptions).where(and(eq(subscriptions.organizationId, tenant.organizationId), eq(subscriptions.workspaceId, tenant.workspaceId), ref ? or(byId, ref) : byId)).get();
+  return deps.db.select().from(subscriptions).where(and(inTenant(subscriptions, tenant), ref ? or(byId, ref) : byId)).get();
 }
 
 /** A charge the upstream generated for a subscription becomes a native charge (once: unique upstream id). */

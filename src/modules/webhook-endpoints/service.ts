@@ -15,6 +15,7 @@ import type { PageRequest } from "../../http/pagination";
 import { auditEntry } from "../audit/service";
 import { checkWebhookUrl } from "./url-policy";
 import { newestFirstPage } from "../../db/paging";
+import { inTenant } from "../../db/tenant-scope";
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
@@ -43,7 +44,7 @@ export function presentAttempt(a: RecordedAttempt) {
   };
 }
 
-const scope = (p: Principal) => [eq(webhookEndpoints.organizationId, p.organizationId), eq(webhookEndpoints.workspaceId, p.workspaceId)];
+const scope = (p: Principal) => [inTenant(webhookEndpoints, p)];
 const endpointStub = (deps: Deps, id: string) => deps.env.ENDPOINT_DO.get(deps.env.ENDPOINT_DO.idFromName(id));
 
 function validUrl(deps: Deps, url: string): string {

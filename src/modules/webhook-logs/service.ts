@@ -10,6 +10,7 @@ import { notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { presentAttempt } from "../webhook-endpoints/service";
 import { newestFirstPage } from "../../db/paging";
+import { inTenant } from "../../db/tenant-scope";
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 type AttemptRow = typeof webhookAttempts.$inferSelect;
@@ -33,7 +34,7 @@ export const presentDelivery = (row: DeliveryRow) => ({
 const presentAttemptRow = (a: AttemptRow) =>
   presentAttempt({ attemptId: a.id, deliveryId: a.deliveryId, trigger: a.trigger, attemptedAt: a.attemptedAt, succeeded: a.errorKind === null && a.statusCode !== null, statusCode: a.statusCode, durationMs: a.durationMs, errorKind: a.errorKind, errorMessage: a.errorMessage, responseExcerpt: a.responseExcerpt });
 
-const scope = (p: Principal) => [eq(webhookDeliveries.organizationId, p.organizationId), eq(webhookDeliveries.workspaceId, p.workspaceId)];
+const scope = (p: Principal) => [inTenant(webhookDeliveries, p)];
 
 export interface DeliveryFilters {
   endpointId?: string | undefined;
