@@ -69,6 +69,8 @@ export const LIMITS = {
   /** Gateway-api-log rows are written in batches: at this many pending rows, or after this delay. */
   gatewayLogBatchRows: 50,
   gatewayLogBatchDelayMs: 50,
+  /** A delayed flush this late (its request's context ended before the timer fired) is replaced by a new one. */
+  gatewayLogStaleFlushMs: 5_000,
   /** How long an isolate reuses a workspace's decrypted gateway credential before reading it again. */
   gatewayCredentialCacheMs: 5_000,
   gatewayCredentialCacheEntries: 1_000,

@@ -1,17 +1,28 @@
 // The gateway-api-log, written in batches off the response path: each upstream call adds its row to
-// this isolate's buffer; the request that fills the buffer, or whose own row is still waiting after
-// a short delay, writes everything pending in one D1 batch from its own waitUntil. Rows are plain
-// data, so no I/O crosses from one request's context to another's. A write failure is logged and
-// never fails a merchant's call.
+// this isolate's buffer, and one flush writes everything pending in one D1 batch — either at once,
+// from the request that fills the buffer, or after a short delay, from the waitUntil of the request
+// that found the buffer empty. Rows are plain data, so no I/O crosses from one request's context to
+// another's. A write failure is logged and never fails a merchant's call.
+//
+// This runs on every passthrough call, so it is kept cheap: one timer per batch rather than per row,
+// and plain prepared statements (built once from the drizzle table) rather than a query builder.
+import { getTableColumns } from "drizzle-orm";
 import { LIMITS } from "../config";
 import type { Deps } from "../deps";
 import { gatewayApiLogs } from "../db/schema";
 
 export type GatewayCallRow = typeof gatewayApiLogs.$inferInsert;
 
-/** D1 binds at most 100 parameters per statement; a row binds 14. */
-const ROWS_PER_INSERT = 7;
+const COLUMNS = Object.entries(getTableColumns(gatewayApiLogs)).map(([field, column]) => ({ field: field as keyof GatewayCallRow, name: column.name }));
+/** D1 binds at most 100 parameters per statement. */
+const ROWS_PER_INSERT = Math.floor(100 / COLUMNS.length);
+const ROW_PLACEHOLDERS = `(${COLUMNS.map(() => "?").join(", ")})`;
+const insertSql = (rows: number) => `INSERT INTO gateway_api_logs (${COLUMNS.map((c) => c.name).join(", ")}) VALUES ${Array(rows).fill(ROW_PLACEHOLDERS).join(", ")}`;
+const FULL_INSERT = insertSql(ROWS_PER_INSERT);
+
 const pending: GatewayCallRow[] = [];
+/** When the scheduled delayed flush is due; 0 when none is scheduled. */
+let flushDueAt = 0;
 
 export function recordGatewayCall(deps: Deps, row: GatewayCallRow): void {
   pending.push(row);
@@ -19,18 +30,25 @@ export function recordGatewayCall(deps: Deps, row: GatewayCallRow): void {
     deps.waitUntil(flushGatewayCalls(deps));
     return;
   }
-  deps.waitUntil(
-    new Promise((resolve) => setTimeout(resolve, LIMITS.gatewayLogBatchDelayMs)).then(() => (pending.includes(row) ? flushGatewayCalls(deps) : undefined)),
-  );
+  const now = Date.now();
+  // A delayed flush is already on its way, unless it is long overdue (its request's context ended early).
+  if (flushDueAt !== 0 && now < flushDueAt + LIMITS.gatewayLogStaleFlushMs) return;
+  flushDueAt = now + LIMITS.gatewayLogBatchDelayMs;
+  deps.waitUntil(new Promise((resolve) => setTimeout(resolve, LIMITS.gatewayLogBatchDelayMs)).then(() => flushGatewayCalls(deps)));
 }
 
 export async function flushGatewayCalls(deps: Deps): Promise<void> {
+  flushDueAt = 0;
   const rows = pending.splice(0, pending.length);
   if (rows.length === 0) return;
-  const inserts = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) inserts.push(deps.db.insert(gatewayApiLogs).values(rows.slice(i, i + ROWS_PER_INSERT)));
+  const statements: D1PreparedStatement[] = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    const chunk = rows.slice(i, i + ROWS_PER_INSERT);
+    const values = chunk.flatMap((r) => COLUMNS.map((c) => r[c.field] ?? null));
+    statements.push(deps.env.DB.prepare(chunk.length === ROWS_PER_INSERT ? FULL_INSERT : insertSql(chunk.length)).bind(...values));
+  }
   try {
-    await deps.db.batch(inserts as [(typeof inserts)[number], ...(typeof inserts)[number][]]);
+    await deps.env.DB.batch(statements);
   } catch (err) {
     console.error(JSON.stringify({ level: "warn", msg: "gateway log write failed", rows: rows.length, error: String(err) }));
   }

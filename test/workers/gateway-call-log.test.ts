@@ -1,6 +1,6 @@
 // The gateway-api-log is written in batches; no row may be lost, whatever the batch size.
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { newId } from "../../src/db/ids";
 import { backgroundDeps } from "../../src/deps";
 import { flushGatewayCalls, recordGatewayCall } from "../../src/gateway/call-log";
@@ -29,6 +29,8 @@ async function countFor(workspaceId: string) {
 }
 
 describe("gateway call log batching", () => {
+  afterEach(() => vi.useRealTimers());
+
   it("writes every pending row in one flush, across several multi-row inserts", async () => {
     const ws = newId();
     const waits: Promise<unknown>[] = [];
@@ -41,12 +43,27 @@ describe("gateway call log batching", () => {
     expect(await countFor(ws)).toBe(20);
   });
 
-  it("a row left pending is written by its own request's delayed check", async () => {
+  it("rows left pending are written by one delayed flush, scheduled by the first of them", async () => {
     const ws = newId();
     const waits: Promise<unknown>[] = [];
-    recordGatewayCall(backgroundDeps(env, (p) => waits.push(p)), row(ws, 1));
+    for (let i = 0; i < 5; i++) recordGatewayCall(backgroundDeps(env, (p) => waits.push(p)), row(ws, i)); // five requests
+    expect(waits).toHaveLength(1); // one timer for the batch, not one per row
     await Promise.all(waits);
-    expect(await countFor(ws)).toBe(1);
+    expect(await countFor(ws)).toBe(5);
+  });
+
+  it("a delayed flush that never ran (its context ended) is replaced, so rows are not stranded", async () => {
+    const ws = newId();
+    const stranded: Promise<unknown>[] = [];
+    vi.useFakeTimers({ toFake: ["Date"] });
+    recordGatewayCall(backgroundDeps(env, (p) => stranded.push(p)), row(ws, 1));
+    vi.setSystemTime(Date.now() + LIMITS.gatewayLogBatchDelayMs + LIMITS.gatewayLogStaleFlushMs + 1);
+    const waits: Promise<unknown>[] = [];
+    recordGatewayCall(backgroundDeps(env, (p) => waits.push(p)), row(ws, 2));
+    expect(waits).toHaveLength(1); // the second request schedules its own flush
+    vi.useRealTimers();
+    await Promise.all([...waits, ...stranded]);
+    expect(await countFor(ws)).toBe(2);
   });
 
   it("a full buffer is written at once by the request that filled it", async () => {
