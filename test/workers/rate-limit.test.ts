@@ -1,26 +1,30 @@
 // Per-credential rate limiting: once the binding reports a credential over budget, its requests get
-// 429 RATE_LIMITED with Retry-After; other credentials are unaffected.
+// 429 RATE_LIMITED with Retry-After; other credentials are unaffected. The binding counts units of
+// RATE_LIMIT_UNIT requests.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app";
 import { hashApiKey } from "../../src/auth/api-key-secret";
+import { RATE_LIMIT_UNIT } from "../../src/http/rate-limit";
 import { BASE, seedTenant } from "./support";
 
 const settle = () => new Promise((r) => setTimeout(r, 5));
 
 describe("rate limiting", () => {
-  it("refuses a credential with 429 + Retry-After once the binding says it is over budget", async () => {
+  it("asks the binding once per unit of requests and refuses with 429 + Retry-After once it says over budget", async () => {
     const t = await seedTenant();
     const keys: string[] = [];
-    const limiter = { limit: async ({ key }: { key: string }) => (keys.push(key), { success: keys.length < 3 }) };
+    const limiter = { limit: async ({ key }: { key: string }) => (keys.push(key), { success: keys.length < 2 }) };
     const app = buildApp();
     const get = () => app.request(`${BASE}/api/v1/workspaces`, { headers: { Authorization: `Bearer ${t.key}` } }, { ...env, API_RATE_LIMITER: limiter });
-    expect((await get()).status).toBe(200);
+    for (let i = 0; i < RATE_LIMIT_UNIT; i++) {
+      expect((await get()).status).toBe(200);
+      await settle();
+    }
+    expect(keys).toHaveLength(1); // the first request paid for the whole unit
+    expect((await get()).status).toBe(200); // the next unit: the binding refuses it, the isolate learns it now
     await settle();
-    expect((await get()).status).toBe(200);
-    await settle();
-    expect((await get()).status).toBe(200); // the binding refuses this one; the isolate learns it now
-    await settle();
+    expect(keys).toHaveLength(2);
     const res = await get();
     const body = (await res.json()) as any;
     expect(res.status).toBe(429);
