@@ -6,7 +6,7 @@ import { ApiError } from "../http/errors";
 import { rateLimitKeyFor } from "../http/rate-limit";
 import { hashApiKey, keyEnvironmentOf } from "./api-key-secret";
 import { cachedKeyLookup } from "./key-cache";
-import { expandPermissions } from "./permissions";
+import { expandStoredPermissions } from "./permissions";
 import type { Principal } from "./principal";
 import { sessionPrincipal } from "./session-auth";
 import { ORGANIZATION_HEADER, WORKSPACE_HEADER } from "./tenant-headers";
@@ -93,7 +93,7 @@ async function apiKeyPrincipal(c: Context<AppEnv>, secret: string): Promise<Prin
     workspaceId: row.selected_workspace_id,
     environment: row.environment,
     workspaceRestricted: row.workspace_id !== null,
-    permissions: expandPermissions(JSON.parse(row.permissions) as string[]),
+    permissions: expandStoredPermissions(row.permissions),
   };
 }
 

@@ -26,6 +26,19 @@ export function isPermission(value: string): value is Permission {
   return PERMISSION_SET.has(value);
 }
 
+const expandedByStoredList = new Map<string, ReadonlySet<Permission>>();
+
+/** A key's stored permission list (JSON), expanded; memoised, since every request of a key needs it and keys share few distinct lists. */
+export function expandStoredPermissions(json: string): ReadonlySet<Permission> {
+  let expanded = expandedByStoredList.get(json);
+  if (!expanded) {
+    if (expandedByStoredList.size >= 1_000) expandedByStoredList.clear();
+    expanded = expandPermissions(JSON.parse(json) as string[]);
+    expandedByStoredList.set(json, expanded);
+  }
+  return expanded;
+}
+
 /** Expands a granted list so that `x.manage` also grants `x.read`. */
 export function expandPermissions(granted: readonly string[]): ReadonlySet<Permission> {
   const out = new Set<Permission>();
