@@ -59,17 +59,32 @@ export function deadline(seconds) {
 }
 
 /**
+ * wrangler dev's local trace collector (X_LOCAL_OBSERVABILITY, on by default in the pinned wrangler)
+ * streams every worker invocation's spans — each request, each service-binding call, each local
+ * D1/rate-limiter Durable Object call — to a collector worker that stores them on disk. It is a dev
+ * tool with no production counterpart, it costs about 1.2 ms per invocation on this machine, and it
+ * charges Ponte (several invocations per request) more than a one-invocation baseline. Benchmarks
+ * switch it off on every side; X_LOCAL_OBSERVABILITY=true measures with wrangler's default instead.
+ */
+export const LOCAL_TRACING = process.env.X_LOCAL_OBSERVABILITY === "true";
+let tracingNoticePrinted = false;
+
+/**
  * Starts `wrangler dev <args>` on a free port and resolves when `readyPath` answers.
  * `stop()` resolves once the process group is gone.
  */
 export async function startWrangler(args, { readyPath = "/", timeoutMs = 90_000, vars = [] } = {}) {
   const [port, inspector] = [await freePort(), await freePort()];
   const varArgs = vars.flatMap((v) => ["--var", v]);
+  if (!tracingNoticePrinted) {
+    tracingNoticePrinted = true;
+    console.log(`wrangler local tracing: ${LOCAL_TRACING ? "on (X_LOCAL_OBSERVABILITY=true)" : "off (the default here; X_LOCAL_OBSERVABILITY=true turns it on)"}`);
+  }
   const child = spawn(join(ROOT, "node_modules", ".bin", "wrangler"), ["dev", ...args, "--port", String(port), "--inspector-port", String(inspector), "--ip", "127.0.0.1", "--show-interactive-dev-session=false", "--log-level", "warn", ...varArgs], {
     cwd: ROOT,
     detached: true,
     stdio: ["ignore", "ignore", "pipe"],
-    env: toolEnv({ CI: "true" }),
+    env: toolEnv({ CI: "true", X_LOCAL_OBSERVABILITY: String(LOCAL_TRACING) }),
   });
   let stderr = "";
   child.stderr.on("data", (d) => (stderr = (stderr + d).slice(-4000)));
@@ -81,7 +96,7 @@ export async function startWrangler(args, { readyPath = "/", timeoutMs = 90_000,
     try {
       const res = await fetch(base + readyPath);
       await res.arrayBuffer();
-      return { base, stop: () => stopChild(child), stderr: () => stderr };
+      return { base, inspectorPort: inspector, stop: () => stopChild(child), stderr: () => stderr };
     } catch {
       await new Promise((r) => setTimeout(r, 250));
     }

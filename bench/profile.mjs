@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+// Where a passthrough request's time goes inside Ponte's worker: a V8 CPU profile of the Ponte
+// isolate (not the simulator's) taken through wrangler dev's inspector while the passthrough load of
+// bench:passthrough runs. Prints the functions with the most self time and writes the whole profile
+// to bench/results/passthrough.cpuprofile (open it in Chrome DevTools → Performance).
+//   npm run bench:profile         (PROFILE_PATH=/api/v1/customers SECONDS=5 CONCURRENCY=16 to change it)
+// Native time (bindings, D1, the service-binding hop) shows as `fetch`, `(program)` and friends.
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import WebSocket from "ws";
+import { ROOT } from "../scripts/lib/local.mjs";
+import { benchStateDir, envNumber, loadOptions, measureLatency, measureThroughput, startWrangler } from "./lib/harness.mjs";
+
+const bounds = loadOptions({ requests: 300, concurrency: 16, seconds: 5 });
+const path = process.env.PROFILE_PATH ?? "/api/v1/finance/balance";
+const TOP = envNumber("TOP", 30);
+
+const state = benchStateDir("ponte-bench-profile");
+process.on("exit", () => rmSync(state, { recursive: true, force: true }));
+process.env.PONTE_PERSIST_DIR = state;
+const { seed } = await import("../scripts/seed.mjs");
+const demo = await seed();
+
+const ponte = await startWrangler(["-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", state], { readyPath: "/api/v1/health" });
+try {
+  const request = () => fetch(ponte.base + path, { headers: { Authorization: `Bearer ${demo.apiKey}` } });
+  await measureLatency(request, bounds.requests); // warm: JIT, caches, the first D1 reads
+
+  const inspector = await connectInspector(`ws://127.0.0.1:${ponte.inspectorPort}/ws`);
+  await inspector.send("Profiler.enable");
+  await inspector.send("Profiler.setSamplingInterval", { interval: 50 });
+  await inspector.send("Profiler.start");
+  const rps = await measureThroughput(request, { concurrency: bounds.concurrency, durationMs: bounds.seconds * 1000 });
+  const { profile } = await inspector.send("Profiler.stop");
+  inspector.close();
+
+  const requests = rps * bounds.seconds;
+  const rows = selfTimeByFunction(profile);
+  const totalUs = rows.reduce((sum, r) => sum + r.us, 0);
+  console.log(`\n${path}: ${rps.toFixed(0)} req/s at c=${bounds.concurrency} for ${bounds.seconds} s; Ponte isolate, self time`);
+  console.log(`  share   µs/req  function`);
+  for (const r of rows.slice(0, TOP)) console.log(`${((100 * r.us) / totalUs).toFixed(1).padStart(6)}% ${(r.us / requests).toFixed(1).padStart(8)}  ${r.name}`);
+  mkdirSync(join(ROOT, "bench/results"), { recursive: true });
+  writeFileSync(join(ROOT, "bench/results/passthrough.cpuprofile"), JSON.stringify(profile));
+  console.log("\nfull profile: bench/results/passthrough.cpuprofile");
+} finally {
+  await ponte.stop();
+}
+
+/** wrangler dev's inspector proxy accepts local DevTools clients; it checks the Origin header. */
+async function connectInspector(url) {
+  const ws = new WebSocket(url, { headers: { Origin: "http://localhost" } });
+  await new Promise((resolve, reject) => {
+    ws.once("open", resolve);
+    ws.once("error", reject);
+  });
+  let nextId = 0;
+  const waiting = new Map();
+  ws.on("message", (data) => {
+    const message = JSON.parse(String(data));
+    const settle = waiting.get(message.id);
+    if (!settle) return;
+    waiting.delete(message.id);
+    if (message.error) settle.reject(new Error(`${message.error.message} (${message.error.code})`));
+    else settle.resolve(message.result);
+  });
+  return {
+    send: (method, params = {}) =>
+      new Promise((resolve, reject) => {
+        const id = ++nextId;
+        waiting.set(id, { resolve, reject });
+        ws.send(JSON.stringify({ id, method, params }));
+      }),
+    close: () => ws.close(),
+  };
+}
+
+/** Self time (µs) per function, largest first; a sample's time delta is charged to the sampled node. */
+function selfTimeByFunction(profile) {
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const byName = new Map();
+  profile.samples.forEach((nodeId, i) => {
+    const { functionName, url, lineNumber } = nodes.get(nodeId).callFrame;
+    const where = url ? ` ${url.split("/").pop()}:${lineNumber + 1}` : "";
+    const name = `${functionName || "(anonymous)"}${where}`;
+    byName.set(name, (byName.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
+  return [...byName].map(([name, us]) => ({ name, us })).sort((a, b) => b.us - a.us);
+}
