@@ -4,6 +4,7 @@ import { tokenizeCreditCard } from "./cards";
 import { bodyObject, type Handler } from "./context";
 import * as customers from "./customers";
 import * as actions from "./payment-actions";
+import { installmentPaymentBook, subscriptionPaymentBook } from "./payment-book";
 import * as payments from "./payments";
 import * as subscriptions from "./subscriptions";
 import * as webhooks from "./webhooks";
@@ -65,6 +66,8 @@ export const NATIVE_ROUTES: readonly NativeRoute[] = [
   route("PUT", "/v3/subscriptions/{id}", subscriptions.updateSubscription),
   route("DELETE", "/v3/subscriptions/{id}", subscriptions.deleteSubscription),
   route("GET", "/v3/subscriptions/{id}/payments", subscriptions.listSubscriptionPayments),
+  route("GET", "/v3/subscriptions/{id}/paymentBook", subscriptionPaymentBook),
+  route("GET", "/v3/installments/{id}/paymentBook", installmentPaymentBook),
   route("POST", "/v3/sandbox/payment/{id}/confirm", actions.sandboxConfirm),
   route("POST", "/v3/sandbox/payment/{id}/overdue", actions.sandboxOverdue),
   route("POST", "/v3/sandbox/myAccount/approve", actions.sandboxApproveAccount),

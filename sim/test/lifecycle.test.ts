@@ -138,3 +138,46 @@ describe("subscriptions", () => {
     expect(refused.status).toBe(400);
   });
 });
+
+/** Checks a PDF's skeleton: header, trailer, and that every xref offset points at its object. */
+function expectValidPdf(bytes: ArrayBuffer): string {
+  const text = new TextDecoder().decode(bytes);
+  expect(text.startsWith("%PDF-1.4\n")).toBe(true);
+  expect(text.endsWith("%%EOF\n")).toBe(true);
+  const xrefAt = Number(/startxref\n(\d+)\n%%EOF\n$/.exec(text)![1]);
+  expect(text.slice(xrefAt, xrefAt + 5)).toBe("xref\n");
+  const entries = [...text.slice(xrefAt).matchAll(/^(\d{10}) 00000 n $/gm)].map((m) => Number(m[1]));
+  expect(entries.length).toBeGreaterThan(0);
+  entries.forEach((offset, i) => expect(text.slice(offset, offset + `${i + 1} 0 obj`.length)).toBe(`${i + 1} 0 obj`));
+  const length = Number(/\/Length (\d+) >>\nstream\n/.exec(text)![1]);
+  const streamStart = text.indexOf("stream\n") + "stream\n".length;
+  expect(text.slice(streamStart + length, streamStart + length + "\nendstream".length)).toBe("\nendstream");
+  return text;
+}
+
+describe("payment book (carnê)", () => {
+  it("a subscription's carnê is a PDF listing its charges", async () => {
+    const sim = account();
+    const customer = (await createCustomer(sim)).id;
+    const sub = (await sim.json("POST", "/v3/subscriptions", { customer, billingType: "BOLETO", value: 49.9, nextDueDate: "2027-01-31", cycle: "MONTHLY" })).body;
+    await sim.control("POST", `/__sim/subscriptions/${sub.id}/advance`);
+    const res = await sim.call("GET", `/v3/subscriptions/${sub.id}/paymentBook`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/pdf");
+    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="carne-${sub.id}.pdf"`);
+    const text = expectValidPdf(await res.arrayBuffer());
+    expect(text).toContain(`(Carne da assinatura ${sub.id}) Tj`);
+    expect(text).toContain("(Parcela 1 de 2  vencimento 2027-01-31  R$ 49.90  BOLETO  PENDING");
+    expect(text).toContain("(Parcela 2 de 2  vencimento 2027-02-28");
+  });
+
+  it("an unknown subscription is the upstream's JSON 404; an installment's carnê is a PDF", async () => {
+    const sim = account();
+    const missing = await sim.json("GET", "/v3/subscriptions/sub_nope00000000/paymentBook");
+    expect(missing.status).toBe(404);
+    expect(missing.body.errors[0].code).toBeDefined();
+    const res = await sim.call("GET", "/v3/installments/ins_000000000001/paymentBook");
+    expect(res.headers.get("content-type")).toBe("application/pdf");
+    expect(expectValidPdf(await res.arrayBuffer())).toContain("(Carne do parcelamento ins_000000000001) Tj");
+  });
+});
