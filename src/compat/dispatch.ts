@@ -4,7 +4,7 @@
 import type { Principal } from "../auth/principal";
 import type { Deps } from "../deps";
 import { resolveGatewayAccount } from "../gateway/accounts";
-import { callUpstream } from "../gateway/client";
+import { callUpstream, type UpstreamFile } from "../gateway/client";
 import { upstreamFailure } from "../gateway/errors";
 import type { CatalogueOperation } from "./catalogue";
 import { translateNativeIds } from "./native-ids";
@@ -25,6 +25,8 @@ export interface PassthroughRequest {
 export interface PassthroughResult {
   status: CatalogueOperation["successStatus"];
   data: unknown;
+  /** Set when the upstream answered a document rather than JSON: forwarded as bytes, outside the envelope. */
+  file?: UpstreamFile;
   upstream: { status: number; durationMs: number };
 }
 
@@ -53,5 +55,6 @@ export async function forwardPassthrough(deps: Deps, principal: Principal, reque
   });
   const failure = upstreamFailure(result.status, result.body, result.headers);
   if (failure) throw failure;
-  return { status: op.successStatus, data: result.body, upstream: { status: result.status, durationMs: result.durationMs } };
+  const upstream = { status: result.status, durationMs: result.durationMs };
+  return { status: op.successStatus, data: result.body, ...(result.file ? { file: result.file } : {}), upstream };
 }

@@ -11,6 +11,7 @@ import { errorResponses } from "../http/envelope";
 import { ApiError } from "../http/errors";
 import { CATALOGUE, type CatalogueOperation } from "./catalogue";
 import { catalogueRoute, documentedPath, pathParamNames, routerPath } from "./catalogue-route";
+import type { UpstreamFile } from "../gateway/client";
 import { forwardPassthrough } from "./dispatch";
 
 /** An id in a path: one segment of letters, digits and `_ - . ~ + @ =`, not starting with a dot (so never `.` or `..`). */
@@ -18,6 +19,10 @@ export const SAFE_PATH_SEGMENT = /^[A-Za-z0-9_~+@=-][A-Za-z0-9_.~+@=-]{0,127}$/;
 
 /** Uploads the upstream takes as multipart/form-data: POST to a collection of documents, files or images. */
 export const isUploadOperation = (op: CatalogueOperation) => op.method === "POST" && /\/(documents|files|images)$/.test(op.path);
+
+/** Downloads the upstream answers with a PDF (the carnê of an installment or subscription), forwarded as bytes. */
+export const isDocumentDownload = (op: CatalogueOperation) => op.method === "GET" && /\/paymentBook$/.test(op.path);
+const PdfDocument = z.string().openapi("PassthroughDocument", { format: "binary", description: "The upstream's PDF, byte for byte. X-Upstream-Status and X-Upstream-Duration-Ms carry what the envelope's meta.upstream would." });
 
 const PASSTHROUGH_ERRORS = [400, 401, 403, 404, 409, 429, 502, 504] as const;
 const BODY_ERRORS = [...PASSTHROUGH_ERRORS, 413, 415] as const;
@@ -53,7 +58,9 @@ function documentFor(op: CatalogueOperation) {
       ...(op.bodyRequired ? { body: { required: true, content } } : {}),
     },
     responses: {
-      [op.successStatus]: { description: "The upstream's answer in the success envelope.", content: { "application/json": { schema: PassthroughResponse } } },
+      [op.successStatus]: isDocumentDownload(op)
+        ? { description: "The upstream's document, as sent (not enveloped).", content: { "application/pdf": { schema: PdfDocument } } }
+        : { description: "The upstream's answer in the success envelope.", content: { "application/json": { schema: PassthroughResponse } } },
       ...errorResponses(...(op.bodyRequired ? BODY_ERRORS : PASSTHROUGH_ERRORS)),
     },
   });
@@ -91,6 +98,13 @@ async function readBody(c: Context<AppEnv>, op: CatalogueOperation): Promise<{ b
   return { body, contentType };
 }
 
+/** A document the upstream answered (the carnê PDF…): its bytes and type as sent; what the envelope's meta would say goes in headers. */
+function fileResponse(file: UpstreamFile, status: number, upstream: { status: number; durationMs: number }): Response {
+  const headers = new Headers({ "Content-Type": file.contentType, "X-Upstream-Status": String(upstream.status), "X-Upstream-Duration-Ms": String(upstream.durationMs) });
+  if (file.disposition) headers.set("Content-Disposition", file.disposition);
+  return new Response(file.bytes, { status, headers });
+}
+
 function rawQuery(url: string): string {
   const q = url.indexOf("?");
   if (q < 0) return "";
@@ -125,6 +139,7 @@ export function registerPassthroughRoutes(app: OpenAPIHono<AppEnv>) {
       const params = readParams(c, op);
       const { body, contentType } = await readBody(c, op);
       const result = await forwardPassthrough(depsFrom(c), c.get("principal"), { operation: op, params, query: rawQuery(c.req.url), body, contentType, surfacePath });
+      if (result.file) return fileResponse(result.file, result.status, result.upstream);
       return c.json({ data: result.data, meta: { requestId: c.get("requestId"), upstream: result.upstream } }, result.status);
     });
   }

@@ -36,7 +36,23 @@ export interface UpstreamResult {
   headers: Headers;
   /** Parsed JSON when the upstream answered JSON, else the text. */
   body: unknown;
+  /** The bytes as received when the upstream answered a file (a PDF carnê, an image…), which JSON cannot carry. */
+  file?: UpstreamFile;
   durationMs: number;
+}
+
+export interface UpstreamFile {
+  bytes: ArrayBuffer;
+  contentType: string;
+  /** The upstream's Content-Disposition (file name), if it sent one. */
+  disposition: string | null;
+}
+
+/** Media types the upstream answers as documents: forwarded as bytes, never decoded as text. */
+const FILE_MEDIA_TYPE = /^(application\/(pdf|octet-stream|zip)|image\/[a-z0-9.+-]+|text\/csv)$/;
+
+export function isFileMediaType(contentType: string | null): boolean {
+  return FILE_MEDIA_TYPE.test((contentType ?? "").split(";")[0]!.trim().toLowerCase());
 }
 
 function upstreamFetcher(env: Env): (req: Request) => Promise<Response> {
@@ -70,9 +86,16 @@ export async function callUpstream(deps: Deps, credentials: GatewayCredentials, 
   let errorCode: string | null = null;
   try {
     const response = await withTimeout(upstreamFetcher(deps.env)(request), timeoutMs);
+    const contentType = response.headers.get("content-type");
+    if (isFileMediaType(contentType) && response.ok) {
+      const bytes = await response.arrayBuffer();
+      answeredStatus = response.status;
+      const file = { bytes, contentType: contentType!, disposition: response.headers.get("content-disposition") };
+      return { status: response.status, headers: response.headers, body: null, file, durationMs: Date.now() - started };
+    }
     const text = await response.text();
     let body: unknown = text;
-    if ((response.headers.get("content-type") ?? "").includes("json") && text.length > 0) {
+    if ((contentType ?? "").includes("json") && text.length > 0) {
       try {
         body = JSON.parse(text);
       } catch {

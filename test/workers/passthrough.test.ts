@@ -1,11 +1,11 @@
 // Passthrough rules beyond the per-operation table: who may call, missing accounts, upstream error
 // mapping, id translation, uploads, path safety, secrets that must never leak, and the call log.
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app";
 import { newId } from "../../src/db/ids";
 import { BASE, call, expectError, seedTenant } from "./support";
-import { addFault, clearFaults, seedGatewayAccount, simKey, simRequests, waitForLogs } from "./gateway-support";
+import { addFault, clearFaults, seedGatewayAccount, simKey, simRequests, upstream, waitForLogs } from "./gateway-support";
 
 async function connectedTenant(permissions?: readonly string[]) {
   const tenant = await seedTenant(permissions ? { permissions } : {});
@@ -230,6 +230,51 @@ describe("bodies and uploads", () => {
   it("400 INVALID_BODY for a JSON array body", async () => {
     const t = await connectedTenant();
     expectError(await call("POST", "/api/v1/pix/qrCodes/decode", { key: t.key, rawBody: "[1]", headers: { "Content-Type": "application/json" } }), 400, "INVALID_BODY");
+  });
+});
+
+describe("documents the upstream answers as files", () => {
+  it("a subscription's carnê (PDF) is forwarded byte for byte, outside the envelope, and logged", async () => {
+    const t = await connectedTenant();
+    const customer = (await upstream(t.upstreamKey, "POST", "/v3/customers", { name: "Ana", cpfCnpj: "52998224725" })).body.id;
+    const sub = (await upstream(t.upstreamKey, "POST", "/v3/subscriptions", { customer, billingType: "BOLETO", value: 49.9, nextDueDate: "2027-01-31", cycle: "MONTHLY" })).body;
+    const direct = await env.UPSTREAM!.fetch(`https://upstream-sim.internal/v3/subscriptions/${sub.id}/paymentBook`, { headers: { access_token: t.upstreamKey } });
+    const expected = new Uint8Array(await direct.arrayBuffer());
+
+    const res = await SELF.fetch(`${BASE}/api/v1/subscriptions/${sub.id}/paymentBook`, { headers: { Authorization: `Bearer ${t.key}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/pdf");
+    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="carne-${sub.id}.pdf"`);
+    expect(res.headers.get("x-upstream-status")).toBe("200");
+    expect(Number(res.headers.get("x-upstream-duration-ms"))).toBeGreaterThanOrEqual(0);
+    expect(res.headers.get("x-request-id")).toMatch(/^req_/);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect(new TextDecoder().decode(bytes.slice(0, 8))).toBe("%PDF-1.4");
+    expect(bytes).toEqual(expected);
+
+    const [log] = await waitForLogs(t.workspaceId, 1);
+    expect(log).toMatchObject({ operation_id: "gerar-carne-de-assinatura", upstream_status: 200, upstream_path: `/v3/subscriptions/${sub.id}/paymentBook` });
+  });
+
+  it("any file type answers with the catalogue's success status; an upstream error stays the JSON envelope", async () => {
+    const t = await connectedTenant();
+    await addFault(t.upstreamKey, { fault: "status", status: 202, body: "PNG-bytes-é", headers: { "Content-Type": "image/png" } });
+    const res = await SELF.fetch(`${BASE}/api/v1/installments/ins_1/paymentBook`, { headers: { Authorization: `Bearer ${t.key}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/png");
+    expect(res.headers.get("x-upstream-status")).toBe("202");
+    expect(res.headers.get("content-disposition")).toBeNull();
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(new TextEncoder().encode("PNG-bytes-é"));
+
+    const missing = await call("GET", "/api/v1/subscriptions/sub_nope00000000/paymentBook", { key: t.key });
+    expectError(missing, 404, "NOT_FOUND");
+  });
+
+  it("the OpenAPI document describes the carnê as application/pdf", async () => {
+    const doc = (await call("GET", "/api/v1/openapi.json")).body;
+    const op = doc.paths["/api/v1/subscriptions/{id}/paymentBook"].get;
+    expect(Object.keys(op.responses["200"].content)).toEqual(["application/pdf"]);
+    expect(Object.keys(doc.paths["/api/v1/finance/balance"].get.responses["200"].content)).toEqual(["application/json"]);
   });
 });
 
