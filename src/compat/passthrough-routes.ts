@@ -98,11 +98,11 @@ async function readBody(c: Context<AppEnv>, op: CatalogueOperation): Promise<{ b
   return { body, contentType };
 }
 
-/** A document the upstream answered (the carnê PDF…): its bytes and type as sent; what the envelope's meta would say goes in headers. */
+/** A document the upstream answered (the carnê PDF…): its bytes (streamed) and type as sent; what the envelope's meta would say goes in headers. */
 function fileResponse(file: UpstreamFile, status: number, upstream: { status: number; durationMs: number }): Response {
   const headers = new Headers({ "Content-Type": file.contentType, "X-Upstream-Status": String(upstream.status), "X-Upstream-Duration-Ms": String(upstream.durationMs) });
   if (file.disposition) headers.set("Content-Disposition", file.disposition);
-  return new Response(file.bytes, { status, headers });
+  return new Response(file.body, { status, headers });
 }
 
 function rawQuery(url: string): string {

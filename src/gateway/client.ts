@@ -36,13 +36,14 @@ export interface UpstreamResult {
   headers: Headers;
   /** Parsed JSON when the upstream answered JSON, else the text. */
   body: unknown;
-  /** The bytes as received when the upstream answered a file (a PDF carnê, an image…), which JSON cannot carry. */
+  /** Set when the upstream answered a file (a PDF carnê, an image…), which JSON cannot carry: its body, streamed. */
   file?: UpstreamFile;
   durationMs: number;
 }
 
 export interface UpstreamFile {
-  bytes: ArrayBuffer;
+  /** The upstream's body, unread: streamed to the merchant, never buffered or decoded. */
+  body: ReadableStream<Uint8Array> | null;
   contentType: string;
   /** The upstream's Content-Disposition (file name), if it sent one. */
   disposition: string | null;
@@ -88,9 +89,8 @@ export async function callUpstream(deps: Deps, credentials: GatewayCredentials, 
     const response = await withTimeout(upstreamFetcher(deps.env)(request), timeoutMs);
     const contentType = response.headers.get("content-type");
     if (isFileMediaType(contentType) && response.ok) {
-      const bytes = await response.arrayBuffer();
       answeredStatus = response.status;
-      const file = { bytes, contentType: contentType!, disposition: response.headers.get("content-disposition") };
+      const file = { body: response.body, contentType: contentType!, disposition: response.headers.get("content-disposition") };
       return { status: response.status, headers: response.headers, body: null, file, durationMs: Date.now() - started };
     }
     const text = await response.text();
