@@ -2,10 +2,8 @@
 // account, with the simulator's webhook pointed at Ponte's inbound route.
 import { env } from "cloudflare:test";
 import { backgroundDeps, type Deps } from "../../src/deps";
-import { seedGatewayAccount } from "./gateway-support";
+import { seedGatewayAccount, simFetch, simRequests as simRequestsOf } from "./gateway-support";
 import { call, seedTenant, type SeedOptions, type TestTenant } from "./support";
-
-export const SIM = "https://upstream-sim.internal";
 
 export interface BillingTenant extends TestTenant {
   gatewayAccountId: string;
@@ -13,13 +11,8 @@ export interface BillingTenant extends TestTenant {
   webhookToken: string;
 }
 
-export async function sim<T = any>(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: T }> {
-  const headers: Record<string, string> = { "Content-Type": "application/json" };
-  if (token) headers.access_token = token;
-  const res = await env.UPSTREAM!.fetch(`${SIM}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
-}
+/** The simulator as the upstream (with `token`) or its control API (without). */
+export const sim = <T = any>(method: string, path: string, body?: unknown, token?: string) => simFetch<T>(method, path, { body, ...(token ? { token } : {}) });
 
 export interface BillingSeedOptions extends SeedOptions {
   /** Configure the simulator to send webhooks to Ponte (default true). */
@@ -56,8 +49,7 @@ export async function createCharge(t: BillingTenant, customer: string, body: Rec
 
 /** Simulator requests for this account, optionally filtered by method + path. */
 export async function simRequests(t: BillingTenant, method?: string, path?: string) {
-  const res = await sim<{ data: { method: string; path: string; query: string; body: unknown }[] }>("GET", `/__sim/requests?token=${encodeURIComponent(t.upstreamKey)}`);
-  return res.body.data.filter((r) => (!method || r.method === method) && (!path || r.path === path));
+  return (await simRequestsOf(t.upstreamKey)).filter((r) => (!method || r.method === method) && (!path || r.path === path));
 }
 
 export async function eventsOf(t: TestTenant, type?: string) {

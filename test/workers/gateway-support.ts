@@ -27,13 +27,24 @@ export interface SimRequest {
   body: string;
 }
 
+/** The simulator's base URL through the UPSTREAM binding (the host is never dialled). */
+export const SIM = "https://upstream-sim.internal";
+
+/** One call to the simulator: as the upstream when `token` is given (access_token), else its control API. */
+export async function simFetch<T = any>(method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<{ status: number; body: T }> {
+  const headers: Record<string, string> = {};
+  if (options.token) headers.access_token = options.token;
+  if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  const res = await env.UPSTREAM!.fetch(`${SIM}${path}`, { method, headers, ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }) });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
+/** The control API; anything but 2xx fails the test. */
 async function sim(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await env.UPSTREAM!.fetch(`https://upstream-sim.internal${path}`, {
-    method,
-    ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "Content-Type": "application/json" } }),
-  });
-  if (!res.ok) throw new Error(`sim control ${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.json();
+  const res = await simFetch(method, path, { body });
+  if (res.status >= 300) throw new Error(`sim control ${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
 }
 
 const q = (token: string) => `token=${encodeURIComponent(token)}`;
@@ -44,12 +55,7 @@ export const clearFaults = (token: string) => sim("DELETE", `/__sim/faults?${q(t
 export const simWebhooks = async (token: string) => (await sim("GET", `/__sim/webhooks?${q(token)}`)).data;
 
 /** Calls the simulator as the upstream itself, e.g. to list webhook configs. */
-export async function upstream(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const headers: Record<string, string> = { access_token: token };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  const res = await env.UPSTREAM!.fetch(`https://upstream-sim.internal${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  return { status: res.status, body: await res.json() };
-}
+export const upstream = (token: string, method: string, path: string, body?: unknown) => simFetch(method, path, { token, body });
 
 /** The gateway log is written after the response (waitUntil): poll briefly until `n` rows exist. */
 export async function waitForLogs(workspaceId: string, n: number): Promise<any[]> {
