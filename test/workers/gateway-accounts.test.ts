@@ -160,17 +160,33 @@ describe("reading, replacing, verifying, rotating, deleting", () => {
     expectNoSecrets(res, upstreamApiKey);
   });
 
-  it("delete: gone, and passthrough calls then answer 409 GATEWAY_ACCOUNT_MISSING", async () => {
+  it("delete: gone, its upstream webhook config removed (others kept), and passthrough calls then answer 409 GATEWAY_ACCOUNT_MISSING", async () => {
     const tenant = await seedTenant();
-    const { account } = await createAccount(tenant.key);
+    const { account, upstreamApiKey } = await createAccount(tenant.key);
+    const other = { name: "merchant's own", url: "https://merchant.example/hooks", authToken: "merchant-token-0001", sendType: "SEQUENTIALLY", events: [] };
+    expect((await upstream(upstreamApiKey, "POST", "/v3/webhooks", other)).status).toBe(200);
     expect((await call("GET", "/api/v1/finance/balance", { key: tenant.key })).status).toBe(200);
     const res = await call("DELETE", `/api/v1/gateway-accounts/${account.id}`, { key: tenant.key });
     expect(res.status).toBe(200);
     expect(res.body.data.id).toBe(account.id);
+    expect(res.body.data.upstreamWebhook).toEqual({ removed: true });
+    expect((await upstream(upstreamApiKey, "GET", "/v3/webhooks")).body.data.map((w: any) => w.url)).toEqual([other.url]);
+    expectNoSecrets(res, upstreamApiKey);
     expect(await dbRow(account.id)).toBeNull();
     expectError(await call("GET", `/api/v1/gateway-accounts/${account.id}`, { key: tenant.key }), 404, "NOT_FOUND");
     expectError(await call("GET", "/api/v1/finance/balance", { key: tenant.key }), 409, "GATEWAY_ACCOUNT_MISSING");
     expect((await auditActions(account.id)).map((a) => a.action)).toContain("gateway_account.deleted");
+  });
+
+  it("delete still deletes when the upstream refuses the key, and says the webhook config was not removed", async () => {
+    const tenant = await seedTenant();
+    const { account, upstreamApiKey } = await createAccount(tenant.key);
+    await addFault(upstreamApiKey, { fault: "status", status: 401, method: "GET", pathPrefix: "/v3/webhooks" });
+    const res = await call("DELETE", `/api/v1/gateway-accounts/${account.id}`, { key: tenant.key });
+    expect(res.status).toBe(200);
+    expect(res.body.data.upstreamWebhook).toEqual({ removed: false, errorCode: "UPSTREAM_AUTH_FAILED" });
+    expect(await dbRow(account.id)).toBeNull();
+    expect((await upstream(upstreamApiKey, "GET", "/v3/webhooks")).body.data).toHaveLength(1); // left in place, as reported
   });
 
   it("a replaced key is used by the very next passthrough call (the credential cache is dropped on write)", async () => {

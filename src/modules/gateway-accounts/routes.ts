@@ -6,7 +6,7 @@ import { depsFrom } from "../../deps";
 import type { AppEnv } from "../../http/app-env";
 import { AUTHENTICATED_ERRORS, WRITE_ERRORS, envelopeOf, errorResponses, listEnvelopeOf, ok, okList, routeGroup } from "../../http/envelope";
 import { PaginationQuery, pagination } from "../../http/pagination";
-import { CreateGatewayAccountBody, GatewayAccount, GatewayAccountIdParam, GatewayAccountWithToken, UpdateGatewayAccountBody } from "./schemas";
+import { CreateGatewayAccountBody, DeletedGatewayAccount, GatewayAccount, GatewayAccountIdParam, GatewayAccountWithToken, UpdateGatewayAccountBody } from "./schemas";
 import {
   createGatewayAccount,
   deleteGatewayAccount,
@@ -92,10 +92,10 @@ const remove = createRoute({
   method: "delete",
   path: "/api/v1/gateway-accounts/{id}",
   operationId: "gateway-accounts-delete",
-  summary: "Delete a gateway account (passthrough calls then answer 409 GATEWAY_ACCOUNT_MISSING)",
+  summary: "Delete a gateway account (passthrough calls then answer 409 GATEWAY_ACCOUNT_MISSING) and remove its upstream webhook config",
   ...guard("gateway_accounts.manage", { allowSession: true }),
   request: { params: GatewayAccountIdParam },
-  responses: { 200: { description: "The deleted account.", content: json(envelopeOf(GatewayAccount)) }, ...errorResponses(...WRITE_ERRORS) },
+  responses: { 200: { description: "The deleted account, and whether its upstream webhook config was removed.", content: json(envelopeOf(DeletedGatewayAccount)) }, ...errorResponses(...WRITE_ERRORS) },
 });
 
 const origin = (c: Context<AppEnv>) => new URL(c.req.url).origin;

@@ -25,6 +25,13 @@ export const GatewayAccountWithToken = GatewayAccount.extend({
   upstreamWebhook: UpstreamWebhook,
 }).openapi("GatewayAccountWithToken");
 
+export const DeletedGatewayAccount = GatewayAccount.extend({
+  upstreamWebhook: z.object({
+    removed: z.boolean().openapi({ description: "Whether the upstream no longer has a webhook config pointing at inboundWebhookUrl (best effort, with the deleted key)." }),
+    errorCode: z.string().optional().openapi({ description: "Why not, when it did not work; remove the config in the upstream's dashboard." }),
+  }),
+}).openapi("DeletedGatewayAccount");
+
 const UpstreamApiKey = z
   .string()
   .regex(/^\S{8,512}$/, "must be 8 to 512 characters without spaces")

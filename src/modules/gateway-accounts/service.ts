@@ -9,7 +9,7 @@ import { gatewayAccounts } from "../../db/schema";
 import { forgetGatewayAccount, type GatewayCredentials } from "../../gateway/accounts";
 import { callUpstream } from "../../gateway/client";
 import { upstreamFailure } from "../../gateway/errors";
-import { configureUpstreamWebhook } from "../../gateway/webhook-config";
+import { configureUpstreamWebhook, removeUpstreamWebhook } from "../../gateway/webhook-config";
 import { ApiError, notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { auditEntry } from "../audit/service";
@@ -167,6 +167,11 @@ export async function rotateWebhookToken(deps: Deps, principal: Principal, reque
   return { ...present(deps, requestOrigin, { ...row, ...changes }), inboundWebhookToken: token, upstreamWebhook };
 }
 
+/**
+ * Deletes the account, then asks the upstream (best effort, with the key being deleted) to drop the
+ * webhook config pointing at this account's inbound URL, which would otherwise keep sending events
+ * Ponte can only refuse. The record goes first: a failed upstream call never keeps an account alive.
+ */
 export async function deleteGatewayAccount(deps: Deps, principal: Principal, requestOrigin: string, id: string) {
   const row = await findAccount(deps, principal, id);
   await deps.db.batch([
@@ -174,5 +179,7 @@ export async function deleteGatewayAccount(deps: Deps, principal: Principal, req
     auditEntry(deps, principal, { action: "gateway_account.deleted", targetType: "gateway_account", targetId: id, metadata: { environment: row.environment } }),
   ]);
   forgetGatewayAccount(row);
-  return present(deps, requestOrigin, row);
+  const key = await openSecret(deps.env.SECRETS_ENCRYPTION_KEY, row.upstreamKeySealed, row.id);
+  const upstreamWebhook = await removeUpstreamWebhook(deps, credentialsOf(row, key), inboundWebhookUrl(deps, requestOrigin, id));
+  return { ...present(deps, requestOrigin, row), upstreamWebhook };
 }
