@@ -78,6 +78,8 @@ export const LIMITS = {
   sessionTtlSeconds: 7 * 24 * 60 * 60,
   /** Failed logins count against the email and the client IP over this window. */
   loginFailureWindowSeconds: 15 * 60,
+  /** The retention sweeper deletes at most this many expired rows per table per run (each minute). */
+  retentionBatchRows: 1_000,
   loginFailuresPerEmail: 5,
   loginFailuresPerIp: 50,
 } as const;

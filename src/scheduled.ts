@@ -3,11 +3,24 @@ import type { Env } from "./config";
 import { backgroundDeps, type Deps } from "./deps";
 import { reconcilePendingSync } from "./billing/sweeper";
 import { sweepOverdueDeliveries, sweepUnfannedEvents } from "./events/sweeper";
+import { pruneExpiredIdempotencyKeys } from "./http/idempotency";
+import { pruneStaleLoginFailures } from "./modules/auth/login-throttle";
+import { pruneExpiredSessions } from "./modules/auth/service";
 
 /** Records reconciled with the upstream (linked, re-created or failed) in one sweep. */
 async function reconcileBilling(deps: Deps): Promise<number> {
   const report = await reconcilePendingSync(deps);
   return Object.values(report).reduce((n, r) => n + r.synced + r.failed, 0);
+}
+
+/** Rows past their lifetime deleted in one sweep: idempotency records (24 h), sessions, login failures (15 min). */
+async function pruneExpiredRecords(deps: Deps): Promise<number> {
+  const counts = await Promise.all([
+    pruneExpiredIdempotencyKeys(deps.env.DB, Math.floor(deps.now().getTime() / 1000)),
+    pruneExpiredSessions(deps),
+    pruneStaleLoginFailures(deps),
+  ]);
+  return counts.reduce((a, b) => a + b, 0);
 }
 
 export interface Sweeper {
@@ -20,6 +33,7 @@ export const SWEEPERS: readonly Sweeper[] = [
   { name: "webhook-events", run: sweepUnfannedEvents },
   { name: "webhook-deliveries", run: sweepOverdueDeliveries },
   { name: "billing-sync", run: reconcileBilling },
+  { name: "retention", run: pruneExpiredRecords },
 ];
 
 export async function runSweepers(env: Env, ctx?: ExecutionContext): Promise<Record<string, number | string>> {

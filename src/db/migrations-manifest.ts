@@ -6,5 +6,6 @@ export const EXPECTED_MIGRATIONS: readonly string[] = [
   "0003_billing.sql",
   "0004_webhooks.sql",
   "0005_billing_sync.sql",
-  "0006_console.sql"
+  "0006_console.sql",
+  "0007_retention_indexes.sql"
 ];

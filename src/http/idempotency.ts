@@ -84,3 +84,12 @@ export const idempotency = (): MiddlewareHandler<AppEnv> => async (c, next) => {
     .bind(org, key, res.status, text)
     .run();
 };
+
+/** Retention: deletes up to LIMITS.retentionBatchRows records past their 24 h (they can no longer be replayed). */
+export async function pruneExpiredIdempotencyKeys(db: D1Database, nowSeconds: number): Promise<number> {
+  const result = await db
+    .prepare("DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE created_at <= ?1 ORDER BY created_at LIMIT ?2)")
+    .bind(nowSeconds - LIMITS.idempotencyTtlSeconds, LIMITS.retentionBatchRows)
+    .run();
+  return result.meta.changes ?? 0;
+}

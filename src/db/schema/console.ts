@@ -28,7 +28,7 @@ export const sessions = sqliteTable(
     /** Fixed lifetime from sign-in (no sliding), so reading a session never writes. */
     expiresAt: text("expires_at").notNull(),
   },
-  (t) => [uniqueIndex("sessions_token_idx").on(t.tokenHash), index("sessions_user_idx").on(t.userId)],
+  (t) => [uniqueIndex("sessions_token_idx").on(t.tokenHash), index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
 );
 
 export const memberships = sqliteTable(
@@ -53,5 +53,5 @@ export const loginFailures = sqliteTable(
     subject: text("subject").notNull(),
     failedAt: text("failed_at").notNull(),
   },
-  (t) => [index("login_failures_subject_idx").on(t.scope, t.subject, t.failedAt)],
+  (t) => [index("login_failures_subject_idx").on(t.scope, t.subject, t.failedAt), index("login_failures_failed_at_idx").on(t.failedAt)],
 );

@@ -58,3 +58,12 @@ export function recordLoginFailure(deps: Deps, email: string, ip: string) {
 /** A successful sign-in clears the email's failures (not the IP's: one right password must not unlock a spray). */
 export const clearEmailFailures = (deps: Deps, email: string) =>
   deps.db.delete(loginFailures).where(and(eq(loginFailures.scope, "email"), eq(loginFailures.subject, email)));
+
+/** Retention: deletes up to LIMITS.retentionBatchRows failures older than the window (they no longer count). */
+export async function pruneStaleLoginFailures(deps: Deps): Promise<number> {
+  const since = new Date(deps.now().getTime() - LIMITS.loginFailureWindowSeconds * 1000).toISOString();
+  const result = await deps.env.DB.prepare("DELETE FROM login_failures WHERE id IN (SELECT id FROM login_failures WHERE failed_at < ?1 ORDER BY failed_at LIMIT ?2)")
+    .bind(since, LIMITS.retentionBatchRows)
+    .run();
+  return result.meta.changes ?? 0;
+}

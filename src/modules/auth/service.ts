@@ -98,6 +98,14 @@ export async function logOut(deps: Deps, token: string): Promise<void> {
   await deps.db.delete(sessions).where(eq(sessions.tokenHash, await hashSessionToken(token)));
 }
 
+/** Retention: deletes up to LIMITS.retentionBatchRows sessions past their expiry (they no longer sign anyone in). */
+export async function pruneExpiredSessions(deps: Deps): Promise<number> {
+  const result = await deps.env.DB.prepare("DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at <= ?1 ORDER BY expires_at LIMIT ?2)")
+    .bind(deps.now().toISOString(), LIMITS.retentionBatchRows)
+    .run();
+  return result.meta.changes ?? 0;
+}
+
 export interface SessionUser {
   sessionId: string;
   user: UserRow;
