@@ -15,11 +15,7 @@ async function reconcileBilling(deps: Deps): Promise<number> {
 
 /** Rows past their lifetime deleted in one sweep: idempotency records (24 h), sessions, login failures (15 min). */
 async function pruneExpiredRecords(deps: Deps): Promise<number> {
-  const counts = await Promise.all([
-    pruneExpiredIdempotencyKeys(deps.env.DB, Math.floor(deps.now().getTime() / 1000)),
-    pruneExpiredSessions(deps),
-    pruneStaleLoginFailures(deps),
-  ]);
+  const counts = await Promise.all([pruneExpiredIdempotencyKeys(deps), pruneExpiredSessions(deps), pruneStaleLoginFailures(deps)]);
   return counts.reduce((a, b) => a + b, 0);
 }
 

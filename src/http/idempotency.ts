@@ -3,6 +3,8 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { sha256Hex } from "../auth/secret-box";
 import { LIMITS } from "../config";
+import { deleteExpiredRows } from "../db/retention";
+import type { Deps } from "../deps";
 import type { AppEnv } from "./app-env";
 import { ApiError } from "./errors";
 
@@ -86,10 +88,5 @@ export const idempotency = (): MiddlewareHandler<AppEnv> => async (c, next) => {
 };
 
 /** Retention: deletes up to LIMITS.retentionBatchRows records past their 24 h (they can no longer be replayed). */
-export async function pruneExpiredIdempotencyKeys(db: D1Database, nowSeconds: number): Promise<number> {
-  const result = await db
-    .prepare("DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE created_at <= ?1 ORDER BY created_at LIMIT ?2)")
-    .bind(nowSeconds - LIMITS.idempotencyTtlSeconds, LIMITS.retentionBatchRows)
-    .run();
-  return result.meta.changes ?? 0;
-}
+export const pruneExpiredIdempotencyKeys = (deps: Deps) =>
+  deleteExpiredRows(deps.env.DB, { table: "idempotency_keys", key: "rowid", column: "created_at" }, Math.floor(deps.now().getTime() / 1000) - LIMITS.idempotencyTtlSeconds);

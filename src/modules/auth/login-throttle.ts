@@ -5,6 +5,7 @@ import { and, eq, lt, or } from "drizzle-orm";
 import { LIMITS } from "../../config";
 import type { Deps } from "../../deps";
 import { newId } from "../../db/ids";
+import { deleteExpiredRows } from "../../db/retention";
 import { loginFailures } from "../../db/schema";
 import { ApiError } from "../../http/errors";
 
@@ -60,10 +61,5 @@ export const clearEmailFailures = (deps: Deps, email: string) =>
   deps.db.delete(loginFailures).where(and(eq(loginFailures.scope, "email"), eq(loginFailures.subject, email)));
 
 /** Retention: deletes up to LIMITS.retentionBatchRows failures older than the window (they no longer count). */
-export async function pruneStaleLoginFailures(deps: Deps): Promise<number> {
-  const since = new Date(deps.now().getTime() - LIMITS.loginFailureWindowSeconds * 1000).toISOString();
-  const result = await deps.env.DB.prepare("DELETE FROM login_failures WHERE id IN (SELECT id FROM login_failures WHERE failed_at < ?1 ORDER BY failed_at LIMIT ?2)")
-    .bind(since, LIMITS.retentionBatchRows)
-    .run();
-  return result.meta.changes ?? 0;
-}
+export const pruneStaleLoginFailures = (deps: Deps) =>
+  deleteExpiredRows(deps.env.DB, { table: "login_failures", key: "id", column: "failed_at" }, new Date(deps.now().getTime() - LIMITS.loginFailureWindowSeconds * 1000).toISOString());

@@ -8,6 +8,7 @@ import { hashSessionToken, newSessionToken, type SessionPrincipal } from "../../
 import { keyEnvironmentFor, LIMITS } from "../../config";
 import type { Deps } from "../../deps";
 import { newId } from "../../db/ids";
+import { deleteExpiredRows } from "../../db/retention";
 import { memberships, organizations, sessions, users, workspaces } from "../../db/schema";
 import { ApiError } from "../../http/errors";
 import { auditEntry } from "../audit/service";
@@ -99,12 +100,7 @@ export async function logOut(deps: Deps, token: string): Promise<void> {
 }
 
 /** Retention: deletes up to LIMITS.retentionBatchRows sessions past their expiry (they no longer sign anyone in). */
-export async function pruneExpiredSessions(deps: Deps): Promise<number> {
-  const result = await deps.env.DB.prepare("DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at <= ?1 ORDER BY expires_at LIMIT ?2)")
-    .bind(deps.now().toISOString(), LIMITS.retentionBatchRows)
-    .run();
-  return result.meta.changes ?? 0;
-}
+export const pruneExpiredSessions = (deps: Deps) => deleteExpiredRows(deps.env.DB, { table: "sessions", key: "id", column: "expires_at" }, deps.now().toISOString());
 
 export interface SessionUser {
   sessionId: string;
