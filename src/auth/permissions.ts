@@ -65,3 +65,6 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   ],
   viewer: READ_ALL.filter((p) => p !== "members.read" && p !== "audit_logs.read"),
 };
+
+/** Each role's permission set, expanded once (a console session is one of these on every request). */
+export const ROLE_PERMISSION_SETS: Record<Role, ReadonlySet<Permission>> = Object.fromEntries(ROLES.map((role) => [role, expandPermissions(ROLE_PERMISSIONS[role])])) as Record<Role, ReadonlySet<Permission>>;

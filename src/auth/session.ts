@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import { getCookie, setCookie, deleteCookie } from "hono/cookie";
 import { keyEnvironmentFor, LIMITS, type Env } from "../config";
 import { ApiError } from "../http/errors";
-import { expandPermissions, ROLE_PERMISSIONS, type Role } from "./permissions";
+import { ROLE_PERMISSION_SETS, type Role } from "./permissions";
 import type { Principal } from "./principal";
 import { randomToken, sha256Hex } from "./secret-box";
 
@@ -81,6 +81,6 @@ export async function resolveSession(env: Env, token: string, choice: TenantChoi
     environment: keyEnvironmentFor(env.ENVIRONMENT),
     workspaceRestricted: false,
     role: row.role,
-    permissions: expandPermissions(ROLE_PERMISSIONS[row.role]),
+    permissions: ROLE_PERMISSION_SETS[row.role],
   };
 }

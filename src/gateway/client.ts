@@ -52,7 +52,7 @@ export interface UpstreamFile {
 /** Media types the upstream answers as documents: forwarded as bytes, never decoded as text. */
 const FILE_MEDIA_TYPE = /^(application\/(pdf|octet-stream|zip)|image\/[a-z0-9.+-]+|text\/csv)$/;
 
-export function isFileMediaType(contentType: string | null): boolean {
+function isFileMediaType(contentType: string | null): boolean {
   return FILE_MEDIA_TYPE.test((contentType ?? "").split(";")[0]!.trim().toLowerCase());
 }
 

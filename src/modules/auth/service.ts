@@ -2,7 +2,7 @@
 // sign-in, sign-out, password change, and "who am I".
 import { and, asc, eq, ne } from "drizzle-orm";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "../../auth/password";
-import { ROLE_PERMISSIONS, type Role } from "../../auth/permissions";
+import { ROLE_PERMISSION_SETS, type Role } from "../../auth/permissions";
 import type { Principal } from "../../auth/principal";
 import { hashSessionToken, newSessionToken, type SessionPrincipal } from "../../auth/session";
 import { keyEnvironmentFor, LIMITS } from "../../config";
@@ -59,7 +59,7 @@ export async function signUp(deps: Deps, input: SignUpInput) {
     workspaceId: workspace.id,
     environment: keyEnvironmentFor(deps.env.ENVIRONMENT),
     workspaceRestricted: false,
-    permissions: new Set(ROLE_PERMISSIONS.owner),
+    permissions: ROLE_PERMISSION_SETS.owner,
   };
   try {
     await deps.db.batch([
