@@ -53,7 +53,7 @@ export function layerOf(file) {
   return index;
 }
 
-/** Files (relative to root, e.g. "src/db/ids.ts") and their relative imports inside src/. */
+/** Files (relative to root, e.g. "src/lib/ids.ts") and their relative imports inside src/. */
 export function importGraph(root) {
   const src = join(root, "src");
   const files = walk(src).sort();

@@ -2,7 +2,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { reconcilePendingSync } from "../../src/billing/sweeper";
-import { expandPermissions, PERMISSIONS } from "../../src/auth/permissions";
+import { expandPermissions, PERMISSIONS } from "../../src/lib/permissions";
 import { createCharge as createChargeService } from "../../src/modules/payments/service";
 import { ApiError } from "../../src/http/errors";
 import { call, expectError } from "./support";
