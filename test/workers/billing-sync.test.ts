@@ -1,7 +1,7 @@
 // Idempotent creates, the sync sweeper after upstream timeouts, inbound webhooks, subscriptions.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { reconcilePendingSync } from "../../src/billing/sweeper";
+import { reconcilePendingSync } from "../../src/modules/reconciliation/sweeper";
 import { expandPermissions, PERMISSIONS } from "../../src/lib/permissions";
 import { createCharge as createChargeService } from "../../src/modules/payments/service";
 import { ApiError } from "../../src/http/errors";
