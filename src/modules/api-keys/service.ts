@@ -1,5 +1,6 @@
 // Issuing, listing, revoking and rotating API keys. Secrets exist only in the create/rotate answer.
 import { and, eq, isNull, type SQL } from "drizzle-orm";
+import { inCredentialScope } from "../../db/tenant-scope";
 import { generateApiKeySecret, displayParts, hashApiKey } from "../../auth/api-key-secret";
 import { forgetApiKey } from "../../auth/key-cache";
 import { isPermission } from "../../lib/permissions";
@@ -33,9 +34,7 @@ export function presentApiKey(row: ApiKeyRow) {
 }
 
 function scope(principal: Principal): SQL[] {
-  const conditions = [eq(apiKeys.organizationId, principal.organizationId)];
-  if (principal.workspaceRestricted) conditions.push(eq(apiKeys.workspaceId, principal.workspaceId));
-  return conditions;
+  return [inCredentialScope(apiKeys, principal)];
 }
 
 export interface CreateApiKeyInput {

@@ -34,7 +34,7 @@ interface CardChoice {
 
 /** A Ponte payment-method id resolves to its upstream token; anything else is passed on as an upstream token. */
 async function resolveCardToken(deps: Deps, principal: Principal, customerId: string, token: string): Promise<CardChoice> {
-  const method = await deps.db.select().from(paymentMethods).where(and(eq(paymentMethods.id, token), eq(paymentMethods.workspaceId, principal.workspaceId), eq(paymentMethods.organizationId, principal.organizationId))).get();
+  const method = await deps.db.select().from(paymentMethods).where(and(eq(paymentMethods.id, token), inTenant(paymentMethods, principal))).get();
   if (!method) return { token };
   if (method.customerId !== customerId) {
     throw new ApiError("VALIDATION_FAILED", "Invalid request body: body.creditCardToken.", { fields: [{ path: "body.creditCardToken", message: "this payment method belongs to another customer", code: "custom" }] });
@@ -65,7 +65,7 @@ export async function createCharge(deps: Deps, principal: Principal, input: Crea
   const credentials = await resolveGatewayAccount(deps, principal);
   if (idempotencyKey) {
     // A retry after a lost answer (the HTTP idempotency record is not kept for 5xx): resume, never re-charge.
-    const existing = await deps.db.select().from(charges).where(and(eq(charges.workspaceId, principal.workspaceId), eq(charges.idempotencyKey, idempotencyKey))).get();
+    const existing = await deps.db.select().from(charges).where(and(inTenant(charges, principal), eq(charges.idempotencyKey, idempotencyKey))).get();
     if (existing) return presentCharge(await reconcileCharge(deps, credentials, existing));
   }
   const customer = await customerForBilling(deps, credentials, tenantOf(principal), input.customer);
