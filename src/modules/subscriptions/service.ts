@@ -3,14 +3,14 @@
 import { and, eq, inArray, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { tenantOf, type Principal } from "../../auth/principal";
-import { changedRows, recordEventIfChanged } from "../../billing/conditional-event";
+import { changedRows } from "../../db/insert-if-changed";
 import { centsOf } from "../../billing/schemas";
 import { isAmbiguousFailure, upstreamJson, type GatewayCredentials } from "../../billing/upstream";
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
 import { formatMoney, toUpstreamAmount } from "../../lib/money";
 import { paymentMethods, subscriptions } from "../../db/schema";
-import { dispatchEvents } from "../../events/outbox";
+import { dispatchEvents, recordEventIfChanged } from "../../events/outbox";
 import { resolveGatewayAccount } from "../../gateway/accounts";
 import { ApiError, notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
@@ -79,7 +79,7 @@ export async function createSubscription(deps: Deps, principal: Principal, input
   const customer = await customerForBilling(deps, credentials, tenant, input.customer);
   let cardExtra: Record<string, unknown> = {};
   if (input.creditCardToken) {
-    const method = await deps.db.select().from(paymentMethods).where(and(eq(paymentMethods.id, input.creditCardToken), eq(paymentMethods.workspaceId, principal.workspaceId))).get();
+    const method = await deps.db.select().from(paymentMethods).where(and(eq(paymentMethods.id, input.creditCardToken), inTenant(paymentMethods, principal))).get();
     cardExtra = { creditCardToken: method ? method.upstreamToken : input.creditCardToken };
   } else if (input.creditCard) {
     cardExtra = { creditCard: input.creditCard, creditCardHolderInfo: input.creditCardHolderInfo };

@@ -16,6 +16,7 @@ import { auditEntry } from "../audit/service";
 import { checkWebhookUrl } from "./url-policy";
 import { newestFirstPage } from "../../db/paging";
 import { inTenant } from "../../db/tenant-scope";
+import { endpointStub } from "../../events/endpoint-stub";
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
@@ -45,7 +46,6 @@ export function presentAttempt(a: RecordedAttempt) {
 }
 
 const scope = (p: Principal) => [inTenant(webhookEndpoints, p)];
-const endpointStub = (deps: Deps, id: string) => deps.env.ENDPOINT_DO.get(deps.env.ENDPOINT_DO.idFromName(id));
 
 function validUrl(deps: Deps, url: string): string {
   const result = checkWebhookUrl(url, { allowLocalhostHttp: deps.env.ENVIRONMENT === "local" });
@@ -120,7 +120,7 @@ export async function updateEndpoint(deps: Deps, principal: Principal, id: strin
     ...(disabling ? [failOpenDeliveries(deps, id, now)] : []),
     auditEntry(deps, principal, { action: "webhook_endpoint.updated", targetType: "webhook_endpoint", targetId: id, metadata: { fields: Object.keys(input) } }),
   ]);
-  if (enabling) await endpointStub(deps, id).resetStreak(id);
+  if (enabling) await endpointStub(deps.env, id).resetStreak(id);
   return presentEndpoint(next);
 }
 
@@ -133,7 +133,7 @@ export async function enableEndpoint(deps: Deps, principal: Principal, id: strin
     deps.db.update(webhookEndpoints).set({ enabled: true, disabledReason: null, disabledAt: null, consecutiveFailures: 0, updatedAt: now }).where(eq(webhookEndpoints.id, id)),
     auditEntry(deps, principal, { action: "webhook_endpoint.enabled", targetType: "webhook_endpoint", targetId: id, metadata: { previousReason: row.disabledReason } }),
   ]);
-  await endpointStub(deps, id).resetStreak(id);
+  await endpointStub(deps.env, id).resetStreak(id);
   return presentEndpoint(next);
 }
 
@@ -195,6 +195,6 @@ export async function recoverDeliveries(deps: Deps, principal: Principal, id: st
     .where(and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, "failed"), ne(webhookDeliveries.eventType, "ping"), gte(webhookDeliveries.createdAt, sinceIso)))
     .returning({ id: webhookDeliveries.id });
   await deps.db.batch([auditEntry(deps, principal, { action: "webhook_endpoint.recovered", targetType: "webhook_endpoint", targetId: id, metadata: { since: sinceIso, requeued: requeued.length } })]);
-  if (requeued.length > 0) await endpointStub(deps, id).wake(id);
+  if (requeued.length > 0) await endpointStub(deps.env, id).wake(id);
   return { object: "webhook_recovery" as const, endpointId: id, since: sinceIso, requeued: requeued.length };
 }
