@@ -1,9 +1,8 @@
 // Bindings, the deployment environment, and the spec's limits: the one place each is defined.
 
-export type Environment = "production" | "sandbox" | "local";
+import type { Environment } from "./lib/environment";
 
-/** Which API keys a host accepts: production takes live keys, sandbox and local take test keys. */
-export type KeyEnvironment = "live" | "test";
+export { keyEnvironmentFor, type Environment, type KeyEnvironment } from "./lib/environment";
 
 export interface Env {
   ENVIRONMENT: Environment;
@@ -83,7 +82,3 @@ export const LIMITS = {
   loginFailuresPerEmail: 5,
   loginFailuresPerIp: 50,
 } as const;
-
-export function keyEnvironmentFor(environment: Environment): KeyEnvironment {
-  return environment === "production" ? "live" : "test";
-}
