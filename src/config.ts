@@ -74,10 +74,13 @@ export const LIMITS = {
   gatewayCredentialCacheEntries: 1_000,
   /** Console sessions last this long from sign-in (fixed, not sliding). */
   sessionTtlSeconds: 7 * 24 * 60 * 60,
-  /** Failed logins count against the email and the client IP over this window. */
-  loginFailureWindowSeconds: 15 * 60,
+  /** Sign-in attempts are counted per (email, client network) and per client network over this window (src/modules/auth/throttle.ts). */
+  loginWindowSeconds: 15 * 60,
+  loginAttemptsPerEmailNetwork: 5,
+  loginAttemptsPerNetwork: 50,
+  /** Sign-ups are counted per client network over this window. */
+  signupWindowSeconds: 60 * 60,
+  signupsPerNetwork: 10,
   /** The retention sweeper deletes at most this many expired rows per table per run (each minute). */
   retentionBatchRows: 1_000,
-  loginFailuresPerEmail: 5,
-  loginFailuresPerIp: 50,
 } as const;
