@@ -68,7 +68,7 @@ describe("the 10 MiB multipart limit", () => {
     expect(atLimit.status, JSON.stringify(atLimit.body).slice(0, 300)).toBe(200);
     expect(atLimit.body.data.files).toEqual([{ field: "file", name: "nota.pdf", size: multipartOf(10 * MiB).fileSize, type: "application/pdf" }]);
     expect((await simRequests(t.upstreamKey)).map((r) => r.path)).toEqual(["/v3/payments/pay_9/documents"]);
-  });
+  }, 30_000);
 });
 
 describe("no cached API key served past 10 s", () => {
@@ -131,6 +131,13 @@ describe("Idempotency-Key claims and reuse", () => {
     const renamed = await call("PATCH", `/api/v1/workspaces/${b}`, { key: t.key, body: { name: "C" }, headers: { "Idempotency-Key": "method-key" } });
     expectError(renamed, 422, "IDEMPOTENCY_KEY_REUSED");
     expect((await call("GET", `/api/v1/workspaces/${b}`, { key: t.key })).body.data.name).toBe("B");
+
+    // Same path, same body, another method.
+    const endpoint = (await call("POST", "/api/v1/webhook-endpoints", { key: t.key, body: { url: "https://hooks.merchant.com.br/x", eventKinds: ["*"] } })).body.data.id as string;
+    const same = (method: string) => call(method, `/api/v1/webhook-endpoints/${endpoint}`, { key: t.key, body: { enabled: false }, headers: { "Idempotency-Key": "verb-key" } });
+    expect((await same("PATCH")).status).toBe(200);
+    expectError(await same("DELETE"), 422, "IDEMPOTENCY_KEY_REUSED");
+    expect((await call("GET", `/api/v1/webhook-endpoints/${endpoint}`, { key: t.key })).status).toBe(200);
   });
 });
 
