@@ -44,7 +44,7 @@ describe("an empty body", () => {
 
   it("on an operation whose body is required is 400 VALIDATION_FAILED naming the body", async () => {
     const t = await seedTenant();
-    for (const headers of [{}, { "Content-Type": "application/x-www-form-urlencoded" }, { "Content-Type": "application/json" }, { "Content-Type": "multipart/form-data; boundary=x" }]) {
+    for (const headers of [{} as Record<string, string>, { "Content-Type": "application/x-www-form-urlencoded" }, { "Content-Type": "application/json" }, { "Content-Type": "multipart/form-data; boundary=x" }]) {
       const err = expectError(await call("PATCH", "/api/v1/organizations/current", { key: t.key, rawBody: "", headers }), 400, "VALIDATION_FAILED");
       expect(err.details.fields).toEqual([{ path: "body", message: "required: a JSON object", code: "invalid_type" }]);
     }
