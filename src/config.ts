@@ -35,6 +35,8 @@ export const LIMITS = {
   maxJsonBodyBytes: 1024 * 1024,
   /** Largest multipart body (document uploads forwarded to the upstream). */
   maxMultipartBodyBytes: 10 * 1024 * 1024,
+  /** Deepest nesting of arrays and objects a JSON body may have (400 beyond): no route needs more, and the upstream's parser fails on deep documents. */
+  maxJsonDepth: 32,
   pageSizeDefault: 10,
   pageSizeMax: 100,
   idempotencyKeyMaxLength: 255,
