@@ -1,8 +1,7 @@
 // What services receive instead of the HTTP context: database, bindings, clock, request id.
-import type { Context } from "hono";
+// A request's Deps come from `provideDeps` (src/http/provide-deps.ts) as `c.var.deps`.
 import type { Env } from "./config";
 import { createDb, type Db } from "./db/client";
-import type { AppEnv } from "./http/app-env";
 
 export interface Deps {
   db: Db;
@@ -13,22 +12,6 @@ export interface Deps {
   waitUntil: (promise: Promise<unknown>) => void;
   /** Overrides LIMITS.upstreamTimeoutMs for native billing calls (tests inject a short one). */
   upstreamTimeoutMs?: number;
-}
-
-export function depsFrom(c: Context<AppEnv>): Deps {
-  return {
-    db: createDb(c.env.DB),
-    env: c.env,
-    now: () => new Date(),
-    requestId: c.get("requestId"),
-    waitUntil: (p) => {
-      try {
-        c.executionCtx.waitUntil(p);
-      } catch {
-        void p.catch(() => undefined);
-      }
-    },
-  };
 }
 
 /** Deps for work outside a request (queue consumer, cron sweepers, Durable Objects): real clock, own id. */

@@ -2,10 +2,11 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { guard, type Principal } from "../../auth";
-import { depsFrom, type Deps } from "../../deps";
+import type { Deps } from "../../deps";
 import { organizations } from "../../db/schema";
 import type { AppEnv } from "../../http/app-env";
-import { AUTHENTICATED_ERRORS, WRITE_ERRORS, envelopeOf, errorResponses, ok , routeGroup } from "../../http/envelope";
+import { ok } from "../../http/envelope";
+import { AUTHENTICATED_ERRORS, WRITE_ERRORS, dataResponse, errorResponses, jsonBody, routeGroup } from "../../http/openapi";
 import { notFound } from "../../http/errors";
 import { auditEntry } from "../audit/service";
 
@@ -41,21 +42,32 @@ async function renameOrganization(deps: Deps, principal: Principal, name: string
 }
 
 const common = routeGroup("organizations", "internal");
-const one = (description: string) => ({ description, content: { "application/json": { schema: envelopeOf(Organization) } } });
-
-const get = createRoute({
-  ...common, method: "get", path: "/api/v1/organizations/current", operationId: "organizations-get-current", summary: "Get the caller's organization",
-  ...guard("organizations.read", { allowSession: true }),
-  responses: { 200: one("The organization."), ...errorResponses(...AUTHENTICATED_ERRORS) },
-});
-const update = createRoute({
-  ...common, method: "patch", path: "/api/v1/organizations/current", operationId: "organizations-update-current", summary: "Rename the caller's organization",
-  ...guard("organizations.manage", { allowSession: true }),
-  request: { body: { required: true, content: { "application/json": { schema: UpdateOrganization } } } },
-  responses: { 200: one("Updated."), ...errorResponses(...WRITE_ERRORS) },
-});
 
 export function registerOrganizationRoutes(app: OpenAPIHono<AppEnv>) {
-  app.openapi(get, async (c) => ok(c, present(await currentOrganization(depsFrom(c), c.get("principal"))), 200));
-  app.openapi(update, async (c) => ok(c, await renameOrganization(depsFrom(c), c.get("principal"), c.req.valid("json").name), 200));
+  app.openapi(
+    createRoute({
+      ...common,
+      method: "get",
+      path: "/api/v1/organizations/current",
+      operationId: "organizations-get-current",
+      summary: "Get the caller's organization",
+      ...guard("organizations.read", { allowSession: true }),
+      responses: { 200: dataResponse("The organization.", Organization), ...errorResponses(...AUTHENTICATED_ERRORS) },
+    }),
+    async (c) => ok(c, present(await currentOrganization(c.var.deps, c.var.principal)), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      ...common,
+      method: "patch",
+      path: "/api/v1/organizations/current",
+      operationId: "organizations-update-current",
+      summary: "Rename the caller's organization",
+      ...guard("organizations.manage", { allowSession: true }),
+      request: { body: jsonBody(UpdateOrganization) },
+      responses: { 200: dataResponse("Updated.", Organization), ...errorResponses(...WRITE_ERRORS) },
+    }),
+    async (c) => ok(c, await renameOrganization(c.var.deps, c.var.principal, c.req.valid("json").name), 200),
+  );
 }
