@@ -9,7 +9,7 @@ import { customers } from "../../db/schema";
 import { ApiError, notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { resolveGatewayAccount } from "../../gateway/accounts";
-import { normalizeCpfCnpj, validateCpfCnpj } from "./cpf-cnpj";
+import { normalizeCpfCnpj, validatedTaxId } from "./cpf-cnpj";
 import { newestFirstPage } from "../../db/paging";
 import { inTenant } from "../../db/tenant-scope";
 
@@ -68,8 +68,7 @@ function upstreamCustomerBody(row: CustomerRow) {
 
 export async function createCustomer(deps: Deps, principal: Principal, input: CustomerInput & { name: string; cpfCnpj: string }) {
   const credentials = await resolveGatewayAccount(deps, principal);
-  const taxId = validateCpfCnpj(input.cpfCnpj);
-  if (!taxId.ok) throw new ApiError("VALIDATION_FAILED", "Invalid request body: body.cpfCnpj.", { fields: [{ path: "body.cpfCnpj", message: taxId.reason, code: "custom" }] });
+  const taxId = validatedTaxId(input.cpfCnpj);
   const now = deps.now().toISOString();
   const row: CustomerRow = {
     id: newId(),
@@ -165,8 +164,7 @@ export async function updateCustomer(deps: Deps, principal: Principal, id: strin
   const changes: Partial<CustomerRow> = {};
   if (input.name !== undefined) changes.name = input.name;
   if (input.cpfCnpj !== undefined) {
-    const taxId = validateCpfCnpj(input.cpfCnpj);
-    if (!taxId.ok) throw new ApiError("VALIDATION_FAILED", "Invalid request body: body.cpfCnpj.", { fields: [{ path: "body.cpfCnpj", message: taxId.reason, code: "custom" }] });
+    const taxId = validatedTaxId(input.cpfCnpj);
     changes.cpfCnpj = taxId.value;
     changes.personType = taxId.personType;
   }

@@ -69,12 +69,6 @@ export async function createCharge(deps: Deps, principal: Principal, input: Crea
     if (existing) return presentCharge(await reconcileCharge(deps, credentials, existing));
   }
   const customer = await customerForBilling(deps, credentials, tenantOf(principal), input.customer);
-  if (input.billingType !== "CREDIT_CARD" && (input.creditCard || input.creditCardToken)) {
-    throw new ApiError("VALIDATION_FAILED", "Invalid request body: body.billingType.", { fields: [{ path: "body.billingType", message: "card fields need billingType CREDIT_CARD", code: "custom" }] });
-  }
-  if (input.creditCard && !input.creditCardHolderInfo) {
-    throw new ApiError("VALIDATION_FAILED", "Invalid request body: body.creditCardHolderInfo.", { fields: [{ path: "body.creditCardHolderInfo", message: "required with creditCard", code: "custom" }] });
-  }
   const card = input.creditCardToken ? await resolveCardToken(deps, principal, customer.id, input.creditCardToken) : {};
   const now = deps.now().toISOString();
   const row: ChargeRow = {
