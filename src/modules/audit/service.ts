@@ -1,6 +1,6 @@
 // The audit trail: every control-plane write records who did what to which record, in the same batch.
 import { and, eq, gte, lte, type SQL } from "drizzle-orm";
-import type { Principal } from "../../auth/principal";
+import { type Principal, requirePermission } from "../../auth/principal";
 import type { Deps } from "../../deps";
 import { newId } from "../../db/ids";
 import { auditLogs } from "../../db/schema";
@@ -39,6 +39,7 @@ export interface AuditFilters {
 }
 
 export async function listAuditLogs(deps: Deps, principal: Principal, filters: AuditFilters, page: PageRequest) {
+  requirePermission(principal, "audit_logs.read");
   const conditions: SQL[] = [eq(auditLogs.organizationId, principal.organizationId)];
   if (principal.workspaceRestricted) conditions.push(eq(auditLogs.workspaceId, principal.workspaceId));
   if (filters.action) conditions.push(eq(auditLogs.action, filters.action));

@@ -2,7 +2,7 @@
 // charges arrive through the upstream's webhooks. Cancel stops future charges.
 import { and, eq, inArray, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
-import { tenantOf, type Principal } from "../../auth/principal";
+import { type Principal, requirePermission, tenantOf } from "../../auth/principal";
 import { changedRows, recordEventIfChanged } from "../../billing/conditional-event";
 import { centsOf } from "../../billing/schemas";
 import { isAmbiguousFailure, upstreamJson, type BillingTenant, type GatewayCredentials } from "../../billing/upstream";
@@ -66,6 +66,7 @@ function upstreamSubscriptionBody(row: SubscriptionRow, customerUpstreamId: stri
 }
 
 export async function createSubscription(deps: Deps, principal: Principal, input: z.infer<typeof CreateSubscriptionBody>) {
+  requirePermission(principal, "subscriptions.manage");
   const tenant = tenantOf(principal);
   const plan = await findPlanRow(deps, tenant, input.plan).catch(() => {
     throw fieldError("body.plan", `no plan with id '${input.plan}'`);
@@ -152,6 +153,7 @@ export async function reconcileSubscription(deps: Deps, credentials: GatewayCred
 }
 
 export async function listSubscriptions(deps: Deps, principal: Principal, page: PageRequest, filters: { customer?: string | undefined; plan?: string | undefined; status?: string | undefined }) {
+  requirePermission(principal, "subscriptions.read");
   const conditions: SQL[] = [inTenant(subscriptions, principal)];
   if (filters.customer) conditions.push(eq(subscriptions.customerId, filters.customer));
   if (filters.plan) conditions.push(eq(subscriptions.planId, filters.plan));
@@ -162,6 +164,7 @@ export async function listSubscriptions(deps: Deps, principal: Principal, page: 
 }
 
 export async function getSubscription(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "subscriptions.read");
   return presentSubscription(await findSubscriptionRow(deps, tenantOf(principal), id));
 }
 
@@ -171,6 +174,7 @@ function requireOpen(row: SubscriptionRow, action: string): asserts row is Subsc
 }
 
 export async function updateSubscription(deps: Deps, principal: Principal, id: string, input: z.infer<typeof UpdateSubscriptionBody>) {
+  requirePermission(principal, "subscriptions.manage");
   const row = await findSubscriptionRow(deps, tenantOf(principal), id);
   requireOpen(row, "update");
   const changes: Partial<SubscriptionRow> = {};
@@ -192,6 +196,7 @@ export async function updateSubscription(deps: Deps, principal: Principal, id: s
 }
 
 export async function cancelSubscription(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "subscriptions.manage");
   const row = await findSubscriptionRow(deps, tenantOf(principal), id);
   requireOpen(row, "cancel");
   const credentials = await resolveGatewayAccount(deps, principal);
