@@ -2,7 +2,7 @@
 // the passthrough routes (compat/passthrough-routes.ts) and the native billing routes
 // (modules/customers, payments, payment-methods, subscriptions) both build on `catalogueRoute`, so
 // every compatibility operation documents the same tag, operationId, summary, surface and permission.
-import type { Permission } from "../auth/permissions";
+import type { Permission } from "../lib/permissions";
 import { CATALOGUE, type CatalogueOperation } from "./catalogue";
 
 const BY_ID = new Map(CATALOGUE.map((op) => [op.operationId, op]));

@@ -3,7 +3,7 @@
 // way a route's guard() refuses: 403 FORBIDDEN naming the permission, and nothing is written.
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { PERMISSIONS, type Permission } from "../../src/auth/permissions";
+import { PERMISSIONS, type Permission } from "../../src/lib/permissions";
 import type { Principal } from "../../src/auth/principal";
 import { CATALOGUE } from "../../src/compat/catalogue";
 import { forwardPassthrough } from "../../src/compat/dispatch";

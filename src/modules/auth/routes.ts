@@ -3,7 +3,7 @@
 // operation: its route, then its handler.
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { ROLES } from "../../auth/permissions";
+import { ROLES } from "../../lib/permissions";
 import { isWriteMethod, refuseCrossSite, requireSameOrigin } from "../../auth/same-origin";
 import { clearSessionCookie, resolveSession, sessionTokenOf, setSessionCookie } from "../../auth/session";
 import { ORGANIZATION_HEADER, WORKSPACE_HEADER } from "../../auth/tenant-headers";
@@ -59,11 +59,11 @@ export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
       security: [],
       summary: "Create a console account: user, organization, default workspace and owner membership; starts a session",
       request: { body: jsonBody(SignUpBody) },
-      responses: { 201: dataResponse("Signed up; the `ponte_session` cookie is set.", SessionStarted), ...errorResponses(400, 403, 409, 413, 415, 500) },
+      responses: { 201: dataResponse("Signed up; the `ponte_session` cookie is set.", SessionStarted), ...errorResponses(400, 403, 409, 413, 415, 429, 500) },
     }),
     async (c) => {
       refuseCrossSite(c);
-      const result = await signUp(c.var.deps, c.req.valid("json"));
+      const result = await signUp(c.var.deps, c.req.valid("json"), clientIp(c));
       setSessionCookie(c, result.token);
       return ok(c, { user: result.user, expiresAt: result.expiresAt }, 201);
     },

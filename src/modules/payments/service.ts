@@ -6,8 +6,8 @@ import { type Principal, requirePermission, tenantOf } from "../../auth/principa
 import { centsOf } from "../../billing/schemas";
 import { isAmbiguousFailure, upstreamErrorItems, upstreamJson, type GatewayCredentials } from "../../billing/upstream";
 import type { Deps } from "../../deps";
-import { newId } from "../../db/ids";
-import { formatMoney, toUpstreamAmount } from "../../db/money";
+import { newId } from "../../lib/ids";
+import { formatMoney, toUpstreamAmount } from "../../lib/money";
 import { charges, paymentMethods } from "../../db/schema";
 import { resolveGatewayAccount } from "../../gateway/accounts";
 import { ApiError } from "../../http/errors";
