@@ -12,6 +12,7 @@ import { listAuditLogs } from "../../src/modules/audit/service";
 import { createCustomer, listCustomers } from "../../src/modules/customers/service";
 import { createGatewayAccount, listGatewayAccounts } from "../../src/modules/gateway-accounts/service";
 import { listGatewayApiLogs } from "../../src/modules/gateway-api-logs/service";
+import { currentOrganization, renameOrganization } from "../../src/modules/organizations/service";
 import { tokenizeCard } from "../../src/modules/payment-methods/service";
 import { refundCharge } from "../../src/modules/payments/refunds";
 import { createCharge, getPixQrCode, listCharges } from "../../src/modules/payments/service";
@@ -56,6 +57,8 @@ const CASES: [string, Permission, (p: Principal) => Promise<unknown>][] = [
   ["listGatewayApiLogs", "gateway_accounts.read", (p) => listGatewayApiLogs(testDeps(), p, {}, { limit: 10, offset: 0 })],
   ["createWorkspace", "workspaces.manage", (p) => createWorkspace(testDeps(), p, { name: "W" })],
   ["listWorkspaces", "workspaces.read", (p) => listWorkspaces(testDeps(), p, { limit: 10, offset: 0 })],
+  ["currentOrganization", "organizations.read", (p) => currentOrganization(testDeps(), p)],
+  ["renameOrganization", "organizations.manage", (p) => renameOrganization(testDeps(), p, "Renamed")],
   ["listAuditLogs", "audit_logs.read", (p) => listAuditLogs(testDeps(), p, {}, { limit: 10, offset: 0 })],
   ["createCustomer", "customers.manage", (p) => createCustomer(testDeps(), p, { name: "Maria", cpfCnpj: "52998224725" })],
   ["listCustomers", "customers.read", (p) => listCustomers(testDeps(), p, { limit: 10, offset: 0 }, {})],
