@@ -12,10 +12,16 @@ export const jsonContent = <T>(schema: T) => ({ "application/json": { schema } }
 export const jsonBody = <T>(schema: T, required = true) => ({ required, content: jsonContent(schema) });
 
 /** A success response whose body is `{ data: <schema>, meta }`. */
-export const dataResponse = <T extends z.ZodType>(description: string, schema: T) => ({ description, content: jsonContent(envelopeOf(schema)) });
+export const dataResponse = <T extends z.ZodType>(description: string, schema: T) => ({
+  description,
+  content: jsonContent(envelopeOf(schema)),
+});
 
 /** A success response whose body is a page: `{ data: <item>[], meta: { requestId, pagination } }`. */
-export const listResponse = <T extends z.ZodType>(description: string, item: T) => ({ description, content: jsonContent(listEnvelopeOf(item)) });
+export const listResponse = <T extends z.ZodType>(description: string, item: T) => ({
+  description,
+  content: jsonContent(listEnvelopeOf(item)),
+});
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: "Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details).",

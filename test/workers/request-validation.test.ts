@@ -7,7 +7,8 @@ import { CPF, dueDate, seedBillingTenant, upstreamWebhook } from "./billing-supp
 import { call, expectError, seedTenant } from "./support";
 
 const CARD = { holderName: "Maria Silva", number: "4444444444444444", expiryMonth: "12", expiryYear: "2030", ccv: "123" };
-const fieldsOf = (res: { body: any }) => (expectError(res as never, 400, "VALIDATION_FAILED").details.fields as { path: string; message: string }[]).map((f) => f.path);
+const fieldsOf = (res: { body: any }) =>
+  (expectError(res as never, 400, "VALIDATION_FAILED").details.fields as { path: string; message: string }[]).map((f) => f.path);
 
 async function chargeCount(workspaceId: string) {
   return (await env.DB.prepare("SELECT COUNT(*) AS n FROM charges WHERE workspace_id = ?").bind(workspaceId).first<{ n: number }>())!.n;
@@ -43,7 +44,9 @@ describe("request rules in the schemas", () => {
     const t = await seedBillingTenant({ webhooks: false });
     const res = await call("POST", "/api/v1/customers", { key: t.key, body: { name: "Maria", cpfCnpj: "529.982.247-26" } });
     expect(fieldsOf(res)).toEqual(["body.cpfCnpj"]);
-    const n = (await env.DB.prepare("SELECT COUNT(*) AS n FROM customers WHERE workspace_id = ?").bind(t.workspaceId).first<{ n: number }>())!.n;
+    const n = (await env.DB.prepare("SELECT COUNT(*) AS n FROM customers WHERE workspace_id = ?")
+      .bind(t.workspaceId)
+      .first<{ n: number }>())!.n;
     expect(n).toBe(0);
     // The valid one still goes through.
     expect((await call("POST", "/api/v1/customers", { key: t.key, body: { name: "Maria", cpfCnpj: CPF } })).status).toBe(200);
@@ -53,7 +56,9 @@ describe("request rules in the schemas", () => {
     const t = await seedBillingTenant({ webhooks: false });
     const res = await upstreamWebhook(t, { id: "evt_empty_event", event: "" });
     expect(fieldsOf(res)).toEqual(["body.event"]);
-    const n = (await env.DB.prepare("SELECT COUNT(*) AS n FROM upstream_webhook_events WHERE gateway_account_id = ?").bind(t.gatewayAccountId).first<{ n: number }>())!.n;
+    const n = (await env.DB.prepare("SELECT COUNT(*) AS n FROM upstream_webhook_events WHERE gateway_account_id = ?")
+      .bind(t.gatewayAccountId)
+      .first<{ n: number }>())!.n;
     expect(n).toBe(0);
     expect(fieldsOf(await upstreamWebhook(t, { id: "", event: "PAYMENT_CREATED" }))).toEqual(["body.id"]);
   });

@@ -47,12 +47,20 @@ const CASES: [string, Permission, (p: Principal) => Promise<unknown>][] = [
   ["createApiKey", "api_keys.manage", (p) => createApiKey(testDeps(), p, { name: "k", permissions: ["payments.read"] })],
   ["listApiKeys", "api_keys.read", (p) => listApiKeys(testDeps(), p, { limit: 10, offset: 0 })],
   ["revokeApiKey", "api_keys.manage", (p) => revokeApiKey(testDeps(), p, ID)],
-  ["createEndpoint", "webhook_endpoints.manage", (p) => createEndpoint(testDeps(), p, { url: "https://merchant.example.com/hooks", eventKinds: ["*"] } as never)],
+  [
+    "createEndpoint",
+    "webhook_endpoints.manage",
+    (p) => createEndpoint(testDeps(), p, { url: "https://merchant.example.com/hooks", eventKinds: ["*"] } as never),
+  ],
   ["listEndpoints", "webhook_endpoints.read", (p) => listEndpoints(testDeps(), p, { limit: 10, offset: 0 })],
   ["rotateSecret", "webhook_endpoints.manage", (p) => rotateSecret(testDeps(), p, ID)],
   ["listDeliveries", "webhook_endpoints.read", (p) => listDeliveries(testDeps(), p, {}, { limit: 10, offset: 0 })],
   ["redeliver", "webhook_endpoints.manage", (p) => redeliver(testDeps(), p, ID)],
-  ["createGatewayAccount", "gateway_accounts.manage", (p) => createGatewayAccount(testDeps(), p, BASE, { upstreamApiKey: "$aact_test_x" } as never)],
+  [
+    "createGatewayAccount",
+    "gateway_accounts.manage",
+    (p) => createGatewayAccount(testDeps(), p, BASE, { upstreamApiKey: "$aact_test_x" } as never),
+  ],
   ["listGatewayAccounts", "gateway_accounts.read", (p) => listGatewayAccounts(testDeps(), p, BASE, { limit: 10, offset: 0 })],
   ["listGatewayApiLogs", "gateway_accounts.read", (p) => listGatewayApiLogs(testDeps(), p, {}, { limit: 10, offset: 0 })],
   ["createWorkspace", "workspaces.manage", (p) => createWorkspace(testDeps(), p, { name: "W" })],
@@ -62,35 +70,63 @@ const CASES: [string, Permission, (p: Principal) => Promise<unknown>][] = [
   ["listAuditLogs", "audit_logs.read", (p) => listAuditLogs(testDeps(), p, {}, { limit: 10, offset: 0 })],
   ["createCustomer", "customers.manage", (p) => createCustomer(testDeps(), p, { name: "Maria", cpfCnpj: "52998224725" })],
   ["listCustomers", "customers.read", (p) => listCustomers(testDeps(), p, { limit: 10, offset: 0 }, {})],
-  ["createCharge", "payments.manage", (p) => createCharge(testDeps(), p, { customer: ID, billingType: "PIX", value: "10.00", dueDate: "2030-01-01" })],
+  [
+    "createCharge",
+    "payments.manage",
+    (p) => createCharge(testDeps(), p, { customer: ID, billingType: "PIX", value: "10.00", dueDate: "2030-01-01" }),
+  ],
   ["listCharges", "payments.read", (p) => listCharges(testDeps(), p, { limit: 10, offset: 0 }, {})],
   ["getPixQrCode", "payments.read", (p) => getPixQrCode(testDeps(), p, ID)],
   ["refundCharge", "payments.manage", (p) => refundCharge(testDeps(), p, ID, {})],
   ["tokenizeCard", "payment_methods.manage", (p) => tokenizeCard(testDeps(), p, {} as never)],
   ["createPlan", "plans.manage", (p) => createPlan(testDeps(), p, { name: "P", value: "10.00", cycle: "MONTHLY" } as never)],
   ["listPlans", "plans.read", (p) => listPlans(testDeps(), p, { limit: 10, offset: 0 })],
-  ["createSubscription", "subscriptions.manage", (p) => createSubscription(testDeps(), p, { plan: ID, customer: ID, nextDueDate: "2030-01-01" } as never)],
+  [
+    "createSubscription",
+    "subscriptions.manage",
+    (p) => createSubscription(testDeps(), p, { plan: ID, customer: ID, nextDueDate: "2030-01-01" } as never),
+  ],
   ["listSubscriptions", "subscriptions.read", (p) => listSubscriptions(testDeps(), p, { limit: 10, offset: 0 }, {})],
   [
     `forwardPassthrough (${passthrough.operationId})`,
     "gateway_accounts.manage",
-    (p) => forwardPassthrough(testDeps(), p, { operation: passthrough, params: {}, query: "", body: null, contentType: null, surfacePath: passthrough.path } as never),
+    (p) =>
+      forwardPassthrough(testDeps(), p, {
+        operation: passthrough,
+        params: {},
+        query: "",
+        body: null,
+        contentType: null,
+        surfacePath: passthrough.path,
+      } as never),
   ],
 ];
 
 describe("services state their permission", () => {
   it.each(CASES)("%s without %s throws FORBIDDEN naming it", async (_name, permission, run) => {
     const t = await seedTenant();
-    await expect(run(principalWithout(t, permission))).rejects.toMatchObject({ code: "FORBIDDEN", status: 403, details: { requiredPermission: permission } });
+    await expect(run(principalWithout(t, permission))).rejects.toMatchObject({
+      code: "FORBIDDEN",
+      status: 403,
+      details: { requiredPermission: permission },
+    });
   });
 
   it("a refused write leaves nothing behind", async () => {
     const t = await seedTenant();
     const p = principalWithout(t, "webhook_endpoints.manage");
-    await expect(createEndpoint(testDeps(), p, { url: "https://merchant.example.com/hooks", eventKinds: ["*"] } as never)).rejects.toMatchObject({ code: "FORBIDDEN" });
-    await expect(createWorkspace(testDeps(), principalWithout(t, "workspaces.manage"), { name: "W" })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    const endpoints = await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_endpoints WHERE organization_id = ?").bind(t.organizationId).first<{ n: number }>();
-    const workspaces = await env.DB.prepare("SELECT COUNT(*) AS n FROM workspaces WHERE organization_id = ?").bind(t.organizationId).first<{ n: number }>();
+    await expect(
+      createEndpoint(testDeps(), p, { url: "https://merchant.example.com/hooks", eventKinds: ["*"] } as never),
+    ).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(createWorkspace(testDeps(), principalWithout(t, "workspaces.manage"), { name: "W" })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
+    const endpoints = await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_endpoints WHERE organization_id = ?")
+      .bind(t.organizationId)
+      .first<{ n: number }>();
+    const workspaces = await env.DB.prepare("SELECT COUNT(*) AS n FROM workspaces WHERE organization_id = ?")
+      .bind(t.organizationId)
+      .first<{ n: number }>();
     expect(endpoints!.n).toBe(0);
     expect(workspaces!.n).toBe(1);
   });
@@ -117,7 +153,10 @@ describe("console pages get the service's refusal", () => {
     const { organizationId, workspaceId } = await signUpUser();
     const viewer = await seedMember(organizationId, "viewer");
     const owner = principalWithout({ organizationId, workspaceId }, "audit_logs.read");
-    const endpoint = (await createEndpoint(testDeps(), owner, { url: "https://merchant.example.com/hooks", eventKinds: ["*"] } as never)) as { id: string; secret: string };
+    const endpoint = (await createEndpoint(testDeps(), owner, {
+      url: "https://merchant.example.com/hooks",
+      eventKinds: ["*"],
+    } as never)) as { id: string; secret: string };
     const endpointId = endpoint.id;
     for (const [path, permission] of [
       ["/console/webhooks", "webhook_endpoints.manage"],
@@ -126,13 +165,23 @@ describe("console pages get the service's refusal", () => {
       [`/console/api-keys/${ID}/revoke`, "api_keys.manage"],
       [`/console/gateway/${ID}/verify`, "gateway_accounts.manage"],
     ] as const) {
-      const res = await form(path, viewer.cookie, path === "/console/webhooks" ? { url: "https://merchant.example.com/h", eventKinds: "*" } : { name: "k", permissions: "payments.read" });
+      const res = await form(
+        path,
+        viewer.cookie,
+        path === "/console/webhooks"
+          ? { url: "https://merchant.example.com/h", eventKinds: "*" }
+          : { name: "k", permissions: "payments.read" },
+      );
       expect(res.status, path).toBe(403);
       expect(await res.text(), path).toContain(permission);
     }
-    const keys = await env.DB.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE organization_id = ?").bind(organizationId).first<{ n: number }>();
+    const keys = await env.DB.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE organization_id = ?")
+      .bind(organizationId)
+      .first<{ n: number }>();
     expect(keys!.n).toBe(0);
-    const endpoints = await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_endpoints WHERE organization_id = ?").bind(organizationId).first<{ n: number }>();
+    const endpoints = await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_endpoints WHERE organization_id = ?")
+      .bind(organizationId)
+      .first<{ n: number }>();
     expect(endpoints!.n).toBe(1);
   });
 });

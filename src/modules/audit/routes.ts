@@ -24,8 +24,16 @@ const AuditLog = z
 
 const isoTime = z.iso.datetime({ offset: true });
 const AuditQuery = PaginationQuery.extend({
-  action: z.string().max(100).optional().openapi({ param: { name: "action", in: "query" } }),
-  targetId: z.string().max(100).optional().openapi({ param: { name: "targetId", in: "query" } }),
+  action: z
+    .string()
+    .max(100)
+    .optional()
+    .openapi({ param: { name: "action", in: "query" } }),
+  targetId: z
+    .string()
+    .max(100)
+    .optional()
+    .openapi({ param: { name: "targetId", in: "query" } }),
   from: isoTime.optional().openapi({ param: { name: "from", in: "query" }, description: "ISO 8601; entries at or after." }),
   to: isoTime.optional().openapi({ param: { name: "to", in: "query" }, description: "ISO 8601; entries at or before." }),
 });
@@ -45,22 +53,22 @@ export function registerAuditRoutes(app: OpenAPIHono<AppEnv>) {
       responses: { 200: listResponse("A page of entries, newest first.", AuditLog), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
     async (c) => {
-    const { limit, offset, ...filters } = c.req.valid("query");
-    const range = { from: norm(filters.from), to: norm(filters.to) };
-    const { rows, totalCount } = await listAuditLogs(c.var.deps, c.var.principal, { ...filters, ...range }, { limit, offset });
-    const data = rows.map((r) => ({
-      id: r.id,
-      object: "audit_log" as const,
-      organizationId: r.organizationId,
-      workspaceId: r.workspaceId,
-      actor: { type: r.actorType, id: r.actorId },
-      action: r.action,
-      target: { type: r.targetType, id: r.targetId },
-      requestId: r.requestId,
-      metadata: r.metadata ?? null,
-      createdAt: r.createdAt,
-    }));
-    return okList(c, data, pagination({ limit, offset }, totalCount));
+      const { limit, offset, ...filters } = c.req.valid("query");
+      const range = { from: norm(filters.from), to: norm(filters.to) };
+      const { rows, totalCount } = await listAuditLogs(c.var.deps, c.var.principal, { ...filters, ...range }, { limit, offset });
+      const data = rows.map((r) => ({
+        id: r.id,
+        object: "audit_log" as const,
+        organizationId: r.organizationId,
+        workspaceId: r.workspaceId,
+        actor: { type: r.actorType, id: r.actorId },
+        action: r.action,
+        target: { type: r.targetType, id: r.targetId },
+        requestId: r.requestId,
+        metadata: r.metadata ?? null,
+        createdAt: r.createdAt,
+      }));
+      return okList(c, data, pagination({ limit, offset }, totalCount));
     },
   );
 }

@@ -31,7 +31,10 @@ const Me = z
     current: z
       .object({ organizationId: z.uuid(), workspaceId: z.uuid(), role: z.string(), permissions: z.array(z.string()) })
       .nullable()
-      .openapi({ description: "The organization and workspace this session acts in (X-Organization-Id / X-Workspace-Id, else the first membership and its default workspace)." }),
+      .openapi({
+        description:
+          "The organization and workspace this session acts in (X-Organization-Id / X-Workspace-Id, else the first membership and its default workspace).",
+      }),
   })
   .openapi("Me");
 
@@ -59,7 +62,10 @@ export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
       security: [],
       summary: "Create a console account: user, organization, default workspace and owner membership; starts a session",
       request: { body: jsonBody(SignUpBody) },
-      responses: { 201: dataResponse("Signed up; the `ponte_session` cookie is set.", SessionStarted), ...errorResponses(400, 403, 409, 413, 415, 429, 500) },
+      responses: {
+        201: dataResponse("Signed up; the `ponte_session` cookie is set.", SessionStarted),
+        ...errorResponses(400, 403, 409, 413, 415, 429, 500),
+      },
     }),
     async (c) => {
       refuseCrossSite(c);
@@ -96,7 +102,10 @@ export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
       operationId: "auth-logout",
       summary: "End this session",
       security: SESSION_SECURITY,
-      responses: { 200: dataResponse("Signed out; the cookie is cleared.", z.object({ signedOut: z.literal(true) })), ...errorResponses(401, 403, 500) },
+      responses: {
+        200: dataResponse("Signed out; the cookie is cleared.", z.object({ signedOut: z.literal(true) })),
+        ...errorResponses(401, 403, 500),
+      },
     }),
     async (c) => {
       const { token } = await currentSession(c);
@@ -116,8 +125,14 @@ export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
       security: SESSION_SECURITY,
       request: {
         headers: z.object({
-          [ORGANIZATION_HEADER]: z.string().optional().openapi({ param: { name: ORGANIZATION_HEADER, in: "header" } }),
-          [WORKSPACE_HEADER]: z.string().optional().openapi({ param: { name: WORKSPACE_HEADER, in: "header" } }),
+          [ORGANIZATION_HEADER]: z
+            .string()
+            .optional()
+            .openapi({ param: { name: ORGANIZATION_HEADER, in: "header" } }),
+          [WORKSPACE_HEADER]: z
+            .string()
+            .optional()
+            .openapi({ param: { name: WORKSPACE_HEADER, in: "header" } }),
         }),
       },
       responses: { 200: dataResponse("The session's user.", Me), ...errorResponses(400, 401, 403, 500) },
@@ -148,7 +163,10 @@ export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
       summary: "Change the password: ends every other session of the user and rotates this one",
       security: SESSION_SECURITY,
       request: { body: jsonBody(PasswordBody) },
-      responses: { 200: dataResponse("Changed; a new session cookie is set.", z.object({ expiresAt: z.string() })), ...errorResponses(400, 401, 403, 413, 415, 429, 500) },
+      responses: {
+        200: dataResponse("Changed; a new session cookie is set.", z.object({ expiresAt: z.string() })),
+        ...errorResponses(400, 401, 403, 413, 415, 429, 500),
+      },
     }),
     async (c) => {
       const current = await currentSession(c);

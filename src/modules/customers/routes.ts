@@ -6,7 +6,15 @@ import { IdParam } from "../../billing/schemas";
 import { nativeOperation, permissionOf, successStatusOf } from "../../compat/catalogue-route";
 import type { AppEnv } from "../../http/app-env";
 import { ok, okList } from "../../http/envelope";
-import { AUTHENTICATED_ERRORS, UPSTREAM_ERRORS, WRITE_ERRORS, dataResponse, errorResponses, jsonBody, listResponse } from "../../http/openapi";
+import {
+  AUTHENTICATED_ERRORS,
+  UPSTREAM_ERRORS,
+  WRITE_ERRORS,
+  dataResponse,
+  errorResponses,
+  jsonBody,
+  listResponse,
+} from "../../http/openapi";
 import { PaginationQuery, pagination } from "../../http/pagination";
 import { CreateCustomerBody, Customer, CustomerListQuery, UpdateCustomerBody } from "./schemas";
 import { createCustomer, deleteCustomer, getCustomer, listCustomers, restoreCustomer, updateCustomer } from "./service";
@@ -29,7 +37,10 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>) {
       ...nativeOperation(CREATE),
       ...guard(permissionOf(CREATE)),
       request: { body: jsonBody(CreateCustomerBody) },
-      responses: { [CREATE_STATUS]: dataResponse("The customer (syncStatus pending if the upstream did not answer).", Customer), ...WRITE_AND_UPSTREAM_ERRORS },
+      responses: {
+        [CREATE_STATUS]: dataResponse("The customer (syncStatus pending if the upstream did not answer).", Customer),
+        ...WRITE_AND_UPSTREAM_ERRORS,
+      },
     }),
     async (c) => ok(c, await createCustomer(c.var.deps, c.var.principal, c.req.valid("json")), CREATE_STATUS),
   );
@@ -54,7 +65,10 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>) {
       ...nativeOperation(GET),
       ...guard(permissionOf(GET)),
       request: { params: IdParam },
-      responses: { 200: dataResponse("The customer (deleted ones too, with deleted: true).", Customer), ...errorResponses(...AUTHENTICATED_ERRORS) },
+      responses: {
+        200: dataResponse("The customer (deleted ones too, with deleted: true).", Customer),
+        ...errorResponses(...AUTHENTICATED_ERRORS),
+      },
     }),
     async (c) => ok(c, await getCustomer(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
   );

@@ -5,9 +5,25 @@ import type { Context } from "hono";
 import { guard } from "../../auth";
 import type { AppEnv } from "../../http/app-env";
 import { ok, okList } from "../../http/envelope";
-import { AUTHENTICATED_ERRORS, UPSTREAM_ERRORS, WRITE_ERRORS, dataResponse, errorResponses, jsonBody, listResponse, routeGroup } from "../../http/openapi";
+import {
+  AUTHENTICATED_ERRORS,
+  UPSTREAM_ERRORS,
+  WRITE_ERRORS,
+  dataResponse,
+  errorResponses,
+  jsonBody,
+  listResponse,
+  routeGroup,
+} from "../../http/openapi";
 import { PaginationQuery, pagination } from "../../http/pagination";
-import { CreateGatewayAccountBody, DeletedGatewayAccount, GatewayAccount, GatewayAccountIdParam, GatewayAccountWithToken, UpdateGatewayAccountBody } from "./schemas";
+import {
+  CreateGatewayAccountBody,
+  DeletedGatewayAccount,
+  GatewayAccount,
+  GatewayAccountIdParam,
+  GatewayAccountWithToken,
+  UpdateGatewayAccountBody,
+} from "./schemas";
 import {
   createGatewayAccount,
   deleteGatewayAccount,
@@ -50,7 +66,10 @@ export function registerGatewayAccountRoutes(app: OpenAPIHono<AppEnv>) {
       summary: "List the workspace's gateway accounts",
       ...READ,
       request: { query: PaginationQuery },
-      responses: { 200: listResponse("A page of accounts (never with keys or tokens).", GatewayAccount), ...errorResponses(...AUTHENTICATED_ERRORS) },
+      responses: {
+        200: listResponse("A page of accounts (never with keys or tokens).", GatewayAccount),
+        ...errorResponses(...AUTHENTICATED_ERRORS),
+      },
     }),
     async (c) => {
       const page = c.req.valid("query");
@@ -84,7 +103,8 @@ export function registerGatewayAccountRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: GatewayAccountIdParam, body: jsonBody(UpdateGatewayAccountBody) },
       responses: { 200: dataResponse("The account.", GatewayAccount), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await updateGatewayAccount(c.var.deps, c.var.principal, origin(c), c.req.valid("param").id, c.req.valid("json")), 200),
+    async (c) =>
+      ok(c, await updateGatewayAccount(c.var.deps, c.var.principal, origin(c), c.req.valid("param").id, c.req.valid("json")), 200),
   );
 
   app.openapi(
@@ -96,7 +116,10 @@ export function registerGatewayAccountRoutes(app: OpenAPIHono<AppEnv>) {
       summary: "Check the key with the upstream: active when it answers, invalid_credentials when it refuses the key",
       ...MANAGE,
       request: { params: GatewayAccountIdParam },
-      responses: { 200: dataResponse("The account with its new status.", GatewayAccount), ...errorResponses(...WRITE_ERRORS, ...UPSTREAM_ERRORS) },
+      responses: {
+        200: dataResponse("The account with its new status.", GatewayAccount),
+        ...errorResponses(...WRITE_ERRORS, ...UPSTREAM_ERRORS),
+      },
     }),
     async (c) => ok(c, await verifyGatewayAccount(c.var.deps, c.var.principal, origin(c), c.req.valid("param").id), 200),
   );
@@ -121,7 +144,8 @@ export function registerGatewayAccountRoutes(app: OpenAPIHono<AppEnv>) {
       method: "delete",
       path: "/api/v1/gateway-accounts/{id}",
       operationId: "gateway-accounts-delete",
-      summary: "Delete a gateway account (passthrough calls then answer 409 GATEWAY_ACCOUNT_MISSING) and remove its upstream webhook config",
+      summary:
+        "Delete a gateway account (passthrough calls then answer 409 GATEWAY_ACCOUNT_MISSING) and remove its upstream webhook config",
       ...MANAGE,
       request: { params: GatewayAccountIdParam },
       responses: {

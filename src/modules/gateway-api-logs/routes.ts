@@ -26,8 +26,18 @@ const GatewayApiLog = z
 
 const isoTime = z.iso.datetime({ offset: true });
 const LogQuery = PaginationQuery.extend({
-  operationId: z.string().max(200).optional().openapi({ param: { name: "operationId", in: "query" } }),
-  status: z.coerce.number().int().min(100).max(599).optional().openapi({ param: { name: "status", in: "query" }, description: "The upstream's HTTP status." }),
+  operationId: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({ param: { name: "operationId", in: "query" } }),
+  status: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(599)
+    .optional()
+    .openapi({ param: { name: "status", in: "query" }, description: "The upstream's HTTP status." }),
   from: isoTime.optional().openapi({ param: { name: "from", in: "query" }, description: "ISO 8601; calls at or after." }),
   to: isoTime.optional().openapi({ param: { name: "to", in: "query" }, description: "ISO 8601; calls at or before." }),
 });

@@ -34,17 +34,23 @@ export function registerHealthRoutes(app: OpenAPIHono<AppEnv>) {
       responses: { 200: dataResponse("Ready.", Ready), ...errorResponses(503) },
     }),
     async (c) => {
-    let applied: string[];
-    try {
-      const { results } = await c.env.DB.prepare("SELECT name FROM d1_migrations ORDER BY id").all<{ name: string }>();
-      applied = results.map((r) => r.name);
-    } catch {
-      throw new ApiError("NOT_READY", "The database is unreachable or has no migrations applied.", { database: "unavailable" });
-    }
-    const missing = EXPECTED_MIGRATIONS.filter((m) => !applied.includes(m));
-    if (missing.length > 0) throw new ApiError("NOT_READY", "Database migrations are not all applied.", { missing });
-    const ready = { status: "ok" as const, environment: c.env.ENVIRONMENT, version: API_VERSION, database: "ok" as const, migrations: applied.length };
-    return ok(c, ready, 200);
+      let applied: string[];
+      try {
+        const { results } = await c.env.DB.prepare("SELECT name FROM d1_migrations ORDER BY id").all<{ name: string }>();
+        applied = results.map((r) => r.name);
+      } catch {
+        throw new ApiError("NOT_READY", "The database is unreachable or has no migrations applied.", { database: "unavailable" });
+      }
+      const missing = EXPECTED_MIGRATIONS.filter((m) => !applied.includes(m));
+      if (missing.length > 0) throw new ApiError("NOT_READY", "Database migrations are not all applied.", { missing });
+      const ready = {
+        status: "ok" as const,
+        environment: c.env.ENVIRONMENT,
+        version: API_VERSION,
+        database: "ok" as const,
+        migrations: applied.length,
+      };
+      return ok(c, ready, 200);
     },
   );
 }

@@ -18,7 +18,10 @@ export function registerPaymentMethodRoutes(app: OpenAPIHono<AppEnv>) {
       description:
         "The card goes straight to the upstream tokenizer; Ponte stores only the token, brand and last 4 digits. Use the returned id as creditCardToken on a charge.",
       request: { body: jsonBody(TokenizeBody) },
-      responses: { [TOKENIZE_STATUS]: dataResponse("The payment method.", PaymentMethod), ...errorResponses(...WRITE_ERRORS, ...UPSTREAM_ERRORS) },
+      responses: {
+        [TOKENIZE_STATUS]: dataResponse("The payment method.", PaymentMethod),
+        ...errorResponses(...WRITE_ERRORS, ...UPSTREAM_ERRORS),
+      },
     }),
     async (c) => ok(c, await tokenizeCard(c.var.deps, c.var.principal, c.req.valid("json")), TOKENIZE_STATUS),
   );

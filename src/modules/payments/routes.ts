@@ -151,7 +151,10 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
       description:
         "Full (no value) or partial refund of a CONFIRMED, RECEIVED or RECEIVED_IN_CASH charge. Partial refunds keep the status and raise refundedValue; the sum never exceeds the charge value (409 INVALID_STATE).",
       request: { params: IdParam, body: jsonBody(RefundBody, false) },
-      responses: { [REFUND_STATUS]: dataResponse("The charge after the refund.", Charge), ...errorResponses(...WRITE_ERRORS, ...UPSTREAM_ERRORS) },
+      responses: {
+        [REFUND_STATUS]: dataResponse("The charge after the refund.", Charge),
+        ...errorResponses(...WRITE_ERRORS, ...UPSTREAM_ERRORS),
+      },
     }),
     async (c) => {
       const body = (c.req.valid("json") as { value?: string | number; description?: string } | undefined) ?? {};

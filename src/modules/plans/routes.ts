@@ -10,7 +10,10 @@ import { PaginationQuery, pagination } from "../../http/pagination";
 import { CreatePlanBody, Plan, UpdatePlanBody, archivePlan, createPlan, getPlan, listPlans, updatePlan } from "./service";
 
 const common = routeGroup("plans", "internal");
-const PlanStatusQuery = z.enum(["active", "archived"]).optional().openapi({ param: { name: "status", in: "query" } });
+const PlanStatusQuery = z
+  .enum(["active", "archived"])
+  .optional()
+  .openapi({ param: { name: "status", in: "query" } });
 
 export function registerPlanRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(

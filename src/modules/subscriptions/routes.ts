@@ -93,7 +93,10 @@ export function registerSubscriptionRoutes(app: OpenAPIHono<AppEnv>) {
       description:
         "Cancels the subscription upstream (no further charges): status CANCELED, event subscription.canceled. Already canceled: 409 INVALID_STATE.",
       request: { headers: TenantHeaders, params: IdParam },
-      responses: { [CANCEL_STATUS]: dataResponse("The canceled subscription.", Subscription), ...errorResponses(...WRITE_ERRORS, ...UPSTREAM_ERRORS) },
+      responses: {
+        [CANCEL_STATUS]: dataResponse("The canceled subscription.", Subscription),
+        ...errorResponses(...WRITE_ERRORS, ...UPSTREAM_ERRORS),
+      },
     }),
     async (c) => ok(c, await cancelSubscription(c.var.deps, c.var.principal, c.req.valid("param").id), CANCEL_STATUS),
   );

@@ -22,35 +22,38 @@ const accounts = new WeakMap<Request, Account>();
 // Runs before body validation, so a caller without the token learns nothing but 401.
 const authenticateAccount: MiddlewareHandler<AppEnv> = async (c, next) => {
   const gatewayAccountId = c.req.path.split("/").pop() ?? "";
-  accounts.set(c.req.raw, await authenticateUpstream(c.var.deps, decodeURIComponent(gatewayAccountId), c.req.header(UPSTREAM_TOKEN_HEADER)));
+  accounts.set(
+    c.req.raw,
+    await authenticateUpstream(c.var.deps, decodeURIComponent(gatewayAccountId), c.req.header(UPSTREAM_TOKEN_HEADER)),
+  );
   await next();
 };
 
 export function registerUpstreamWebhookRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(
     createRoute({
-  ...routeGroup("webhooks", "internal"),
-  method: "post",
-  path: "/api/v1/webhooks/upstream/{gatewayAccountId}",
-  operationId: "webhooks-upstream-receive",
-  summary: "Inbound webhook from the upstream provider",
-  description: `Authenticated by the gateway account's webhook token in \`${UPSTREAM_TOKEN_HEADER}\` (401 when missing or wrong). Deduplicated by the upstream event id; a repeat answers 200 with duplicate: true and has no effect.`,
-  security: [],
-  middleware: [authenticateAccount] as const,
-  request: {
-    params: z.object({ gatewayAccountId: z.string().openapi({ param: { name: "gatewayAccountId", in: "path" } }) }),
-    body: jsonBody(UpstreamWebhookBody),
-  },
-  responses: {
-    200: dataResponse("Received.", z.object({ received: z.literal(true), duplicate: z.boolean() })),
-    ...errorResponses(400, 401, 413, 415, 500),
-  },
-}),
+      ...routeGroup("webhooks", "internal"),
+      method: "post",
+      path: "/api/v1/webhooks/upstream/{gatewayAccountId}",
+      operationId: "webhooks-upstream-receive",
+      summary: "Inbound webhook from the upstream provider",
+      description: `Authenticated by the gateway account's webhook token in \`${UPSTREAM_TOKEN_HEADER}\` (401 when missing or wrong). Deduplicated by the upstream event id; a repeat answers 200 with duplicate: true and has no effect.`,
+      security: [],
+      middleware: [authenticateAccount] as const,
+      request: {
+        params: z.object({ gatewayAccountId: z.string().openapi({ param: { name: "gatewayAccountId", in: "path" } }) }),
+        body: jsonBody(UpstreamWebhookBody),
+      },
+      responses: {
+        200: dataResponse("Received.", z.object({ received: z.literal(true), duplicate: z.boolean() })),
+        ...errorResponses(400, 401, 413, 415, 500),
+      },
+    }),
     async (c) => {
-    const account = accounts.get(c.req.raw);
-    if (!account) throw new Error("upstream webhook reached the handler unauthenticated");
-    const { duplicate } = await receiveUpstreamWebhook(c.var.deps, account, c.req.valid("json") as UpstreamEnvelope);
-    return ok(c, { received: true as const, duplicate }, 200);
+      const account = accounts.get(c.req.raw);
+      if (!account) throw new Error("upstream webhook reached the handler unauthenticated");
+      const { duplicate } = await receiveUpstreamWebhook(c.var.deps, account, c.req.valid("json") as UpstreamEnvelope);
+      return ok(c, { received: true as const, duplicate }, 200);
     },
   );
 }

@@ -6,13 +6,34 @@ import type { AppEnv } from "../../http/app-env";
 import { ok, okList } from "../../http/envelope";
 import { AUTHENTICATED_ERRORS, WRITE_ERRORS, dataResponse, errorResponses, jsonBody, listResponse, routeGroup } from "../../http/openapi";
 import { PaginationQuery, pagination } from "../../http/pagination";
-import { AttemptResult, CreateWebhookEndpointBody, EndpointIdParam, RecoverBody, RecoverResult, UpdateWebhookEndpointBody, WebhookEndpoint, WebhookEndpointWithSecret } from "./schemas";
-import { createEndpoint, deleteEndpoint, enableEndpoint, getEndpoint, listEndpoints, recoverDeliveries, rotateSecret, sendTestPing, updateEndpoint } from "./service";
+import {
+  AttemptResult,
+  CreateWebhookEndpointBody,
+  EndpointIdParam,
+  RecoverBody,
+  RecoverResult,
+  UpdateWebhookEndpointBody,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
+} from "./schemas";
+import {
+  createEndpoint,
+  deleteEndpoint,
+  enableEndpoint,
+  getEndpoint,
+  listEndpoints,
+  recoverDeliveries,
+  rotateSecret,
+  sendTestPing,
+  updateEndpoint,
+} from "./service";
 
 const common = routeGroup("webhook-endpoints", "internal");
 const READ = guard("webhook_endpoints.read", { allowSession: true });
 const MANAGE = guard("webhook_endpoints.manage", { allowSession: true });
-const DeletedEndpoint = z.object({ id: z.uuid(), object: z.literal("webhook_endpoint"), deleted: z.literal(true) }).openapi("DeletedWebhookEndpoint");
+const DeletedEndpoint = z
+  .object({ id: z.uuid(), object: z.literal("webhook_endpoint"), deleted: z.literal(true) })
+  .openapi("DeletedWebhookEndpoint");
 
 export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(
@@ -24,7 +45,10 @@ export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>) {
       summary: "Register a webhook endpoint (the signing secret is returned once)",
       ...MANAGE,
       request: { body: jsonBody(CreateWebhookEndpointBody) },
-      responses: { 201: dataResponse("Created; `secret` is shown only here.", WebhookEndpointWithSecret), ...errorResponses(...WRITE_ERRORS) },
+      responses: {
+        201: dataResponse("Created; `secret` is shown only here.", WebhookEndpointWithSecret),
+        ...errorResponses(...WRITE_ERRORS),
+      },
     }),
     async (c) => ok(c, await createEndpoint(c.var.deps, c.var.principal, c.req.valid("json")), 201),
   );

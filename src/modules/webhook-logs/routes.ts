@@ -36,9 +36,19 @@ const WebhookDeliveryDetail = WebhookDelivery.extend({
 
 const isoTime = z.iso.datetime({ offset: true });
 const LogQuery = PaginationQuery.extend({
-  endpointId: z.uuid().optional().openapi({ param: { name: "endpointId", in: "query" } }),
-  eventType: z.string().max(100).optional().openapi({ param: { name: "eventType", in: "query" }, example: "payment.received" }),
-  status: z.enum(DELIVERY_STATUSES).optional().openapi({ param: { name: "status", in: "query" } }),
+  endpointId: z
+    .uuid()
+    .optional()
+    .openapi({ param: { name: "endpointId", in: "query" } }),
+  eventType: z
+    .string()
+    .max(100)
+    .optional()
+    .openapi({ param: { name: "eventType", in: "query" }, example: "payment.received" }),
+  status: z
+    .enum(DELIVERY_STATUSES)
+    .optional()
+    .openapi({ param: { name: "status", in: "query" } }),
   from: isoTime.optional().openapi({ param: { name: "from", in: "query" }, description: "ISO 8601; deliveries created at or after." }),
   to: isoTime.optional().openapi({ param: { name: "to", in: "query" }, description: "ISO 8601; deliveries created at or before." }),
 });
