@@ -4,7 +4,7 @@
 // is a fresh request. The stored response may hold a one-time secret, so it is sealed (AES-GCM, the
 // secrets key) and opened only to replay it.
 import type { Context, MiddlewareHandler } from "hono";
-import { openSecret, sealSecret, sha256Hex } from "../auth/secret-box";
+import { openSecret, sealSecret, sha256Hex } from "../lib/secret-box";
 import { LIMITS } from "../config";
 import { deleteExpiredRows } from "../db/retention";
 import type { Deps } from "../deps";

@@ -1,12 +1,13 @@
 // Issuing, listing, revoking and rotating API keys. Secrets exist only in the create/rotate answer.
 import { and, eq, isNull, type SQL } from "drizzle-orm";
+import { inCredentialScope } from "../../db/tenant-scope";
 import { generateApiKeySecret, displayParts, hashApiKey } from "../../auth/api-key-secret";
 import { forgetApiKey } from "../../auth/key-cache";
-import { isPermission } from "../../auth/permissions";
+import { isPermission } from "../../lib/permissions";
 import type { Principal } from "../../auth/principal";
 import { keyEnvironmentFor } from "../../config";
 import type { Deps } from "../../deps";
-import { newId } from "../../db/ids";
+import { newId } from "../../lib/ids";
 import { apiKeys, workspaces } from "../../db/schema";
 import { ApiError, notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
@@ -33,9 +34,7 @@ export function presentApiKey(row: ApiKeyRow) {
 }
 
 function scope(principal: Principal): SQL[] {
-  const conditions = [eq(apiKeys.organizationId, principal.organizationId)];
-  if (principal.workspaceRestricted) conditions.push(eq(apiKeys.workspaceId, principal.workspaceId));
-  return conditions;
+  return [inCredentialScope(apiKeys, principal)];
 }
 
 /**

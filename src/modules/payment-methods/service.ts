@@ -4,7 +4,7 @@ import { and, eq, or } from "drizzle-orm";
 import { tenantOf, type Principal } from "../../auth/principal";
 import { upstreamJson } from "../../billing/upstream";
 import type { Deps } from "../../deps";
-import { newId } from "../../db/ids";
+import { newId } from "../../lib/ids";
 import { paymentMethods } from "../../db/schema";
 import { inTenant } from "../../db/tenant-scope";
 import { resolveGatewayAccount } from "../../gateway/accounts";

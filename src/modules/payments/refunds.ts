@@ -2,19 +2,19 @@
 // upstream is called, so concurrent refunds can never add up to more than the charge.
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { tenantOf, type Principal } from "../../auth/principal";
-import { changedRows, recordEventIfChanged } from "../../billing/conditional-event";
+import { changedRows, insertIfChanged } from "../../db/insert-if-changed";
 import { centsOf } from "../../billing/schemas";
 import { upstreamJson } from "../../billing/upstream";
 import type { Deps } from "../../deps";
-import { newId } from "../../db/ids";
-import { formatMoney, toUpstreamAmount } from "../../db/money";
+import { newId } from "../../lib/ids";
+import { formatMoney, toUpstreamAmount } from "../../lib/money";
 import { charges, refunds } from "../../db/schema";
-import { dispatchEvents } from "../../events/outbox";
+import { dispatchEvents, recordEventIfChanged } from "../../events/outbox";
 import { resolveGatewayAccount } from "../../gateway/accounts";
 import { ApiError } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { assertChargeAction, REFUNDABLE_STATUSES } from "./charge-status";
-import { findChargeRow, presentCharge, tenantOfRow, type ChargeRow } from "./charge-state";
+import { findChargeRow, presentCharge, type ChargeRow } from "./charge-state";
 import { newestFirstPage } from "../../db/paging";
 
 type RefundRow = typeof refunds.$inferSelect;
@@ -62,10 +62,18 @@ export async function refundCharge(deps: Deps, principal: Principal, id: string,
     .update(charges)
     .set({ refundedCents: sql`${charges.refundedCents} + ${amount}`, updatedAt: now })
     .where(and(eq(charges.id, row.id), sql`${charges.refundedCents} + ${amount} <= ${charges.valueCents}`, inArray(charges.status, REFUNDABLE_STATUSES)));
-  const pending = deps.db.insert(refunds).select(
-    sql`SELECT ${refundId}, ${row.organizationId}, ${row.workspaceId}, ${row.id}, ${amount}, ${input.description ?? null}, 'pending', 'ponte', NULL, ${now}, ${now}
-        WHERE changes() > 0`,
-  );
+  const pending = insertIfChanged(deps.db, refunds, {
+    id: refundId,
+    ...tenant,
+    chargeId: row.id,
+    valueCents: amount,
+    description: input.description ?? null,
+    status: "pending",
+    origin: "ponte",
+    failureReason: null,
+    createdAt: now,
+    updatedAt: now,
+  });
   const [reserved] = await deps.db.batch([reserve, pending]);
   if (changedRows(reserved) === 0) {
     const fresh = await findChargeRow(deps, tenant, id);
@@ -96,7 +104,7 @@ export async function refundCharge(deps: Deps, principal: Principal, id: string,
   const fresh = await findChargeRow(deps, tenant, id);
   const full = fresh.refundedCents >= fresh.valueCents;
   const next: ChargeRow = { ...fresh, status: full ? "REFUNDED" : fresh.status, updatedAt: doneAt };
-  const { event, statement } = recordEventIfChanged(deps, tenantOfRow(fresh), "payment.refunded", presentCharge(next));
+  const { event, statement } = recordEventIfChanged(deps, tenantOf(fresh), "payment.refunded", presentCharge(next));
   const results = await deps.db.batch([
     deps.db.update(charges).set({ status: next.status, updatedAt: doneAt }).where(and(eq(charges.id, fresh.id), inArray(charges.status, full ? REFUNDABLE_STATUSES : [fresh.status]))),
     deps.db.update(refunds).set({ status: "done", updatedAt: doneAt }).where(and(eq(refunds.id, refundId), eq(refunds.status, "pending"))),

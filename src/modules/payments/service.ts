@@ -6,8 +6,8 @@ import { tenantOf, type Principal } from "../../auth/principal";
 import { centsOf } from "../../billing/schemas";
 import { isAmbiguousFailure, upstreamErrorItems, upstreamJson, type GatewayCredentials } from "../../billing/upstream";
 import type { Deps } from "../../deps";
-import { newId } from "../../db/ids";
-import { formatMoney, toUpstreamAmount } from "../../db/money";
+import { newId } from "../../lib/ids";
+import { formatMoney, toUpstreamAmount } from "../../lib/money";
 import { charges } from "../../db/schema";
 import { resolveGatewayAccount } from "../../gateway/accounts";
 import { ApiError } from "../../http/errors";
@@ -50,7 +50,7 @@ export async function createCharge(deps: Deps, principal: Principal, input: Crea
   const credentials = await resolveGatewayAccount(deps, principal);
   if (idempotencyKey) {
     // A retry after a lost answer (the HTTP idempotency record is not kept for 5xx): resume, never re-charge.
-    const existing = await deps.db.select().from(charges).where(and(eq(charges.workspaceId, principal.workspaceId), eq(charges.idempotencyKey, idempotencyKey))).get();
+    const existing = await deps.db.select().from(charges).where(and(inTenant(charges, principal), eq(charges.idempotencyKey, idempotencyKey))).get();
     if (existing) return presentCharge(await reconcileCharge(deps, credentials, existing));
   }
   const customer = await customerForBilling(deps, credentials, tenantOf(principal), input.customer);

@@ -2,10 +2,10 @@
 // send a test ping, and re-queue failed deliveries. The signing secret exists only in create/rotate answers.
 import { and, eq, gte, inArray, ne, sql } from "drizzle-orm";
 import type { Principal } from "../../auth/principal";
-import { sealSecret } from "../../auth/secret-box";
+import { sealSecret } from "../../lib/secret-box";
 import { LIMITS } from "../../config";
 import type { Deps } from "../../deps";
-import { newId } from "../../db/ids";
+import { newId } from "../../lib/ids";
 import { auditLogs, events, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { insertWhere } from "../../db/insert-where";
 import { runManualAttempt, type RecordedAttempt } from "../../events/attempts";
@@ -17,6 +17,7 @@ import { auditEntry, auditRow } from "../audit/service";
 import { checkWebhookUrl } from "../../lib/url-policy";
 import { newestFirstPage } from "../../db/paging";
 import { inTenant } from "../../db/tenant-scope";
+import { endpointStub } from "../../events/endpoint-stub";
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
@@ -46,7 +47,6 @@ export function presentAttempt(a: RecordedAttempt) {
 }
 
 const scope = (p: Principal) => [inTenant(webhookEndpoints, p)];
-const endpointStub = (deps: Deps, id: string) => deps.env.ENDPOINT_DO.get(deps.env.ENDPOINT_DO.idFromName(id));
 
 function validUrl(deps: Deps, url: string): string {
   const result = checkWebhookUrl(url, { allowLocalhostHttp: deps.env.ENVIRONMENT === "local" });
@@ -124,7 +124,7 @@ export async function updateEndpoint(deps: Deps, principal: Principal, id: strin
     ...(disabling ? [failOpenDeliveries(deps, id, now)] : []),
     auditEntry(deps, principal, { action: "webhook_endpoint.updated", targetType: "webhook_endpoint", targetId: id, metadata: { fields: Object.keys(input) } }),
   ]);
-  if (enabling) await endpointStub(deps, id).resetStreak(id);
+  if (enabling) await endpointStub(deps.env, id).resetStreak(id);
   return presentEndpoint(next);
 }
 
@@ -137,7 +137,7 @@ export async function enableEndpoint(deps: Deps, principal: Principal, id: strin
     deps.db.update(webhookEndpoints).set({ enabled: true, disabledReason: null, disabledAt: null, consecutiveFailures: 0, updatedAt: now }).where(eq(webhookEndpoints.id, id)),
     auditEntry(deps, principal, { action: "webhook_endpoint.enabled", targetType: "webhook_endpoint", targetId: id, metadata: { previousReason: row.disabledReason } }),
   ]);
-  await endpointStub(deps, id).resetStreak(id);
+  await endpointStub(deps.env, id).resetStreak(id);
   return presentEndpoint(next);
 }
 
@@ -199,6 +199,6 @@ export async function recoverDeliveries(deps: Deps, principal: Principal, id: st
     .where(and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, "failed"), ne(webhookDeliveries.eventType, "ping"), gte(webhookDeliveries.createdAt, sinceIso)))
     .returning({ id: webhookDeliveries.id });
   await deps.db.batch([auditEntry(deps, principal, { action: "webhook_endpoint.recovered", targetType: "webhook_endpoint", targetId: id, metadata: { since: sinceIso, requeued: requeued.length } })]);
-  if (requeued.length > 0) await endpointStub(deps, id).wake(id);
+  if (requeued.length > 0) await endpointStub(deps.env, id).wake(id);
   return { object: "webhook_recovery" as const, endpointId: id, since: sinceIso, requeued: requeued.length };
 }

@@ -2,12 +2,13 @@
 import { and, eq, type SQL } from "drizzle-orm";
 import type { Principal } from "../../auth/principal";
 import type { Deps } from "../../deps";
-import { newId } from "../../db/ids";
+import { newId } from "../../lib/ids";
 import { organizations, workspaces } from "../../db/schema";
 import { ApiError, notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { auditEntry } from "../audit/service";
 import { newestFirstPage } from "../../db/paging";
+import { inCredentialScope } from "../../db/tenant-scope";
 
 type WorkspaceRow = typeof workspaces.$inferSelect;
 
@@ -23,10 +24,8 @@ export const presentWorkspace = (row: WorkspaceRow) => ({
 });
 
 function scope(principal: Principal): SQL[] {
-  const conditions = [eq(workspaces.organizationId, principal.organizationId)];
   // A workspace-bound credential sees only its own workspace.
-  if (principal.workspaceRestricted) conditions.push(eq(workspaces.id, principal.workspaceId));
-  return conditions;
+  return [inCredentialScope({ organizationId: workspaces.organizationId, workspaceId: workspaces.id }, principal)];
 }
 
 export async function createWorkspace(deps: Deps, principal: Principal, input: { name: string }) {
