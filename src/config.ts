@@ -82,6 +82,8 @@ export const LIMITS = {
   retentionBatchRows: 1_000,
   loginFailuresPerEmail: 5,
   loginFailuresPerIp: 50,
+  /** An invitation link works once, for this long after it was issued. */
+  invitationTtlSeconds: 7 * 24 * 60 * 60,
 } as const;
 
 export function keyEnvironmentFor(environment: Environment): KeyEnvironment {
