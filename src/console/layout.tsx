@@ -65,6 +65,7 @@ const NAV: [href: string, label: string][] = [
   ["/console/webhooks", "Webhook endpoints"],
   ["/console/webhook-logs", "Webhook log"],
   ["/console/gateway", "Gateway account"],
+  ["/console/team", "Team"],
 ];
 
 function Switcher({ memberships, current }: { memberships: MembershipView[]; current: NonNullable<ShellContext["current"]> }) {

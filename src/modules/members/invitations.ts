@@ -196,12 +196,16 @@ export async function acceptInvitation(deps: Deps, input: AcceptInvitationInput,
     throw err;
   }
   return {
-    organizationId: invitation.organizationId,
-    organizationName: found.organizationName,
-    role: invitation.role,
-    member: presentMember({ id: membershipId, userId: user.id, email: user.email, name: user.name, role: invitation.role, createdAt: now, updatedAt: now }),
-    user: presentUser(user),
-    newUser: session !== null,
+    accepted: {
+      organizationId: invitation.organizationId,
+      organizationName: found.organizationName,
+      role: invitation.role,
+      member: presentMember({ id: membershipId, userId: user.id, email: user.email, name: user.name, role: invitation.role, createdAt: now, updatedAt: now }),
+      user: presentUser(user),
+      newUser: session !== null,
+    },
+    /** The new account's session (its token goes only into the cookie), and where the console should act. */
     session: session ? { token: session.token, expiresAt: session.row.expiresAt } : null,
+    workspaceId: found.defaultWorkspaceId,
   };
 }

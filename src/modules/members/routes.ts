@@ -87,8 +87,8 @@ export function registerMemberRoutes(app: OpenAPIHono<AppEnv>) {
       if (!current) throw new ApiError("UNAUTHORIZED", "The session has expired or was ended; sign in again, or accept without the cookie as a new account.");
       signedIn = current.user;
     } else refuseCrossSite(c);
-    const { session, ...result } = await acceptInvitation(deps, c.req.valid("json"), signedIn);
+    const { accepted, session } = await acceptInvitation(deps, c.req.valid("json"), signedIn);
     if (session) setSessionCookie(c, session.token);
-    return ok(c, result, 201);
+    return ok(c, accepted, 201);
   });
 }
