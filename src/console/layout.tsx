@@ -130,13 +130,13 @@ export const Alert = ({ kind, children }: { kind: "error" | "success"; children?
 );
 
 /** A secret shown exactly once, with a copy button. */
-export const SecretOnce = ({ id, label, value }: { id: string; label: string; value: string }) => (
+export const SecretOnce = ({ id, label, value, note }: { id: string; label: string; value: string; note?: string }) => (
   <div class="card">
     <label for={id}>{label}</label>
     <div class="secret">
       <input id={id} type="text" readonly value={value} />
       <button type="button" class="secondary" data-copy={id}>Copy</button>
     </div>
-    <p class="muted">This is the only time it is shown. Store it in your secret manager now.</p>
+    <p class="muted">{note ?? "This is the only time it is shown. Store it in your secret manager now."}</p>
   </div>
 );

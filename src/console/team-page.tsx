@@ -52,11 +52,12 @@ async function render(c: ConsoleContext, state: PageState, status: 200 | 201 | 4
       {state.invited ? (
         <>
           <Alert kind="success">Invitation for {state.invited.email} created. Send them this link; it works once, for 7 days.</Alert>
-          <SecretOnce id="new-invitation-link" label="Invitation link" value={state.invited.url} />
+          <SecretOnce id="new-invitation-link" label="Invitation link" value={state.invited.url} note="This is the only time it is shown: copy it now and send it to the person you invited." />
         </>
       ) : null}
       <h2>Members</h2>
       <MemberTable rows={members.rows} canManage={canManage} grantable={grantable} isOwner={isOwner} selfId={user.id} />
+      <p />
       {canManage ? (
         <div class="card">
           <h2>Invite someone</h2>

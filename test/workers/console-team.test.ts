@@ -41,7 +41,7 @@ describe("console Team page", () => {
     const { res, html, url, token } = await invite(owner.cookie, email);
     expect(res.status).toBe(201);
     expect(url).toBeDefined();
-    expect(html).toContain("only time it is shown");
+    expect(html).toContain("only time it is shown: copy it now");
     const listing = await (await page("/console/team", owner.cookie)).text();
     expect(listing).toContain(email);
     expect(listing).toContain("pending");
