@@ -1,7 +1,7 @@
 // The cron entry: every sweeper runs each minute, independently (one failing never stops another).
 import type { Env } from "./config";
 import { backgroundDeps, type Deps } from "./deps";
-import { reconcilePendingSync } from "./billing/sweeper";
+import { reconcilePendingSync } from "./modules/reconciliation/sweeper";
 import { sweepOverdueDeliveries, sweepUnfannedEvents } from "./events/sweeper";
 import { pruneExpiredIdempotencyKeys } from "./http/idempotency";
 import { pruneStaleLoginFailures } from "./modules/auth/login-throttle";

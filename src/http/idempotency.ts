@@ -1,7 +1,7 @@
 // Idempotency-Key on POST/PUT/PATCH/DELETE: the first response is kept 24 h per organization and
 // replayed; another request under the same key gets 422, one still in flight gets 409.
 import type { Context, MiddlewareHandler } from "hono";
-import { sha256Hex } from "../auth/secret-box";
+import { sha256Hex } from "../lib/secret-box";
 import { LIMITS } from "../config";
 import { deleteExpiredRows } from "../db/retention";
 import type { Deps } from "../deps";

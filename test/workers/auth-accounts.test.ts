@@ -3,7 +3,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { PASSWORD_ITERATIONS, hashPassword, verifyPassword } from "../../src/auth/password";
 import { hashSessionToken } from "../../src/auth/session";
-import { newId } from "../../src/db/ids";
+import { newId } from "../../src/lib/ids";
 import { PASSWORD, SAME_ORIGIN, callWithCookie, seedMember, sessionCookieFrom, signUpUser, uniqueEmail } from "./auth-support";
 import { call, expectError } from "./support";
 

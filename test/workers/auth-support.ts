@@ -1,7 +1,7 @@
 // Console-session helpers for the auth tests: sign up through the API and carry the cookie.
 import { env } from "cloudflare:test";
 import { hashSessionToken } from "../../src/auth/session";
-import { newId } from "../../src/db/ids";
+import { newId } from "../../src/lib/ids";
 import { BASE, call, type CallOptions } from "./support";
 
 export const SAME_ORIGIN = { Origin: BASE };

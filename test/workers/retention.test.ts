@@ -2,7 +2,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { LIMITS } from "../../src/config";
-import { newId } from "../../src/db/ids";
+import { newId } from "../../src/lib/ids";
 import { runSweepers } from "../../src/scheduled";
 import { callWithCookie, seedMember } from "./auth-support";
 import { seedTenant } from "./support";

@@ -2,7 +2,7 @@
 import { and, eq, gte, lte, type SQL } from "drizzle-orm";
 import type { Principal } from "../../auth/principal";
 import type { Deps } from "../../deps";
-import { newId } from "../../db/ids";
+import { newId } from "../../lib/ids";
 import { auditLogs } from "../../db/schema";
 import type { PageRequest } from "../../http/pagination";
 import { newestFirstPage } from "../../db/paging";

@@ -4,7 +4,7 @@
 import { and, eq, lt, or } from "drizzle-orm";
 import { LIMITS } from "../../config";
 import type { Deps } from "../../deps";
-import { newId } from "../../db/ids";
+import { newId } from "../../lib/ids";
 import { deleteExpiredRows } from "../../db/retention";
 import { loginFailures } from "../../db/schema";
 import { ApiError } from "../../http/errors";

@@ -2,7 +2,7 @@
 // The session travels only in the HttpOnly `ponte_session` cookie, never in a response body.
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { ROLES } from "../../auth/permissions";
+import { ROLES } from "../../lib/permissions";
 import { isWriteMethod, refuseCrossSite, requireSameOrigin } from "../../auth/same-origin";
 import { clearSessionCookie, resolveSession, sessionTokenOf, setSessionCookie } from "../../auth/session";
 import { ORGANIZATION_HEADER, WORKSPACE_HEADER } from "../../auth/tenant-headers";

@@ -2,12 +2,12 @@
 // sign-in, sign-out, password change, and "who am I".
 import { and, asc, eq, ne } from "drizzle-orm";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "../../auth/password";
-import { ROLE_PERMISSION_SETS, type Role } from "../../auth/permissions";
+import { ROLE_PERMISSION_SETS, type Role } from "../../lib/permissions";
 import type { Principal } from "../../auth/principal";
 import { hashSessionToken, newSessionToken, type SessionPrincipal } from "../../auth/session";
 import { keyEnvironmentFor, LIMITS } from "../../config";
 import type { Deps } from "../../deps";
-import { newId } from "../../db/ids";
+import { newId } from "../../lib/ids";
 import { deleteExpiredRows } from "../../db/retention";
 import { memberships, organizations, sessions, users, workspaces } from "../../db/schema";
 import { ApiError } from "../../http/errors";

@@ -2,10 +2,10 @@
 // send a test ping, and re-queue failed deliveries. The signing secret exists only in create/rotate answers.
 import { and, count, eq, gte, inArray, ne } from "drizzle-orm";
 import type { Principal } from "../../auth/principal";
-import { sealSecret } from "../../auth/secret-box";
+import { sealSecret } from "../../lib/secret-box";
 import { LIMITS } from "../../config";
 import type { Deps } from "../../deps";
-import { newId } from "../../db/ids";
+import { newId } from "../../lib/ids";
 import { events, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { runManualAttempt, type RecordedAttempt } from "../../events/attempts";
 import type { Fetcher } from "../../events/deliver";
