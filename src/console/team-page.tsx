@@ -1,7 +1,7 @@
 // Team: the organization's members (change a role, remove), invitations (invite by email and role,
 // the link shown once, revoke). Everything goes through the members service and its role rules.
 import type { Hono } from "hono";
-import { ROLES, type Role } from "../auth/permissions";
+import { ROLES, type Role } from "../lib/permissions";
 import { requirePermission } from "../auth/principal";
 import { createInvitation, listInvitations, revokeInvitation } from "../modules/members/invitations";
 import { missingPermissionsFor, roleOf } from "../modules/members/role-rules";

@@ -3,8 +3,8 @@
 // other tenants, missing permissions, and the audit trail of each change.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { sha256Hex } from "../../src/auth/secret-box";
-import { ROLE_PERMISSION_SETS } from "../../src/auth/permissions";
+import { sha256Hex } from "../../src/lib/secret-box";
+import { ROLE_PERMISSION_SETS } from "../../src/lib/permissions";
 import type { SessionPrincipal } from "../../src/auth/session";
 import { LIMITS } from "../../src/config";
 import { backgroundDeps } from "../../src/deps";

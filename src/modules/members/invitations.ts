@@ -2,12 +2,12 @@
 // that joins its holder to the organization with the invited role, as a new account or a signed-in one.
 import { and, eq, sql } from "drizzle-orm";
 import { hashPassword } from "../../auth/password";
-import { ROLE_PERMISSION_SETS } from "../../auth/permissions";
+import { ROLE_PERMISSION_SETS } from "../../lib/permissions";
 import { requirePermission, type Principal } from "../../auth/principal";
-import { randomToken, sha256Hex } from "../../auth/secret-box";
+import { randomToken, sha256Hex } from "../../lib/secret-box";
 import { keyEnvironmentFor, LIMITS } from "../../config";
 import type { Deps } from "../../deps";
-import { newId } from "../../db/ids";
+import { newId } from "../../lib/ids";
 import { newestFirstPage } from "../../db/paging";
 import { invitations, memberships, organizations, users } from "../../db/schema";
 import { ApiError, notFound } from "../../http/errors";
@@ -16,7 +16,7 @@ import { auditEntry } from "../audit/service";
 import { normalizeEmail, openSession, presentUser } from "../auth/service";
 import { assertMayGrant, assertOrganizationWide } from "./role-rules";
 import { presentMember } from "./service";
-import type { Role } from "../../auth/permissions";
+import type { Role } from "../../lib/permissions";
 
 type InvitationRow = typeof invitations.$inferSelect;
 type UserRow = typeof users.$inferSelect;

@@ -4,7 +4,7 @@
 // - Assigning a role, or touching a member who holds one, requires holding every permission of that role
 //   (the same rule as for API keys: no one hands out, or takes away, more than they have).
 // - The organization always keeps an owner (enforced in service.ts, inside the write's own batch).
-import { ROLE_PERMISSIONS, type Permission, type Role } from "../../auth/permissions";
+import { ROLE_PERMISSIONS, type Permission, type Role } from "../../lib/permissions";
 import type { Principal } from "../../auth/principal";
 import type { SessionPrincipal } from "../../auth/session";
 import { ApiError } from "../../http/errors";

@@ -1,7 +1,7 @@
 // The caller's organization's members: list, change a role, remove. Who may do what is role-rules.ts;
 // that an organization always keeps an owner is checked here, inside each write's own D1 batch.
 import { and, asc, count, eq, notExists, sql } from "drizzle-orm";
-import type { Role } from "../../auth/permissions";
+import type { Role } from "../../lib/permissions";
 import { requirePermission, type Principal } from "../../auth/principal";
 import type { Deps } from "../../deps";
 import { memberships, organizations, users } from "../../db/schema";
