@@ -35,6 +35,8 @@ export const LIMITS = {
   maxJsonBodyBytes: 1024 * 1024,
   /** Largest multipart body (document uploads forwarded to the upstream). */
   maxMultipartBodyBytes: 10 * 1024 * 1024,
+  /** Deepest nesting of arrays and objects a JSON body may have (400 beyond): no route needs more, and the upstream's parser fails on deep documents. */
+  maxJsonDepth: 32,
   pageSizeDefault: 10,
   pageSizeMax: 100,
   idempotencyKeyMaxLength: 255,
@@ -74,12 +76,15 @@ export const LIMITS = {
   gatewayCredentialCacheEntries: 1_000,
   /** Console sessions last this long from sign-in (fixed, not sliding). */
   sessionTtlSeconds: 7 * 24 * 60 * 60,
-  /** Failed logins count against the email and the client IP over this window. */
-  loginFailureWindowSeconds: 15 * 60,
+  /** Sign-in attempts are counted per (email, client network) and per client network over this window (src/modules/auth/throttle.ts). */
+  loginWindowSeconds: 15 * 60,
+  loginAttemptsPerEmailNetwork: 5,
+  loginAttemptsPerNetwork: 50,
+  /** Sign-ups are counted per client network over this window. */
+  signupWindowSeconds: 60 * 60,
+  signupsPerNetwork: 10,
   /** The retention sweeper deletes at most this many expired rows per table per run (each minute). */
   retentionBatchRows: 1_000,
-  loginFailuresPerEmail: 5,
-  loginFailuresPerIp: 50,
   /** An invitation link works once, for this long after it was issued. */
   invitationTtlSeconds: 7 * 24 * 60 * 60,
 } as const;

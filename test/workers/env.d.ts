@@ -9,6 +9,10 @@ declare global {
       SECRETS_ENCRYPTION_KEY: string;
       UPSTREAM?: Fetcher;
       TEST_MIGRATIONS: D1Migration[];
+      /** The environment the vitest project runs the worker as (vitest.config.ts `workerProject`). */
+      TEST_ENVIRONMENT: "local" | "sandbox" | "production";
+      /** The upstream simulator, bound in every worker project (its control API, `/__sim/…`). */
+      TEST_SIM: Fetcher;
     }
   }
 }
