@@ -1,7 +1,7 @@
 // Authentication (surface internal): console sign-up, sign-in, sign-out, who-am-I, password change.
 // The session travels only in the HttpOnly `ponte_session` cookie, never in a response body.
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { ROLES } from "../../auth/permissions";
 import { isWriteMethod, refuseCrossSite, requireSameOrigin } from "../../auth/same-origin";
 import { clearSessionCookie, resolveSession, sessionTokenOf, setSessionCookie } from "../../auth/session";
@@ -66,6 +66,8 @@ const me = createRoute({
 const password = createRoute({
   ...common, method: "post", path: "/api/v1/auth/password", operationId: "auth-change-password",
   summary: "Change the password: ends every other session of the user and rotates this one", security: SESSION_SECURITY,
+  // The session is checked before the body, so a caller without one learns 401, not which fields are wrong.
+  middleware: [signedIn()] as const,
   request: json(PasswordBody),
   responses: { 200: { description: "Changed; a new session cookie is set.", content: { "application/json": { schema: envelopeOf(z.object({ expiresAt: z.string() })) } } }, ...errorResponses(400, 401, 403, 413, 415, 429, 500) },
 });
@@ -80,6 +82,17 @@ async function currentSession(c: Context<AppEnv>) {
   const current = await sessionUser(depsFrom(c), token);
   if (!current) throw new ApiError("UNAUTHORIZED", "The session has expired or was ended; sign in again.");
   return { token, ...current };
+}
+
+/** Sessions resolved by `signedIn()` for the handler, per request. */
+const sessionOfRequest = new WeakMap<Context, Awaited<ReturnType<typeof currentSession>>>();
+
+/** Route middleware: the session (401 without one) before any validator runs. */
+function signedIn(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    sessionOfRequest.set(c, await currentSession(c));
+    await next();
+  };
 }
 
 export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
@@ -116,7 +129,7 @@ export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
     return ok(c, { user: { id: user.id, object: "user" as const, email: user.email, name: user.name, createdAt: user.createdAt }, memberships, current: describeCurrent(principal) }, 200);
   });
   app.openapi(password, async (c) => {
-    const current = await currentSession(c);
+    const current = sessionOfRequest.get(c) ?? (await currentSession(c));
     const result = await changePassword(depsFrom(c), current, c.req.valid("json"), clientIp(c));
     setSessionCookie(c, result.token);
     return ok(c, { expiresAt: result.expiresAt }, 200);
