@@ -1,9 +1,59 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 
 const migrations = await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url)));
 const simDist = fileURLToPath(new URL("./sim/dist", import.meta.url));
+
+type Environment = "local" | "sandbox" | "production";
+
+/** The tests whose outcome depends on ENVIRONMENT: they also run as sandbox and as production. */
+const ENVIRONMENT_TESTS = ["test/workers/environments.test.ts"];
+
+/** Production and sandbox keep SECRETS_ENCRYPTION_KEY as a `wrangler secret`; tests bind a throwaway one. */
+const TEST_SECRETS_ENCRYPTION_KEY = "dGVzdC1vbmx5LWVuY3J5cHRpb24ta2V5LTMyLWJ5dGU=";
+
+/**
+ * The worker inside workerd with real D1, Queues, Durable Objects and rate limiter, configured as
+ * wrangler.toml's `environment` ("production" is the top level), and the simulator (built by
+ * `npm run build:sim`) as the upstream, whichever way that environment reaches it: local through the
+ * UPSTREAM service binding, sandbox and production through the runtime's fetch, which
+ * `outboundService` routes to the simulator, so the real base URLs are used and nothing leaves the
+ * machine. TEST_ENVIRONMENT tells a test which environment its project claims to be; TEST_SIM reaches
+ * the simulator's control API in every project.
+ */
+function workerProject(name: string, environment: Environment, include: string[]): TestProjectInlineConfiguration {
+  const runner = `vitest-plugin-runner-${name}`;
+  return {
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: "./wrangler.toml", ...(environment === "production" ? {} : { environment }) },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            TEST_ENVIRONMENT: environment,
+            ...(environment === "local" ? {} : { SECRETS_ENCRYPTION_KEY: TEST_SECRETS_ENCRYPTION_KEY }),
+          },
+          serviceBindings: { TEST_SIM: "ponte-upstream-sim" },
+          ...(environment === "local" ? {} : { outboundService: "ponte-upstream-sim" }),
+          workers: [
+            {
+              name: "ponte-upstream-sim",
+              modules: true,
+              scriptPath: `${simDist}/index.js`,
+              modulesRoot: simDist,
+              compatibilityDate: "2026-10-20",
+              bindings: { WEBHOOK_DELIVERY: "sync" },
+              // The runner worker the plugin names after the project ("vitest-plugin-runner-<project>").
+              serviceBindings: { PONTE: runner },
+            },
+          ],
+        },
+      }),
+    ],
+    test: { name, include, setupFiles: ["./test/workers/setup.ts"] },
+  };
+}
 
 export default defineConfig({
   test: {
@@ -12,35 +62,11 @@ export default defineConfig({
       { test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" } },
       // The upstream simulator's own suite.
       "sim/vitest.config.ts",
-      // The worker itself, inside workerd with real D1, Queues and Durable Objects, and the
-      // simulator (built by `npm run build:sim`) as the upstream, bound both ways.
-      {
-        plugins: [
-          cloudflareTest({
-            wrangler: { configPath: "./wrangler.toml", environment: "local" },
-            miniflare: {
-              bindings: { TEST_MIGRATIONS: migrations },
-              workers: [
-                {
-                  name: "ponte-upstream-sim",
-                  modules: true,
-                  scriptPath: `${simDist}/index.js`,
-                  modulesRoot: simDist,
-                  compatibilityDate: "2026-10-20",
-                  bindings: { WEBHOOK_DELIVERY: "sync" },
-                  // The runner worker the plugin names after the project ("vitest-plugin-runner-<project>").
-                  serviceBindings: { PONTE: "vitest-plugin-runner-workers" },
-                },
-              ],
-            },
-          }),
-        ],
-        test: {
-          name: "workers",
-          include: ["test/workers/**/*.test.ts"],
-          setupFiles: ["./test/workers/setup.ts"],
-        },
-      },
+      // Every worker test, as `npm start` runs the worker (ENVIRONMENT=local).
+      workerProject("workers", "local", ["test/workers/**/*.test.ts"]),
+      // The environment-dependent tests again, as the sandbox and the production worker.
+      workerProject("env-sandbox", "sandbox", ENVIRONMENT_TESTS),
+      workerProject("env-production", "production", ENVIRONMENT_TESTS),
     ],
   },
 });

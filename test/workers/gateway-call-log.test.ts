@@ -1,7 +1,7 @@
 // The gateway-api-log is written in batches; no row may be lost, whatever the batch size.
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { newId } from "../../src/db/ids";
+import { newId } from "../../src/lib/ids";
 import { backgroundDeps } from "../../src/deps";
 import { flushGatewayCalls, recordGatewayCall } from "../../src/gateway/call-log";
 import { LIMITS } from "../../src/config";
@@ -70,9 +70,20 @@ describe("gateway call log batching", () => {
     const ws = newId();
     const waits: Promise<unknown>[] = [];
     const deps = backgroundDeps(env, (p) => waits.push(p));
-    for (let i = 0; i < LIMITS.gatewayLogBatchRows; i++) recordGatewayCall(deps, row(ws, i));
-    await waits[waits.length - 1]; // the flush the last row triggered, not a delayed check
-    expect(await countFor(ws)).toBe(LIMITS.gatewayLogBatchRows);
+    // Frozen timers: the delayed flush the first row schedules cannot fire, so only an immediate flush can write.
+    vi.useFakeTimers();
+    try {
+      for (let i = 0; i < LIMITS.gatewayLogBatchRows - 1; i++) recordGatewayCall(deps, row(ws, i));
+      const before = waits.length;
+      recordGatewayCall(deps, row(ws, LIMITS.gatewayLogBatchRows - 1));
+      expect(waits.length, "the row that fills the buffer starts a flush").toBe(before + 1);
+      await waits[waits.length - 1];
+      expect(await countFor(ws)).toBe(LIMITS.gatewayLogBatchRows);
+    } finally {
+      vi.runOnlyPendingTimers(); // release the delayed flush (it finds nothing left to write)
+      vi.useRealTimers();
+    }
     await Promise.all(waits);
+    expect(await countFor(ws)).toBe(LIMITS.gatewayLogBatchRows);
   });
 });

@@ -1,7 +1,7 @@
 // Gateway test support: gateway accounts seeded straight into D1, and the simulator's control API.
 import { env } from "cloudflare:test";
-import { sealSecret, sha256Hex } from "../../src/auth/secret-box";
-import { newId } from "../../src/db/ids";
+import { sealSecret, sha256Hex } from "../../src/lib/secret-box";
+import { newId } from "../../src/lib/ids";
 
 /** A fresh simulated upstream account: the simulator keys its state by access token. */
 export const simKey = () => `$aact_hmlg_${crypto.randomUUID().replace(/-/g, "")}`;
@@ -27,7 +27,7 @@ export interface SimRequest {
   body: string;
 }
 
-/** The simulator's base URL through the UPSTREAM binding (the host is never dialled). */
+/** The simulator's base URL through the TEST_SIM binding, bound in every worker project (the host is never dialled). */
 export const SIM = "https://upstream-sim.internal";
 
 /** One call to the simulator: as the upstream when `token` is given (access_token), else its control API. */
@@ -35,7 +35,7 @@ export async function simFetch<T = any>(method: string, path: string, options: {
   const headers: Record<string, string> = {};
   if (options.token) headers.access_token = options.token;
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
-  const res = await env.UPSTREAM!.fetch(`${SIM}${path}`, { method, headers, ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }) });
+  const res = await env.TEST_SIM.fetch(`${SIM}${path}`, { method, headers, ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }) });
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
 }

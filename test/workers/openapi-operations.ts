@@ -3,7 +3,7 @@
 // added to the app is in the document, so it is covered without a test written by hand.
 import { SELF } from "cloudflare:test";
 import { OPENAPI_CONFIG, buildApp } from "../../src/app";
-import { isPermission, type Permission } from "../../src/auth/permissions";
+import { isPermission, type Permission } from "../../src/lib/permissions";
 import { BASE } from "./support";
 
 export type SecurityScheme = "bearerAuth" | "sessionCookie";

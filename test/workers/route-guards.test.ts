@@ -6,7 +6,7 @@
 // upstream id nor reach its gateway account. Generated, so a new route is covered untouched; a path
 // parameter whose resource has no factory in tenant-records.ts fails here.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { PERMISSIONS, type Permission } from "../../src/auth/permissions";
+import { PERMISSIONS, type Permission } from "../../src/lib/permissions";
 import { CATALOGUE } from "../../src/compat/catalogue";
 import { clearSimRequests, simRequests } from "./gateway-support";
 import { type ApiOperation, apiOperations, fillPath, paramResource } from "./openapi-operations";

@@ -2,8 +2,8 @@
 // generated route-guard test uses to ask for another tenant's record. A route whose path parameter
 // names a resource with no factory here fails that test, so a new resource gets one.
 import { env } from "cloudflare:test";
-import { PERMISSIONS } from "../../src/auth/permissions";
-import { newId } from "../../src/db/ids";
+import { PERMISSIONS } from "../../src/lib/permissions";
+import { newId } from "../../src/lib/ids";
 import { CPF, dueDate } from "./billing-support";
 import { seedGatewayAccount, simKey } from "./gateway-support";
 import { insertEvent } from "./webhooks-support";

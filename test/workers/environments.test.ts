@@ -1,0 +1,111 @@
+// The rules that depend on ENVIRONMENT, checked as whichever environment the vitest project runs the
+// worker as (vitest.config.ts: `workers` = local, `env-sandbox`, `env-production`): which keys a host
+// accepts and issues, the upstream base URL, the webhook URL policy and the delivery envelope.
+import { env } from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { seedGatewayAccount, simKey, simRequests } from "./gateway-support";
+import { call, expectError, seedApiKey, seedTenant } from "./support";
+import { consume, createEndpoint, insertEvent, mockReceiver } from "./webhooks-support";
+
+afterEach(() => vi.restoreAllMocks());
+
+/** What each environment must do, written out here rather than derived from src/config.ts. */
+const EXPECTED = {
+  local: { keys: "test", otherKeys: "live", upstream: null, localhostWebhooks: true, deliveryHeader: "SANDBOX" },
+  sandbox: { keys: "test", otherKeys: "live", upstream: "https://api-sandbox.asaas.com/v3", localhostWebhooks: false, deliveryHeader: "SANDBOX" },
+  production: { keys: "live", otherKeys: "test", upstream: "https://api.asaas.com/v3", localhostWebhooks: false, deliveryHeader: "PRODUCTION" },
+} as const;
+
+const name = env.TEST_ENVIRONMENT;
+const expected = EXPECTED[name];
+
+/** A tenant whose key is of the kind this host accepts. */
+const hostTenant = () => seedTenant({ environment: expected.keys });
+
+describe(`running as ${name}`, () => {
+  it("the worker is configured as the environment its project claims", async () => {
+    expect(env.ENVIRONMENT).toBe(name);
+    const res = await call("GET", "/api/v1/health");
+    expect(res.body.data.environment).toBe(name);
+  });
+});
+
+describe(`API keys on the ${name} host`, () => {
+  it(`accepts a stored ponte_${expected.keys}_ key`, async () => {
+    const t = await hostTenant();
+    expect(t.key.startsWith(`ponte_${expected.keys}_`)).toBe(true);
+    expect((await call("GET", "/api/v1/workspaces", { key: t.key })).status).toBe(200);
+  });
+
+  it(`refuses a stored, valid ponte_${expected.otherKeys}_ key with 401 ENVIRONMENT_MISMATCH`, async () => {
+    const t = await hostTenant();
+    const { key } = await seedApiKey(t.organizationId, null, { environment: expected.otherKeys });
+    const error = expectError(await call("GET", "/api/v1/workspaces", { key }), 401, "ENVIRONMENT_MISMATCH");
+    expect(error.details).toEqual({ hostEnvironment: name, keyEnvironment: expected.otherKeys });
+  });
+
+  it(`issues ponte_${expected.keys}_ keys only`, async () => {
+    const t = await hostTenant();
+    const created = await call("POST", "/api/v1/api-keys", { key: t.key, body: { name: "ci", permissions: ["workspaces.read"] } });
+    expect(created.status).toBe(201);
+    expect(created.body.data.secret).toMatch(new RegExp(`^ponte_${expected.keys}_[0-9A-Za-z]{40}$`));
+    expect(created.body.data.environment).toBe(expected.keys);
+    expect((await call("GET", "/api/v1/workspaces", { key: created.body.data.secret })).status).toBe(200);
+
+    const other = await call("POST", "/api/v1/api-keys", { key: t.key, body: { name: "x", permissions: ["payments.read"], environment: expected.otherKeys } });
+    expectError(other, 400, "VALIDATION_FAILED");
+    const { results } = await env.DB.prepare("SELECT environment FROM api_keys WHERE organization_id = ?").bind(t.organizationId).all<{ environment: string }>();
+    expect(results.map((r) => r.environment)).toEqual([expected.keys, expected.keys]);
+  });
+});
+
+describe(`the upstream as ${name}`, () => {
+  it(expected.upstream ? `is called at ${expected.upstream}` : "is the simulator, through the UPSTREAM binding (the runtime's fetch is never used)", async () => {
+    const t = await hostTenant();
+    const upstreamKey = simKey();
+    await seedGatewayAccount(t, upstreamKey, expected.keys);
+    const outbound = vi.spyOn(globalThis, "fetch");
+    const res = await call("GET", "/api/v1/payments/limits?x=1", { key: t.key });
+    expect(res.status).toBe(200);
+    const urls = outbound.mock.calls.map(([input]) => (input instanceof Request ? input.url : String(input)));
+    expect(urls).toEqual(expected.upstream ? [`${expected.upstream}/payments/limits?x=1`] : []);
+    // Whichever way it went, the simulator answered it, with the workspace's credential.
+    const seen = await simRequests(upstreamKey);
+    expect(seen.map((r) => `${r.method} ${r.path}?${r.query}`)).toEqual(["GET /v3/payments/limits?x=1"]);
+    expect(seen[0]!.headers.access_token).toBe(upstreamKey);
+  });
+});
+
+describe(`webhook endpoint URLs on the ${name} host`, () => {
+  const local = ["http://localhost:8787/hooks", "http://127.0.0.1:3000/hooks", "https://localhost/hooks"];
+
+  it(expected.localhostWebhooks ? "accept http://localhost and 127.0.0.1 (local development)" : "refuse localhost and 127.0.0.1 in any scheme", async () => {
+    const t = await hostTenant();
+    for (const url of local) {
+      const res = await call("POST", "/api/v1/webhook-endpoints", { key: t.key, body: { url, eventKinds: ["*"] } });
+      if (expected.localhostWebhooks) expect(res.status, url).toBe(201);
+      else expect(expectError(res, 400, "VALIDATION_FAILED").details.fields[0].path).toBe("body.url");
+    }
+    const { results } = await env.DB.prepare("SELECT url FROM webhook_endpoints WHERE workspace_id = ?").bind(t.workspaceId).all<{ url: string }>();
+    expect(results.length).toBe(expected.localhostWebhooks ? local.length : 0);
+  });
+
+  it("accept a public https URL and refuse a plain-http public one everywhere", async () => {
+    const t = await hostTenant();
+    expect((await call("POST", "/api/v1/webhook-endpoints", { key: t.key, body: { url: "https://hooks.merchant.com.br/ponte", eventKinds: ["*"] } })).status).toBe(201);
+    expectError(await call("POST", "/api/v1/webhook-endpoints", { key: t.key, body: { url: "http://hooks.merchant.com.br/ponte", eventKinds: ["*"] } }), 400, "VALIDATION_FAILED");
+  });
+});
+
+describe(`deliveries from the ${name} host`, () => {
+  it(`carry X-Service-Environment: ${expected.deliveryHeader} and environment "${name}" in the envelope`, async () => {
+    const t = await hostTenant();
+    await createEndpoint(t);
+    const receiver = mockReceiver();
+    const event = await insertEvent(t, "payment.received", { paymentId: "p1", value: "10.00" });
+    await consume([{ eventId: event.id }]);
+    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received[0]!.headers["x-service-environment"]).toBe(expected.deliveryHeader);
+    expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ id: event.id, environment: name });
+  });
+});
