@@ -2,7 +2,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { API_VERSION } from "./config";
 import type { AppEnv } from "./http/app-env";
-import { d1QueryCounter } from "./db/query-counter";
+import { d1QueryCounter } from "./http/query-counter";
 import { bodyGuard } from "./http/body-guard";
 import { renderDocsPage } from "./http/docs-page";
 import { handleError, notFoundHandler, validationHook } from "./http/error-handler";

@@ -1,8 +1,6 @@
 // What services receive instead of the HTTP context: database, bindings, clock, request id.
-import type { Context } from "hono";
 import type { Env } from "./config";
 import { createDb, type Db } from "./db/client";
-import type { AppEnv } from "./http/app-env";
 
 export interface Deps {
   db: Db;
@@ -15,7 +13,14 @@ export interface Deps {
   upstreamTimeoutMs?: number;
 }
 
-export function depsFrom(c: Context<AppEnv>): Deps {
+/** The part of a request's context that deps are built from (a Hono `Context<AppEnv>` is one; this file knows nothing of HTTP). */
+export interface RequestScope {
+  env: Env;
+  get(key: "requestId"): string;
+  readonly executionCtx: { waitUntil(promise: Promise<unknown>): void };
+}
+
+export function depsFrom(c: RequestScope): Deps {
   return {
     db: createDb(c.env.DB),
     env: c.env,

@@ -1,10 +1,10 @@
 // The cron entry: every sweeper runs each minute, independently (one failing never stops another).
 import type { Env } from "./config";
 import { backgroundDeps, type Deps } from "./deps";
-import { reconcilePendingSync } from "./billing/sweeper";
+import { reconcilePendingSync } from "./modules/reconciliation/sweeper";
 import { sweepOverdueDeliveries, sweepUnfannedEvents } from "./events/sweeper";
 import { pruneExpiredIdempotencyKeys } from "./http/idempotency";
-import { pruneStaleLoginFailures } from "./modules/auth/login-throttle";
+import { pruneEndedAuthAttempts } from "./modules/auth/throttle";
 import { pruneExpiredSessions } from "./modules/auth/service";
 
 /** Records reconciled with the upstream (linked, re-created or failed) in one sweep. */
@@ -15,7 +15,7 @@ async function reconcileBilling(deps: Deps): Promise<number> {
 
 /** Rows past their lifetime deleted in one sweep: idempotency records (24 h), sessions, login failures (15 min). */
 async function pruneExpiredRecords(deps: Deps): Promise<number> {
-  const counts = await Promise.all([pruneExpiredIdempotencyKeys(deps), pruneExpiredSessions(deps), pruneStaleLoginFailures(deps)]);
+  const counts = await Promise.all([pruneExpiredIdempotencyKeys(deps), pruneExpiredSessions(deps), pruneEndedAuthAttempts(deps)]);
   return counts.reduce((a, b) => a + b, 0);
 }
 

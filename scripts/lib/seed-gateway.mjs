@@ -1,5 +1,5 @@
 // Seeds a gateway account for local runs (npm start / npm run seed), wired to the upstream simulator.
-// The key is sealed exactly as src/auth/secret-box.ts seals it — AES-256-GCM, a 12-byte IV, the account
+// The key is sealed exactly as src/lib/secret-box.ts seals it — AES-256-GCM, a 12-byte IV, the account
 // id as additional data, stored as `v1.<base64url iv>.<base64url ciphertext>` — so the worker opens it.
 import { createHash, randomBytes, webcrypto } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -25,7 +25,7 @@ export async function sealSecret(base64Key, plaintext, context) {
   return `v1.${b64url(iv)}.${b64url(new Uint8Array(sealed))}`;
 }
 
-/** A UUIDv7 (time-ordered, like src/db/ids.ts newId). */
+/** A UUIDv7 (time-ordered, like src/lib/ids.ts newId). */
 export function uuidv7() {
   const bytes = randomBytes(16);
   const ms = BigInt(Date.now());

@@ -1,6 +1,6 @@
 // API key secrets: `ponte_<live|test>_<40 base62 chars>`, stored only as a SHA-256 hash.
 import { LIMITS, type KeyEnvironment } from "../config";
-import { sha256Hex } from "./secret-box";
+import { sha256Hex } from "../lib/secret-box";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const KEY_PATTERN = /^ponte_(live|test)_([0-9A-Za-z]{32,128})$/;

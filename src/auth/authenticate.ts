@@ -6,7 +6,7 @@ import { ApiError } from "../http/errors";
 import { rateLimitKeyFor } from "../http/rate-limit";
 import { hashApiKey, keyEnvironmentOf } from "./api-key-secret";
 import { cachedKeyLookup } from "./key-cache";
-import { expandStoredPermissions } from "./permissions";
+import { expandStoredPermissions } from "../lib/permissions";
 import type { Principal } from "./principal";
 import { sessionPrincipal } from "./session-auth";
 import { ORGANIZATION_HEADER, WORKSPACE_HEADER } from "./tenant-headers";

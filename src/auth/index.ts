@@ -6,7 +6,7 @@ import type { AppEnv } from "../http/app-env";
 import { idempotency } from "../http/idempotency";
 import { rateLimit } from "../http/rate-limit";
 import { authenticate, type AuthenticateOptions } from "./authenticate";
-import type { Permission } from "./permissions";
+import type { Permission } from "../lib/permissions";
 import { requirePermission } from "./principal";
 
 type SecurityRequirement = Record<string, string[]>[];

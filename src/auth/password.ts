@@ -1,7 +1,7 @@
 // Console passwords: PBKDF2-SHA256 (WebCrypto) with a per-user 16-byte salt. workerd refuses more than
 // 100 000 iterations (cloudflare/workerd#1346), so that is the count; it is stored with each hash so a
 // later, higher count applies to new hashes while old ones still verify.
-import { timingSafeEqual } from "./secret-box";
+import { timingSafeEqual } from "../lib/secret-box";
 
 export const PASSWORD_ITERATIONS = 100_000;
 export const PASSWORD_MIN_LENGTH = 10;

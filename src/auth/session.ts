@@ -4,9 +4,9 @@ import type { Context } from "hono";
 import { getCookie, setCookie, deleteCookie } from "hono/cookie";
 import { keyEnvironmentFor, LIMITS, type Env } from "../config";
 import { ApiError } from "../http/errors";
-import { ROLE_PERMISSION_SETS, type Role } from "./permissions";
+import { ROLE_PERMISSION_SETS, type Role } from "../lib/permissions";
 import type { Principal } from "./principal";
-import { randomToken, sha256Hex } from "./secret-box";
+import { randomToken, sha256Hex } from "../lib/secret-box";
 
 export const SESSION_COOKIE = "ponte_session";
 

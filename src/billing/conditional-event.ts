@@ -3,12 +3,13 @@
 // "event recorded" one atomic fact, so a webhook that repeats what Ponte already applied emits nothing.
 import { sql } from "drizzle-orm";
 import type { Deps } from "../deps";
-import { newId } from "../db/ids";
+import { newId } from "../lib/ids";
 import { events } from "../db/schema";
 import type { EventKind } from "../events/kinds";
-import type { EventTenant, RecordedEvent } from "../events/outbox";
+import type { RecordedEvent } from "../events/outbox";
+import type { Tenant } from "../lib/tenant";
 
-export function recordEventIfChanged(deps: Deps, tenant: EventTenant, type: EventKind, data: Record<string, unknown>) {
+export function recordEventIfChanged(deps: Deps, tenant: Tenant, type: EventKind, data: Record<string, unknown>) {
   const event: RecordedEvent = { id: newId(), type, createdAt: deps.now().toISOString() };
   // insert … select lists the table's columns in schema order: id, organization_id, workspace_id, type, data, created_at, fanned_out_at.
   const statement = deps.db.insert(events).select(

@@ -1,6 +1,6 @@
 // The OpenAPI fields of a native catalogue operation, read from the catalogue row (never hand-copied).
 import { CATALOGUE, type CatalogueOperation } from "../compat/catalogue";
-import type { Permission } from "../auth/permissions";
+import type { Permission } from "../lib/permissions";
 
 export function catalogueRow(operationId: string): CatalogueOperation {
   const row = CATALOGUE.find((op) => op.operationId === operationId && op.kind === "native");

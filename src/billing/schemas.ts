@@ -1,6 +1,6 @@
 // Field schemas shared by the billing modules: money as decimal strings, dates, billing types.
 import { z } from "@hono/zod-openapi";
-import { parseMoney } from "../db/money";
+import { parseMoney } from "../lib/money";
 
 export const BILLING_TYPES = ["PIX", "BOLETO", "CREDIT_CARD", "UNDEFINED"] as const;
 export const BillingType = z.enum(BILLING_TYPES);

@@ -1,23 +1,17 @@
 // Native billing's side of the gateway: the workspace's credentials, one call, upstream errors mapped.
-import type { Principal } from "../auth/principal";
 import { keyEnvironmentFor } from "../config";
 import type { Deps } from "../deps";
 import { resolveGatewayAccount, type GatewayCredentials } from "../gateway/accounts";
 import { callUpstream, type UpstreamResult } from "../gateway/client";
 import { upstreamFailure } from "../gateway/errors";
 import type { ApiError } from "../http/errors";
+import { tenantOf, type Tenant } from "../lib/tenant";
 
 export type { GatewayCredentials };
 
-export interface BillingTenant {
-  organizationId: string;
-  workspaceId: string;
-}
-
 /** Credentials for a tenant outside a request (sweeper, webhooks): the host environment's account. */
-export function credentialsFor(deps: Deps, tenant: BillingTenant): Promise<GatewayCredentials> {
-  const principal = { ...tenant, environment: keyEnvironmentFor(deps.env.ENVIRONMENT) } as Principal;
-  return resolveGatewayAccount(deps, principal);
+export function credentialsFor(deps: Deps, tenant: Tenant): Promise<GatewayCredentials> {
+  return resolveGatewayAccount(deps, { ...tenantOf(tenant), environment: keyEnvironmentFor(deps.env.ENVIRONMENT) });
 }
 
 export interface NativeCall {

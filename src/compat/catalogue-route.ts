@@ -1,6 +1,6 @@
 // Catalogue lookups shared by the passthrough routes and the native billing routes, so every
 // compatibility operation documents the same OpenAPI fields (tag, operationId, surface, permission).
-import type { Permission } from "../auth/permissions";
+import type { Permission } from "../lib/permissions";
 import { CATALOGUE, type CatalogueOperation } from "./catalogue";
 
 const BY_ID = new Map(CATALOGUE.map((op) => [op.operationId, op]));

@@ -2,14 +2,11 @@
 // UUID on any compatibility path; the upstream knows that record by its own id (`upstream_id`).
 import { and, inArray, isNotNull } from "drizzle-orm";
 import type { Deps } from "../deps";
-import { isUuid } from "../db/ids";
+import { isUuid } from "../lib/ids";
 import { charges, customers, subscriptions } from "../db/schema";
 import { inTenant } from "../db/tenant-scope";
+import type { Tenant } from "../lib/tenant";
 
-export interface Tenant {
-  organizationId: string;
-  workspaceId: string;
-}
 
 /**
  * Maps each value that is the UUID of this tenant's customer, charge or subscription (already

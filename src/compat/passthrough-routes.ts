@@ -4,7 +4,7 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { guard } from "../auth";
-import type { Permission } from "../auth/permissions";
+import type { Permission } from "../lib/permissions";
 import { depsFrom } from "../deps";
 import type { AppEnv } from "../http/app-env";
 import { errorResponses } from "../http/envelope";

@@ -1,7 +1,7 @@
 // API keys: create (name, permissions, optional workspace binding; environment fixed to the host's),
 // the secret shown once in the POST's own response, list, revoke. All through the api-keys service.
 import type { Hono } from "hono";
-import { RESOURCES, type Permission } from "../auth/permissions";
+import { RESOURCES, type Permission } from "../lib/permissions";
 import { requirePermission } from "../auth/principal";
 import { keyEnvironmentFor } from "../config";
 import { CreateApiKeyBody } from "../modules/api-keys/schemas";

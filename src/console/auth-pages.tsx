@@ -94,7 +94,7 @@ export function registerConsoleAuthPages(app: Hono<ConsoleEnv>) {
     try {
       refuseCrossSite(c);
       const input = parseForm(SignUpBody, { ...values, email: values.email.trim(), password: text(form, "password") });
-      const result = await signUp(plainDeps(c), input);
+      const result = await signUp(plainDeps(c), input, clientIp(c));
       setSessionCookie(c, result.token);
       deleteCookie(c, TENANT_COOKIE, { path: "/console" });
       return c.redirect("/console", 303);

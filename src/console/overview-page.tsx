@@ -2,7 +2,7 @@
 // Workspace data comes from the modules' own list functions (scoped by organization AND workspace there);
 // each section appears only when the role may read it.
 import type { Hono } from "hono";
-import type { Permission } from "../auth/permissions";
+import type { Permission } from "../lib/permissions";
 import { listCustomers } from "../modules/customers/service";
 import { listCharges } from "../modules/payments/service";
 import { listDeliveries } from "../modules/webhook-logs/service";

@@ -7,5 +7,6 @@ export const EXPECTED_MIGRATIONS: readonly string[] = [
   "0004_webhooks.sql",
   "0005_billing_sync.sql",
   "0006_console.sql",
-  "0007_retention_indexes.sql"
+  "0007_retention_indexes.sql",
+  "0008_security_hardening.sql"
 ];

@@ -2,12 +2,17 @@
 // the total count, in a single D1 batch.
 import { count, desc, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { PageRequest } from "../http/pagination";
 import type { Db } from "./client";
 
 type ListedTable = SQLiteTable & { createdAt: SQLiteColumn; id: SQLiteColumn };
 
-export async function newestFirstPage<T extends ListedTable>(db: Db, table: T, where: SQL | undefined, page: PageRequest) {
+/** Which slice of the list to read (the HTTP layer parses it from `?limit=&offset=`). */
+export interface PageWindow {
+  limit: number;
+  offset: number;
+}
+
+export async function newestFirstPage<T extends ListedTable>(db: Db, table: T, where: SQL | undefined, page: PageWindow) {
   const [rows, [total]] = await db.batch([
     db.select().from(table as ListedTable).where(where).orderBy(desc(table.createdAt), desc(table.id)).limit(page.limit).offset(page.offset),
     db.select({ n: count() }).from(table as ListedTable).where(where),

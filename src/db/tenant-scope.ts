@@ -2,11 +2,7 @@
 // this is that filter, so a record of another tenant is simply not found.
 import { and, eq, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-
-export interface Tenant {
-  organizationId: string;
-  workspaceId: string;
-}
+import type { Tenant } from "../lib/tenant";
 
 export function inTenant(table: { organizationId: SQLiteColumn; workspaceId: SQLiteColumn }, tenant: Tenant): SQL {
   return and(eq(table.organizationId, tenant.organizationId), eq(table.workspaceId, tenant.workspaceId)) as SQL;

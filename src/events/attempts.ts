@@ -1,9 +1,9 @@
 // Making and recording one attempt of a stored delivery: load delivery + endpoint + event, sign, POST,
 // then write the attempt row and the delivery's new state in one batch. The streak lives in EndpointDO.
 import { and, eq, inArray } from "drizzle-orm";
-import { openSecret } from "../auth/secret-box";
+import { openSecret } from "../lib/secret-box";
 import type { Deps } from "../deps";
-import { newId } from "../db/ids";
+import { newId } from "../lib/ids";
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import { attemptHttpDelivery, type AttemptOutcome, type Fetcher } from "./deliver";
 import { deliveryHeaders, envelopeBody } from "./envelope";

@@ -5,7 +5,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { LIMITS, type Env } from "../config";
 import { backgroundDeps, type Deps } from "../deps";
-import { newId } from "../db/ids";
+import { newId } from "../lib/ids";
 import { events, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import type { EventMessage } from "./outbox";
 import { inTenant } from "../db/tenant-scope";

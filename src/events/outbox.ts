@@ -2,14 +2,10 @@
 // describes; `dispatchEvents` enqueues them after the batch commits. An enqueue that is lost is
 // recovered by the sweeper (events whose fan-out never happened), so nothing is dropped.
 import type { Deps } from "../deps";
-import { newId } from "../db/ids";
+import { newId } from "../lib/ids";
 import { events } from "../db/schema";
 import type { EventKind } from "./kinds";
-
-export interface EventTenant {
-  organizationId: string;
-  workspaceId: string;
-}
+import type { Tenant } from "../lib/tenant";
 
 export interface RecordedEvent {
   id: string;
@@ -22,7 +18,7 @@ export interface EventMessage {
   eventId: string;
 }
 
-export function recordEvent(deps: Deps, tenant: EventTenant, type: EventKind, data: Record<string, unknown>) {
+export function recordEvent(deps: Deps, tenant: Tenant, type: EventKind, data: Record<string, unknown>) {
   const event: RecordedEvent = { id: newId(), type, createdAt: deps.now().toISOString() };
   const statement = deps.db.insert(events).values({
     id: event.id,

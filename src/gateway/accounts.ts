@@ -1,11 +1,12 @@
 // The gateway account a request uses: the workspace's upstream credential for the host's environment.
 import { and, eq } from "drizzle-orm";
-import { openSecret } from "../auth/secret-box";
-import type { Principal } from "../auth/principal";
+import { openSecret } from "../lib/secret-box";
 import type { Deps } from "../deps";
 import { gatewayAccounts } from "../db/schema";
 import { ApiError } from "../http/errors";
 import { LIMITS } from "../config";
+import { inTenant } from "../db/tenant-scope";
+import type { TenantInEnvironment } from "../lib/tenant";
 
 export interface GatewayCredentials {
   accountId: string;
@@ -19,41 +20,42 @@ export interface GatewayCredentials {
 // in this isolate drop the entry at once; other isolates see a replaced or deleted account within
 // LIMITS.gatewayCredentialCacheMs.
 const cache = new Map<string, { credentials: GatewayCredentials; expiresAt: number }>();
-const cacheKey = (t: { organizationId: string; workspaceId: string; environment: string }) => `${t.organizationId}:${t.workspaceId}:${t.environment}`;
+const cacheKey = (t: TenantInEnvironment) => `${t.organizationId}:${t.workspaceId}:${t.environment}`;
 
 /** Drops the cached credential of a workspace+environment (after the account is created, replaced or deleted). */
-export function forgetGatewayAccount(tenant: { organizationId: string; workspaceId: string; environment: string }): void {
+export function forgetGatewayAccount(tenant: TenantInEnvironment): void {
   cache.delete(cacheKey(tenant));
 }
 
-export async function resolveGatewayAccount(deps: Deps, principal: Principal): Promise<GatewayCredentials> {
-  const key = cacheKey(principal);
+/** The credential of a tenant in one key environment (a request's principal, or a stored row's tenant in the host's environment). */
+export async function resolveGatewayAccount(deps: Deps, tenant: TenantInEnvironment): Promise<GatewayCredentials> {
+  const key = cacheKey(tenant);
   const now = Date.now();
   const hit = cache.get(key);
   if (hit && hit.expiresAt > now) return hit.credentials;
-  const credentials = await readGatewayAccount(deps, principal);
+  const credentials = await readGatewayAccount(deps, tenant);
   if (cache.size >= LIMITS.gatewayCredentialCacheEntries) cache.delete(cache.keys().next().value!);
   cache.set(key, { credentials, expiresAt: now + LIMITS.gatewayCredentialCacheMs });
   return credentials;
 }
 
-async function readGatewayAccount(deps: Deps, principal: Principal): Promise<GatewayCredentials> {
+async function readGatewayAccount(deps: Deps, tenant: TenantInEnvironment): Promise<GatewayCredentials> {
   const row = await deps.db
     .select({ id: gatewayAccounts.id, sealed: gatewayAccounts.upstreamKeySealed })
     .from(gatewayAccounts)
-    .where(and(eq(gatewayAccounts.workspaceId, principal.workspaceId), eq(gatewayAccounts.organizationId, principal.organizationId), eq(gatewayAccounts.environment, principal.environment)))
+    .where(and(inTenant(gatewayAccounts, tenant), eq(gatewayAccounts.environment, tenant.environment)))
     .get();
   if (!row) {
     throw new ApiError(
       "GATEWAY_ACCOUNT_MISSING",
-      `This workspace has no gateway account for the ${principal.environment} environment. Create one with POST /api/v1/gateway-accounts (your upstream API key) before calling the upstream.`,
-      { workspaceId: principal.workspaceId, environment: principal.environment },
+      `This workspace has no gateway account for the ${tenant.environment} environment. Create one with POST /api/v1/gateway-accounts (your upstream API key) before calling the upstream.`,
+      { workspaceId: tenant.workspaceId, environment: tenant.environment },
     );
   }
   return {
     accountId: row.id,
-    organizationId: principal.organizationId,
-    workspaceId: principal.workspaceId,
+    organizationId: tenant.organizationId,
+    workspaceId: tenant.workspaceId,
     upstreamKey: await openSecret(deps.env.SECRETS_ENCRYPTION_KEY, row.sealed, row.id),
   };
 }

@@ -2,7 +2,7 @@
 // a timeout, and a gateway-api-log entry for every call (no bodies, keys or card data).
 import { LIMITS, PONTE_VERSION, type Env } from "../config";
 import type { Deps } from "../deps";
-import { newId } from "../db/ids";
+import { newId } from "../lib/ids";
 import { ApiError } from "../http/errors";
 import type { GatewayCredentials } from "./accounts";
 import { recordGatewayCall } from "./call-log";

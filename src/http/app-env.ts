@@ -1,6 +1,6 @@
 // The Hono environment every route shares: bindings plus per-request variables.
 import type { Env } from "../config";
-import type { Principal } from "../auth/principal";
+import type { Principal } from "../lib/principal";
 
 
 export interface AppEnv {

@@ -12,14 +12,33 @@ export function errorResponse(c: Context, code: ErrorCode, message: string, deta
   return c.json(errorBody(code, message, details, requestId), ERROR_STATUS[code], headers);
 }
 
+/** What a framework-thrown HTTPException below 500 (a validator's 400, the media-type gate's 415…) means in the envelope. */
+const HTTP_EXCEPTION_CODES: Partial<Record<number, ErrorCode>> = {
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  405: "METHOD_NOT_ALLOWED",
+  409: "CONFLICT",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+};
+
+function httpExceptionResponse(c: Context, err: HTTPException) {
+  if (err.status === 400) {
+    // Hono's validators: a body that is not JSON, or form data that does not parse.
+    return /json/i.test(err.message) ? errorResponse(c, "MALFORMED_JSON", "Request body is not valid JSON.") : errorResponse(c, "BAD_REQUEST", err.message || "Bad request.");
+  }
+  if (err.status === 415) {
+    return errorResponse(c, "UNSUPPORTED_MEDIA_TYPE", "This operation does not accept the Content-Type sent; send application/json.", { contentType: c.req.header("content-type") ?? null });
+  }
+  const code = HTTP_EXCEPTION_CODES[err.status] ?? "BAD_REQUEST";
+  return errorResponse(c, code, err.message || code.toLowerCase().replaceAll("_", " "));
+}
+
 export const handleError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof ApiError) return errorResponse(c, err.code, err.message, err.details, err.headers);
-  if (err instanceof HTTPException) {
-    // Hono's own validators throw these, e.g. for a body that is not JSON.
-    if (err.status === 400) return errorResponse(c, "MALFORMED_JSON", "Request body is not valid JSON.");
-    if (err.status === 413) return errorResponse(c, "PAYLOAD_TOO_LARGE", "Request body too large.");
-    if (err.status === 401) return errorResponse(c, "UNAUTHORIZED", "Authentication required.");
-  }
+  // Anything the client's request caused is a 4xx in the envelope; only a server fault is a 500.
+  if (err instanceof HTTPException && err.status < 500) return httpExceptionResponse(c, err);
   // Log the failure for operators; the client learns only the request id.
   console.error(JSON.stringify({ level: "error", requestId: c.get("requestId"), error: err instanceof Error ? err.stack ?? err.message : String(err) }));
   return errorResponse(c, "INTERNAL_ERROR", "An unexpected error occurred. Quote the request id if you contact support.");
@@ -35,7 +54,17 @@ export function validationFailed(error: ZodError, target: string): ApiError {
   return new ApiError("VALIDATION_FAILED", `Invalid ${target === "json" ? "request body" : target}: ${fields.map((f) => f.path).join(", ")}.`, { fields });
 }
 
-export const validationHook = (result: { success: boolean; error?: unknown; target: string }) => {
+/**
+ * Every route's validator hook. The body guard turns an empty body into no body; an operation whose
+ * body is optional then never reaches the JSON validator (it reads `{}`), so a JSON target with no
+ * body here is an operation whose body is required: 400, even when every field is optional.
+ */
+export const validationHook = (result: { success: boolean; error?: unknown; target: string }, c: Context) => {
+  if (result.target === "json" && c.req.raw.body === null) {
+    throw new ApiError("VALIDATION_FAILED", "This operation requires a request body: a JSON object.", {
+      fields: [{ path: "body", message: "required: a JSON object", code: "invalid_type" }],
+    });
+  }
   if (!result.success) throw validationFailed(result.error as ZodError, result.target);
 };
 

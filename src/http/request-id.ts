@@ -1,6 +1,6 @@
 // Every request gets an id; every response carries it in X-Request-Id and in its envelope.
 import type { MiddlewareHandler } from "hono";
-import { newId } from "../db/ids";
+import { newId } from "../lib/ids";
 import type { AppEnv } from "./app-env";
 
 export const REQUEST_ID_HEADER = "X-Request-Id";

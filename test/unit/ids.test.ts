@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isUuid, newId } from "../../src/db/ids";
+import { isUuid, newId } from "../../src/lib/ids";
 
 const CANONICAL_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatMoney, fromUpstreamAmount, MAX_MONEY_CENTS, parseMoney, toUpstreamAmount } from "../../src/db/money";
+import { formatMoney, fromUpstreamAmount, MAX_MONEY_CENTS, parseMoney, toUpstreamAmount } from "../../src/lib/money";
 
 function cents(input: unknown): number {
   const r = parseMoney(input);

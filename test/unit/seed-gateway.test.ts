@@ -1,7 +1,7 @@
 // The Node seed helper seals upstream keys exactly as the worker's secret box does.
 import { describe, expect, it } from "vitest";
-import { openSecret, sha256Hex } from "../../src/auth/secret-box";
-import { isUuid } from "../../src/db/ids";
+import { openSecret, sha256Hex } from "../../src/lib/secret-box";
+import { isUuid } from "../../src/lib/ids";
 import { gatewayAccountSql, localEncryptionKey, sealSecret, seedGatewayAccount } from "../../scripts/lib/seed-gateway.mjs";
 
 describe("scripts/lib/seed-gateway.mjs", () => {
@@ -12,7 +12,7 @@ describe("scripts/lib/seed-gateway.mjs", () => {
     expect(() => localEncryptionKey('[vars]\nSECRETS_ENCRYPTION_KEY = "x"\n')).toThrow(/env\.local/);
   });
 
-  it("a value sealed in Node opens with src/auth/secret-box.ts, and only with its own context", async () => {
+  it("a value sealed in Node opens with src/lib/secret-box.ts, and only with its own context", async () => {
     const sealed = await sealSecret(key, "$aact_hmlg_abc123", "acct-1");
     expect(sealed).toMatch(/^v1\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]+$/);
     expect(await openSecret(key, sealed, "acct-1")).toBe("$aact_hmlg_abc123");

@@ -1,7 +1,7 @@
 // The session cookie as a credential: guarded routes, tenant headers, roles, and the same-origin rule.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ROLE_PERMISSIONS } from "../../src/auth/permissions";
+import { ROLE_PERMISSIONS } from "../../src/lib/permissions";
 import { callWithCookie, seedMember, signUpUser } from "./auth-support";
 import { call, expectError, seedTenant, seedWorkspace } from "./support";
 

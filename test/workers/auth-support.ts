@@ -1,7 +1,7 @@
 // Console-session helpers for the auth tests: sign up through the API and carry the cookie.
 import { env } from "cloudflare:test";
 import { hashSessionToken } from "../../src/auth/session";
-import { newId } from "../../src/db/ids";
+import { newId } from "../../src/lib/ids";
 import { BASE, call, type CallOptions } from "./support";
 
 export const SAME_ORIGIN = { Origin: BASE };
@@ -16,11 +16,18 @@ export function sessionCookieFrom(headers: Headers): string | null {
   return m && m[1] ? `ponte_session=${m[1]}` : null;
 }
 
+let networkCounter = Math.floor(Math.random() * 60_000);
+/** A client address of its own for each call (sign-ups are limited per network). */
+export const uniqueIp = () => {
+  const n = ++networkCounter;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+};
+
 export async function signUpUser(overrides: Partial<{ email: string; password: string; name: string; organizationName: string }> = {}) {
   const email = overrides.email ?? uniqueEmail();
   const res = await call("POST", "/api/v1/auth/signup", {
     body: { email, password: overrides.password ?? PASSWORD, name: overrides.name ?? "Ana Souza", organizationName: overrides.organizationName ?? "Loja da Ana" },
-    headers: SAME_ORIGIN,
+    headers: { ...SAME_ORIGIN, "CF-Connecting-IP": uniqueIp() },
   });
   if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
   const cookie = sessionCookieFrom(res.headers)!;

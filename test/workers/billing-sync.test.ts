@@ -1,8 +1,8 @@
 // Idempotent creates, the sync sweeper after upstream timeouts, inbound webhooks, subscriptions.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { reconcilePendingSync } from "../../src/billing/sweeper";
-import { expandPermissions, PERMISSIONS } from "../../src/auth/permissions";
+import { reconcilePendingSync } from "../../src/modules/reconciliation/sweeper";
+import { expandPermissions, PERMISSIONS } from "../../src/lib/permissions";
 import { createCharge as createChargeService } from "../../src/modules/payments/service";
 import { ApiError } from "../../src/http/errors";
 import { call, expectError } from "./support";

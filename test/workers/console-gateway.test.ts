@@ -1,7 +1,7 @@
 // Console gateway-account page and overview over the gateway-accounts, payments, customers and webhook-logs services.
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { sha256Hex } from "../../src/auth/secret-box";
+import { sha256Hex } from "../../src/lib/secret-box";
 import { seedMember, signUpUser } from "./auth-support";
 import { createCharge, createCustomer, seedBillingTenant } from "./billing-support";
 import { simKey } from "./gateway-support";

@@ -5,6 +5,9 @@ import type { Env as PonteEnv } from "../../src/config";
 declare global {
   namespace Cloudflare {
     interface Env extends PonteEnv {
+      /** A secret, so worker-configuration.d.ts (which merges into this interface) cannot know it is always set. */
+      SECRETS_ENCRYPTION_KEY: string;
+      UPSTREAM?: Fetcher;
       TEST_MIGRATIONS: D1Migration[];
       /** The environment the vitest project runs the worker as (vitest.config.ts `workerProject`). */
       TEST_ENVIRONMENT: "local" | "sandbox" | "production";

@@ -2,7 +2,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app";
-import { openSecret, sha256Hex } from "../../src/auth/secret-box";
+import { openSecret, sha256Hex } from "../../src/lib/secret-box";
 import { BASE, call, expectError, seedApiKey, seedTenant, type ApiResponse } from "./support";
 import { addFault, seedGatewayAccount, simKey, simRequests, upstream, waitForLogs } from "./gateway-support";
 

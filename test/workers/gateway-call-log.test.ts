@@ -1,7 +1,7 @@
 // The gateway-api-log is written in batches; no row may be lost, whatever the batch size.
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { newId } from "../../src/db/ids";
+import { newId } from "../../src/lib/ids";
 import { backgroundDeps } from "../../src/deps";
 import { flushGatewayCalls, recordGatewayCall } from "../../src/gateway/call-log";
 import { LIMITS } from "../../src/config";

@@ -1,7 +1,7 @@
 // Gateway test support: gateway accounts seeded straight into D1, and the simulator's control API.
 import { env } from "cloudflare:test";
-import { sealSecret, sha256Hex } from "../../src/auth/secret-box";
-import { newId } from "../../src/db/ids";
+import { sealSecret, sha256Hex } from "../../src/lib/secret-box";
+import { newId } from "../../src/lib/ids";
 
 /** A fresh simulated upstream account: the simulator keys its state by access token. */
 export const simKey = () => `$aact_hmlg_${crypto.randomUUID().replace(/-/g, "")}`;

@@ -1,7 +1,7 @@
 // Idempotency-Key: replay, reuse with another body (422), in flight (409), key length (400), expiry.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, expectError, seedTenant } from "./support";
+import { call, expectError, seedApiKey, seedTenant } from "./support";
 
 const create = (key: string, idem: string, name = "Loja Centro") =>
   call("POST", "/api/v1/workspaces", { key, body: { name }, headers: { "Idempotency-Key": idem } });
@@ -87,6 +87,51 @@ describe("Idempotency-Key", () => {
     expectError(await renameArchived(), 409, "INVALID_STATE");
     const row = await env.DB.prepare("SELECT count(*) AS n FROM idempotency_keys WHERE organization_id = ? AND key = 'rename-1'").bind(t.organizationId).first<{ n: number }>();
     expect(row?.n).toBe(0);
+  });
+
+  it("keys are per credential: another key of the same organization with the same key and body is a fresh request", async () => {
+    const a = await seedTenant();
+    const b = await seedApiKey(a.organizationId, a.workspaceId); // bound to the workspace, every permission
+    const body = { name: "Shared", permissions: ["payments.read"], workspaceId: a.workspaceId };
+    const send = (key: string) => call("POST", "/api/v1/api-keys", { key, body, headers: { "Idempotency-Key": "same-key" } });
+    const first = await send(a.key);
+    const other = await send(b.key);
+    expect(first.status).toBe(201);
+    expect(other.status).toBe(201);
+    expect(other.headers.get("Idempotent-Replayed")).toBeNull();
+    expect(other.body.data.id).not.toBe(first.body.data.id);
+    expect(JSON.stringify(other.body)).not.toContain(first.body.data.secret);
+    // The first credential still gets its own answer back.
+    const again = await send(a.key);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(again.body).toEqual(first.body);
+  });
+
+  it("the same key on another workspace (X-Workspace-Id) is another request: 422, not a replay", async () => {
+    const t = await seedTenant();
+    await create(t.key, "ws-scope");
+    const second = await call("POST", "/api/v1/workspaces", { key: t.key, body: { name: "Loja Centro" }, headers: { "Idempotency-Key": "ws-scope", "X-Workspace-Id": (await create(t.key, "other")).body.data.id } });
+    expectError(second, 422, "IDEMPOTENCY_KEY_REUSED");
+  });
+
+  it("stored responses are sealed: a created key's secret is in no D1 row, and the replay still returns it", async () => {
+    const t = await seedTenant();
+    const send = () => call("POST", "/api/v1/api-keys", { key: t.key, body: { name: "Sealed", permissions: ["payments.read"] }, headers: { "Idempotency-Key": "sealed-1" } });
+    const first = await send();
+    const secret: string = first.body.data.secret;
+    expect(secret).toMatch(/^ponte_test_/);
+    const tables = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'").all<{ name: string }>();
+    expect(tables.results.map((r) => r.name)).toContain("idempotency_keys");
+    for (const { name } of tables.results) {
+      const rows = await env.DB.prepare(`SELECT * FROM "${name}"`).all();
+      expect(JSON.stringify(rows.results), `table ${name}`).not.toContain(secret);
+      expect(JSON.stringify(rows.results), `table ${name}`).not.toContain(secret.slice(15, 40));
+    }
+    const stored = await env.DB.prepare("SELECT response_body FROM idempotency_keys WHERE organization_id = ? AND key = 'sealed-1'").bind(t.organizationId).first<{ response_body: string }>();
+    expect(stored?.response_body).toMatch(/^v1\./);
+    const again = await send();
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(again.body.data.secret).toBe(secret);
   });
 
   it("GET requests ignore the header", async () => {

@@ -3,7 +3,7 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app";
-import { newId } from "../../src/db/ids";
+import { newId } from "../../src/lib/ids";
 import { BASE, call, expectError, seedTenant } from "./support";
 import { addFault, clearFaults, seedGatewayAccount, simKey, simRequests, upstream, waitForLogs } from "./gateway-support";
 

@@ -25,6 +25,19 @@ describe("webhook endpoints", () => {
     expect(row!.secret_sealed).not.toContain(created.secret);
   });
 
+  it("the 16-endpoint cap holds under 30 concurrent creates: exactly 16 exist, the rest are 409 naming the limit, each kept one audited", async () => {
+    const tenant = await seedTenant();
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => call("POST", "/api/v1/webhook-endpoints", { key: tenant.key, body: { url: `https://hooks.merchant.com.br/${i}`, eventKinds: ["payment.received"] } })),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(16);
+    for (const r of results.filter((r) => r.status !== 201)) expect(expectError(r, 409, "INVALID_STATE").details.limit).toBe(16);
+    const stored = await env.DB.prepare("SELECT count(*) AS n FROM webhook_endpoints WHERE workspace_id = ?").bind(tenant.workspaceId).first<{ n: number }>();
+    expect(stored?.n).toBe(16);
+    const audited = await env.DB.prepare("SELECT count(*) AS n FROM audit_logs WHERE organization_id = ? AND action = 'webhook_endpoint.created'").bind(tenant.organizationId).first<{ n: number }>();
+    expect(audited?.n).toBe(16);
+  });
+
   it("patch changes fields; disabling fails open deliveries; delete removes it but keeps the log", async () => {
     const tenant = await seedTenant();
     const endpoint = await createEndpoint(tenant);

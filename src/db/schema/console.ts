@@ -1,5 +1,5 @@
-// Console users, their sessions and organization memberships, and recent failed logins (rate limit).
-import { index, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+// Console users, their sessions and organization memberships, and sign-in/sign-up attempt counters (throttle).
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { organizations } from "./tenancy";
 
 export const users = sqliteTable(
@@ -44,14 +44,16 @@ export const memberships = sqliteTable(
   (t) => [uniqueIndex("memberships_org_user_idx").on(t.organizationId, t.userId), index("memberships_user_idx").on(t.userId, t.createdAt)],
 );
 
-export const loginFailures = sqliteTable(
-  "login_failures",
+/** Sign-in and sign-up attempt counters (fixed windows), counted atomically before any password is checked. */
+export const authAttempts = sqliteTable(
+  "auth_attempts",
   {
-    id: text("id").primaryKey(),
-    /** What the failure counts against: the email tried, or the client IP. */
-    scope: text("scope", { enum: ["email", "ip"] }).notNull(),
+    /** What is counted: `login` per (email, client network), `login_network` and `signup_network` per client network. */
+    scope: text("scope", { enum: ["login", "login_network", "signup_network"] }).notNull(),
     subject: text("subject").notNull(),
-    failedAt: text("failed_at").notNull(),
+    count: integer("count").notNull(),
+    /** Unix seconds at which this window ends and the count starts again from zero. */
+    expiresAt: integer("expires_at").notNull(),
   },
-  (t) => [index("login_failures_subject_idx").on(t.scope, t.subject, t.failedAt), index("login_failures_failed_at_idx").on(t.failedAt)],
+  (t) => [primaryKey({ columns: [t.scope, t.subject] }), index("auth_attempts_expires_idx").on(t.expiresAt)],
 );

@@ -74,15 +74,19 @@ export const idempotencyKeys = sqliteTable(
   "idempotency_keys",
   {
     organizationId: text("organization_id").notNull(),
+    /** The credential the key belongs to (`api_key:<id>` or `session:<user id>`): another credential's key is another request. */
+    credentialId: text("credential_id").notNull(),
     key: text("key").notNull(),
+    /** SHA-256 of method, path, workspace and body. */
     requestHash: text("request_hash").notNull(),
     state: text("state", { enum: ["in_flight", "completed"] }).notNull(),
     responseStatus: integer("response_status"),
+    /** The stored response, sealed with SECRETS_ENCRYPTION_KEY (it may hold a one-time secret). */
     responseBody: text("response_body"),
     /** Unix seconds; records live for 24 h. */
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [uniqueIndex("idempotency_keys_pk").on(t.organizationId, t.key), index("idempotency_keys_created_idx").on(t.createdAt)],
+  (t) => [uniqueIndex("idempotency_keys_credential_idx").on(t.organizationId, t.credentialId, t.key), index("idempotency_keys_created_idx").on(t.createdAt)],
 );
 
 

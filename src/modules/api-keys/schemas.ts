@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { PERMISSIONS } from "../../auth/permissions";
+import { PERMISSIONS } from "../../lib/permissions";
 
 export const PermissionName = z.enum(PERMISSIONS as [string, ...string[]]).openapi({ example: "subscriptions.read" });
 

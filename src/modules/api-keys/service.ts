@@ -2,11 +2,11 @@
 import { and, eq, isNull, type SQL } from "drizzle-orm";
 import { generateApiKeySecret, displayParts, hashApiKey } from "../../auth/api-key-secret";
 import { forgetApiKey } from "../../auth/key-cache";
-import { isPermission } from "../../auth/permissions";
+import { isPermission } from "../../lib/permissions";
 import type { Principal } from "../../auth/principal";
 import { keyEnvironmentFor } from "../../config";
 import type { Deps } from "../../deps";
-import { newId } from "../../db/ids";
+import { newId } from "../../lib/ids";
 import { apiKeys, workspaces } from "../../db/schema";
 import { ApiError, notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";

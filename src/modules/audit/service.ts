@@ -2,7 +2,7 @@
 import { and, eq, gte, lte, type SQL } from "drizzle-orm";
 import type { Principal } from "../../auth/principal";
 import type { Deps } from "../../deps";
-import { newId } from "../../db/ids";
+import { newId } from "../../lib/ids";
 import { auditLogs } from "../../db/schema";
 import type { PageRequest } from "../../http/pagination";
 import { newestFirstPage } from "../../db/paging";
@@ -14,9 +14,9 @@ export interface AuditEvent {
   metadata?: Record<string, unknown>;
 }
 
-/** An insert to put in the same `db.batch` as the write it records. */
-export function auditEntry(deps: Deps, principal: Principal, event: AuditEvent) {
-  return deps.db.insert(auditLogs).values({
+/** The audit row for an event (see auditEntry). */
+export function auditRow(deps: Deps, principal: Principal, event: AuditEvent): typeof auditLogs.$inferInsert {
+  return {
     id: newId(),
     organizationId: principal.organizationId,
     workspaceId: principal.workspaceId,
@@ -28,8 +28,11 @@ export function auditEntry(deps: Deps, principal: Principal, event: AuditEvent) 
     requestId: deps.requestId,
     metadata: event.metadata ?? null,
     createdAt: deps.now().toISOString(),
-  });
+  };
 }
+
+/** An insert to put in the same `db.batch` as the write it records. */
+export const auditEntry = (deps: Deps, principal: Principal, event: AuditEvent) => deps.db.insert(auditLogs).values(auditRow(deps, principal, event));
 
 export interface AuditFilters {
   action?: string | undefined;

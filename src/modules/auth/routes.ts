@@ -2,7 +2,7 @@
 // The session travels only in the HttpOnly `ponte_session` cookie, never in a response body.
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { ROLES } from "../../auth/permissions";
+import { ROLES } from "../../lib/permissions";
 import { isWriteMethod, refuseCrossSite, requireSameOrigin } from "../../auth/same-origin";
 import { clearSessionCookie, resolveSession, sessionTokenOf, setSessionCookie } from "../../auth/session";
 import { ORGANIZATION_HEADER, WORKSPACE_HEADER } from "../../auth/tenant-headers";
@@ -41,7 +41,7 @@ const signup = createRoute({
   ...common, method: "post", path: "/api/v1/auth/signup", operationId: "auth-signup", security: [],
   summary: "Create a console account: user, organization, default workspace and owner membership; starts a session",
   request: json(SignUpBody),
-  responses: { 201: { description: "Signed up; the `ponte_session` cookie is set.", content: { "application/json": { schema: envelopeOf(SessionStarted) } } }, ...errorResponses(400, 403, 409, 413, 415, 500) },
+  responses: { 201: { description: "Signed up; the `ponte_session` cookie is set.", content: { "application/json": { schema: envelopeOf(SessionStarted) } } }, ...errorResponses(400, 403, 409, 413, 415, 429, 500) },
 });
 const login = createRoute({
   ...common, method: "post", path: "/api/v1/auth/login", operationId: "auth-login", security: [],
@@ -85,7 +85,7 @@ async function currentSession(c: Context<AppEnv>) {
 export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(signup, async (c) => {
     refuseCrossSite(c);
-    const result = await signUp(depsFrom(c), c.req.valid("json"));
+    const result = await signUp(depsFrom(c), c.req.valid("json"), clientIp(c));
     setSessionCookie(c, result.token);
     return ok(c, { user: result.user, expiresAt: result.expiresAt }, 201);
   });

@@ -2,17 +2,17 @@
 // sign-in, sign-out, password change, and "who am I".
 import { and, asc, eq, ne } from "drizzle-orm";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "../../auth/password";
-import { ROLE_PERMISSION_SETS, type Role } from "../../auth/permissions";
+import { ROLE_PERMISSION_SETS, type Role } from "../../lib/permissions";
 import type { Principal } from "../../auth/principal";
 import { hashSessionToken, newSessionToken, type SessionPrincipal } from "../../auth/session";
 import { keyEnvironmentFor, LIMITS } from "../../config";
 import type { Deps } from "../../deps";
-import { newId } from "../../db/ids";
+import { newId } from "../../lib/ids";
 import { deleteExpiredRows } from "../../db/retention";
 import { memberships, organizations, sessions, users, workspaces } from "../../db/schema";
 import { ApiError } from "../../http/errors";
 import { auditEntry } from "../audit/service";
-import { assertLoginAllowed, clearEmailFailures, recordLoginFailure } from "./login-throttle";
+import { countLoginAttempt, countSignupAttempt, forgiveLoginAttempt } from "./throttle";
 
 type UserRow = typeof users.$inferSelect;
 
@@ -41,7 +41,8 @@ export interface SignUpInput {
   organizationName: string;
 }
 
-export async function signUp(deps: Deps, input: SignUpInput) {
+export async function signUp(deps: Deps, input: SignUpInput, clientIp: string) {
+  await countSignupAttempt(deps, clientIp);
   const email = normalizeEmail(input.email);
   const existing = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
   if (existing) throw new ApiError("CONFLICT", "An account with this email already exists; sign in instead.", { field: "email" });
@@ -82,16 +83,14 @@ const WRONG_CREDENTIALS = "Email or password is incorrect.";
 
 export async function logIn(deps: Deps, input: { email: string; password: string }, clientIp: string) {
   const email = normalizeEmail(input.email);
-  await assertLoginAllowed(deps, email, clientIp);
+  await countLoginAttempt(deps, email, clientIp); // counted before the password is checked: a burst cannot outrun it
   const user = await deps.db.select().from(users).where(eq(users.email, email)).get();
   // An unknown email costs the same PBKDF2 work as a wrong password, and gets the same answer.
   const valid = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
-  if (!user || !valid) {
-    await recordLoginFailure(deps, email, clientIp);
-    throw new ApiError("UNAUTHORIZED", WRONG_CREDENTIALS);
-  }
+  if (!user || !valid) throw new ApiError("UNAUTHORIZED", WRONG_CREDENTIALS);
   const session = await openSession(deps, user.id);
-  await deps.db.batch([session.insert, clearEmailFailures(deps, email)]);
+  await session.insert;
+  await deps.env.DB.batch(forgiveLoginAttempt(deps, email, clientIp));
   return { user: presentUser(user), token: session.token, expiresAt: session.row.expiresAt };
 }
 
@@ -122,9 +121,8 @@ export async function sessionUser(deps: Deps, token: string): Promise<SessionUse
 /** Verifies the current password, stores the new hash, ends every session of the user and opens a fresh one. */
 export async function changePassword(deps: Deps, current: SessionUser, input: { currentPassword: string; newPassword: string }, clientIp: string) {
   // A stolen session must not become an unlimited password oracle: the sign-in throttle applies here too.
-  await assertLoginAllowed(deps, current.user.email, clientIp);
+  await countLoginAttempt(deps, current.user.email, clientIp);
   if (!(await verifyPassword(input.currentPassword, current.user.passwordHash))) {
-    await recordLoginFailure(deps, current.user.email, clientIp);
     throw new ApiError("FORBIDDEN", "The current password is incorrect.", { field: "currentPassword" });
   }
   const now = deps.now().toISOString();

@@ -2,9 +2,9 @@
 // `externalReference`, then marked synced; a lost answer is reconciled by that reference.
 import { and, eq, isNull, like, type SQL } from "drizzle-orm";
 import { tenantOf, type Principal } from "../../auth/principal";
-import { credentialsFor, isAmbiguousFailure, upstreamJson, type BillingTenant, type GatewayCredentials } from "../../billing/upstream";
+import { credentialsFor, isAmbiguousFailure, upstreamJson, type GatewayCredentials } from "../../billing/upstream";
 import type { Deps } from "../../deps";
-import { newId } from "../../db/ids";
+import { newId } from "../../lib/ids";
 import { customers } from "../../db/schema";
 import { ApiError, notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
@@ -12,6 +12,7 @@ import { resolveGatewayAccount } from "../../gateway/accounts";
 import { normalizeCpfCnpj, validateCpfCnpj } from "./cpf-cnpj";
 import { newestFirstPage } from "../../db/paging";
 import { inTenant } from "../../db/tenant-scope";
+import type { Tenant } from "../../lib/tenant";
 
 export type CustomerRow = typeof customers.$inferSelect;
 
@@ -123,18 +124,18 @@ export async function reconcileCustomer(deps: Deps, credentials: GatewayCredenti
   return match ? linkCustomer(deps, row, match.id) : pushCustomer(deps, credentials, row);
 }
 
-function scope(tenant: BillingTenant): SQL[] {
+function scope(tenant: Tenant): SQL[] {
   return [inTenant(customers, tenant)];
 }
 
-export async function findCustomerRow(deps: Deps, tenant: BillingTenant, id: string): Promise<CustomerRow> {
+export async function findCustomerRow(deps: Deps, tenant: Tenant, id: string): Promise<CustomerRow> {
   const row = await deps.db.select().from(customers).where(and(eq(customers.id, id), ...scope(tenant))).get();
   if (!row) throw notFound("customer", id);
   return row;
 }
 
 /** A customer usable for a new charge or subscription: live, and known to the upstream. */
-export async function customerForBilling(deps: Deps, credentials: GatewayCredentials, tenant: BillingTenant, id: string, field = "customer"): Promise<CustomerRow & { upstreamId: string }> {
+export async function customerForBilling(deps: Deps, credentials: GatewayCredentials, tenant: Tenant, id: string, field = "customer"): Promise<CustomerRow & { upstreamId: string }> {
   const row = await deps.db.select().from(customers).where(and(eq(customers.id, id), ...scope(tenant))).get();
   if (!row) throw new ApiError("VALIDATION_FAILED", `Invalid request body: body.${field}.`, { fields: [{ path: `body.${field}`, message: `no customer with id '${id}'`, code: "not_found" }] });
   if (row.deletedAt) throw new ApiError("INVALID_STATE", `Customer '${id}' is deleted; restore it first.`, { customerId: id, status: "deleted" });

@@ -2,9 +2,9 @@
 // webhook token the upstream sends back. Neither the key nor the token hash ever leaves this file.
 import { and, eq } from "drizzle-orm";
 import type { Principal } from "../../auth/principal";
-import { openSecret, randomToken, sealSecret, sha256Hex } from "../../auth/secret-box";
+import { openSecret, randomToken, sealSecret, sha256Hex } from "../../lib/secret-box";
 import type { Deps } from "../../deps";
-import { newId } from "../../db/ids";
+import { newId } from "../../lib/ids";
 import { gatewayAccounts } from "../../db/schema";
 import { forgetGatewayAccount, type GatewayCredentials } from "../../gateway/accounts";
 import { callUpstream } from "../../gateway/client";

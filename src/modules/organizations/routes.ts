@@ -1,13 +1,10 @@
 // The caller's organization (control plane, surface internal): read and rename it.
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
-import { guard, type Principal } from "../../auth";
-import { depsFrom, type Deps } from "../../deps";
-import { organizations } from "../../db/schema";
+import { guard } from "../../auth";
+import { depsFrom } from "../../deps";
 import type { AppEnv } from "../../http/app-env";
 import { AUTHENTICATED_ERRORS, WRITE_ERRORS, envelopeOf, errorResponses, ok , routeGroup } from "../../http/envelope";
-import { notFound } from "../../http/errors";
-import { auditEntry } from "../audit/service";
+import { currentOrganization, presentOrganization as present, renameOrganization } from "./service";
 
 const Organization = z
   .object({
@@ -20,25 +17,6 @@ const Organization = z
   })
   .openapi("Organization");
 const UpdateOrganization = z.strictObject({ name: z.string().trim().min(1).max(100) }).openapi("UpdateOrganization");
-
-type OrganizationRow = typeof organizations.$inferSelect;
-const present = (row: OrganizationRow) => ({ ...row, object: "organization" as const });
-
-async function currentOrganization(deps: Deps, principal: Principal) {
-  const row = await deps.db.select().from(organizations).where(eq(organizations.id, principal.organizationId)).get();
-  if (!row) throw notFound("organization", principal.organizationId);
-  return row;
-}
-
-async function renameOrganization(deps: Deps, principal: Principal, name: string) {
-  const row = await currentOrganization(deps, principal);
-  const updatedAt = deps.now().toISOString();
-  await deps.db.batch([
-    deps.db.update(organizations).set({ name, updatedAt }).where(eq(organizations.id, row.id)),
-    auditEntry(deps, principal, { action: "organization.updated", targetType: "organization", targetId: row.id, metadata: { name } }),
-  ]);
-  return present({ ...row, name, updatedAt });
-}
 
 const common = routeGroup("organizations", "internal");
 const one = (description: string) => ({ description, content: { "application/json": { schema: envelopeOf(Organization) } } });

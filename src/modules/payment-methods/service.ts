@@ -3,7 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { tenantOf, type Principal } from "../../auth/principal";
 import { upstreamJson } from "../../billing/upstream";
 import type { Deps } from "../../deps";
-import { newId } from "../../db/ids";
+import { newId } from "../../lib/ids";
 import { paymentMethods } from "../../db/schema";
 import { resolveGatewayAccount } from "../../gateway/accounts";
 import { customerForBilling } from "../customers/service";

@@ -2,10 +2,10 @@
 // record: link it, move its status through the transition table, and record each event exactly once.
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { changedRows, recordEventIfChanged } from "../../billing/conditional-event";
-import type { BillingTenant } from "../../billing/upstream";
+import { tenantOf, type Tenant } from "../../lib/tenant";
 import type { Deps } from "../../deps";
-import { formatMoney, fromUpstreamAmount } from "../../db/money";
-import { newId } from "../../db/ids";
+import { formatMoney, fromUpstreamAmount } from "../../lib/money";
+import { newId } from "../../lib/ids";
 import { charges, refunds } from "../../db/schema";
 import type { ProductEventKind } from "../../events/kinds";
 import { dispatchEvents } from "../../events/outbox";
@@ -44,9 +44,8 @@ export function presentCharge(row: ChargeRow) {
   };
 }
 
-export const tenantOfRow = (row: { organizationId: string; workspaceId: string }): BillingTenant => ({ organizationId: row.organizationId, workspaceId: row.workspaceId });
 
-export async function findChargeRow(deps: Deps, tenant: BillingTenant, id: string): Promise<ChargeRow> {
+export async function findChargeRow(deps: Deps, tenant: Tenant, id: string): Promise<ChargeRow> {
   const row = await deps.db.select().from(charges).where(and(eq(charges.id, id), inTenant(charges, tenant))).get();
   if (!row) throw notFound("charge", id);
   return row;
@@ -75,7 +74,7 @@ export async function transitionCharge(deps: Deps, row: ChargeRow, to: ChargeSta
     const result = await update.run();
     return { row: next, changed: changedRows(result) > 0 };
   }
-  const { event, statement } = recordEventIfChanged(deps, tenantOfRow(row), kind, presentCharge(next));
+  const { event, statement } = recordEventIfChanged(deps, tenantOf(row), kind, presentCharge(next));
   const [result] = await deps.db.batch([update, statement]);
   const changed = changedRows(result) > 0;
   if (changed) dispatchEvents(deps, [event]);
@@ -119,7 +118,7 @@ export async function linkCharge(deps: Deps, row: ChargeRow, payment: UpstreamPa
   const next: ChargeRow = { ...row, ...fields, upstreamId: payment.id, syncStatus: "synced", updatedAt };
   const refresh = Object.keys(fields).length > 0 ? [deps.db.update(charges).set({ ...fields, updatedAt }).where(eq(charges.id, row.id))] : [];
   const link = deps.db.update(charges).set({ upstreamId: payment.id, syncStatus: "synced", updatedAt }).where(and(eq(charges.id, row.id), eq(charges.syncStatus, "pending")));
-  const { event, statement } = recordEventIfChanged(deps, tenantOfRow(row), "payment.created", presentCharge({ ...next, status: "PENDING" }));
+  const { event, statement } = recordEventIfChanged(deps, tenantOf(row), "payment.created", presentCharge({ ...next, status: "PENDING" }));
   const results = await deps.db.batch([...refresh, link, statement] as unknown as Parameters<typeof deps.db.batch>[0]);
   if (changedRows(results[refresh.length]) > 0) dispatchEvents(deps, [event]);
   return next;
@@ -163,7 +162,7 @@ async function recordUpstreamRefunds(deps: Deps, row: ChargeRow, items: NonNulla
     .update(charges)
     .set({ refundedCents, ...(full ? { status: "REFUNDED" } : {}), updatedAt: now })
     .where(and(eq(charges.id, fresh.id), eq(charges.refundedCents, fresh.refundedCents)));
-  const { event, statement } = recordEventIfChanged(deps, tenantOfRow(fresh), "payment.refunded", presentCharge(next));
+  const { event, statement } = recordEventIfChanged(deps, tenantOf(fresh), "payment.refunded", presentCharge(next));
   // Chained on the event insert, which happened only if the update did.
   const refundRow = deps.db.insert(refunds).select(
     sql`SELECT ${newId()}, ${fresh.organizationId}, ${fresh.workspaceId}, ${fresh.id}, ${delta}, 'Refunded at the upstream provider', 'done', 'upstream', NULL, ${now}, ${now}

@@ -6,15 +6,15 @@ import { changedRows, recordEventIfChanged } from "../../billing/conditional-eve
 import { centsOf } from "../../billing/schemas";
 import { upstreamJson } from "../../billing/upstream";
 import type { Deps } from "../../deps";
-import { newId } from "../../db/ids";
-import { formatMoney, toUpstreamAmount } from "../../db/money";
+import { newId } from "../../lib/ids";
+import { formatMoney, toUpstreamAmount } from "../../lib/money";
 import { charges, refunds } from "../../db/schema";
 import { dispatchEvents } from "../../events/outbox";
 import { resolveGatewayAccount } from "../../gateway/accounts";
 import { ApiError } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { assertChargeAction, REFUNDABLE_STATUSES } from "./charge-status";
-import { findChargeRow, presentCharge, tenantOfRow, type ChargeRow } from "./charge-state";
+import { findChargeRow, presentCharge, type ChargeRow } from "./charge-state";
 import { newestFirstPage } from "../../db/paging";
 
 type RefundRow = typeof refunds.$inferSelect;
@@ -96,7 +96,7 @@ export async function refundCharge(deps: Deps, principal: Principal, id: string,
   const fresh = await findChargeRow(deps, tenant, id);
   const full = fresh.refundedCents >= fresh.valueCents;
   const next: ChargeRow = { ...fresh, status: full ? "REFUNDED" : fresh.status, updatedAt: doneAt };
-  const { event, statement } = recordEventIfChanged(deps, tenantOfRow(fresh), "payment.refunded", presentCharge(next));
+  const { event, statement } = recordEventIfChanged(deps, tenantOf(fresh), "payment.refunded", presentCharge(next));
   const results = await deps.db.batch([
     deps.db.update(charges).set({ status: next.status, updatedAt: doneAt }).where(and(eq(charges.id, fresh.id), inArray(charges.status, full ? REFUNDABLE_STATUSES : [fresh.status]))),
     deps.db.update(refunds).set({ status: "done", updatedAt: doneAt }).where(and(eq(refunds.id, refundId), eq(refunds.status, "pending"))),

@@ -3,10 +3,10 @@ import { z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import { tenantOf, type Principal } from "../../auth/principal";
 import { BillingType, Cycle, Money, centsOf, moneyInput } from "../../billing/schemas";
-import type { BillingTenant } from "../../billing/upstream";
+import type { Tenant } from "../../lib/tenant";
 import type { Deps } from "../../deps";
-import { newId } from "../../db/ids";
-import { formatMoney } from "../../db/money";
+import { newId } from "../../lib/ids";
+import { formatMoney } from "../../lib/money";
 import { plans } from "../../db/schema";
 import { ApiError, notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
@@ -29,7 +29,7 @@ export function presentPlan(row: PlanRow) {
   return { id: row.id, object: "plan" as const, name: row.name, description: row.description, value: formatMoney(row.valueCents), cycle: row.cycle, billingType: row.billingType, status: row.status, createdAt: row.createdAt, updatedAt: row.updatedAt };
 }
 
-export async function findPlanRow(deps: Deps, tenant: BillingTenant, id: string): Promise<PlanRow> {
+export async function findPlanRow(deps: Deps, tenant: Tenant, id: string): Promise<PlanRow> {
   const row = await deps.db.select().from(plans).where(and(eq(plans.id, id), inTenant(plans, tenant))).get();
   if (!row) throw notFound("plan", id);
   return row;

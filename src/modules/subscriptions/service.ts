@@ -5,10 +5,10 @@ import type { z } from "@hono/zod-openapi";
 import { tenantOf, type Principal } from "../../auth/principal";
 import { changedRows, recordEventIfChanged } from "../../billing/conditional-event";
 import { centsOf } from "../../billing/schemas";
-import { isAmbiguousFailure, upstreamJson, type BillingTenant, type GatewayCredentials } from "../../billing/upstream";
+import { isAmbiguousFailure, upstreamJson, type GatewayCredentials } from "../../billing/upstream";
 import type { Deps } from "../../deps";
-import { newId } from "../../db/ids";
-import { formatMoney, toUpstreamAmount } from "../../db/money";
+import { newId } from "../../lib/ids";
+import { formatMoney, toUpstreamAmount } from "../../lib/money";
 import { paymentMethods, subscriptions } from "../../db/schema";
 import { dispatchEvents } from "../../events/outbox";
 import { resolveGatewayAccount } from "../../gateway/accounts";
@@ -19,6 +19,7 @@ import { findPlanRow } from "../plans/service";
 import type { CreateSubscriptionBody, UpdateSubscriptionBody } from "./schemas";
 import { newestFirstPage } from "../../db/paging";
 import { inTenant } from "../../db/tenant-scope";
+import type { Tenant } from "../../lib/tenant";
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 const CANCELABLE = ["ACTIVE", "INACTIVE", "EXPIRED"] as const;
@@ -44,7 +45,7 @@ export function presentSubscription(row: SubscriptionRow) {
   };
 }
 
-export async function findSubscriptionRow(deps: Deps, tenant: BillingTenant, id: string): Promise<SubscriptionRow> {
+export async function findSubscriptionRow(deps: Deps, tenant: Tenant, id: string): Promise<SubscriptionRow> {
   const row = await deps.db.select().from(subscriptions).where(and(eq(subscriptions.id, id), inTenant(subscriptions, tenant))).get();
   if (!row) throw notFound("subscription", id);
   return row;

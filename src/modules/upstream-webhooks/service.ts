@@ -2,11 +2,11 @@
 // upstream's event id, applied to native records through the same code as our own calls, and
 // re-emitted as Ponte events. Events about records Ponte does not know go out as `upstream.<EVENT>`.
 import { and, eq, or } from "drizzle-orm";
-import { sha256Hex, timingSafeEqual } from "../../auth/secret-box";
-import type { BillingTenant } from "../../billing/upstream";
+import { sha256Hex, timingSafeEqual } from "../../lib/secret-box";
+import type { Tenant } from "../../lib/tenant";
 import type { Deps } from "../../deps";
-import { newId } from "../../db/ids";
-import { fromUpstreamAmount } from "../../db/money";
+import { newId } from "../../lib/ids";
+import { fromUpstreamAmount } from "../../lib/money";
 import { charges, gatewayAccounts, subscriptions, upstreamWebhookEvents } from "../../db/schema";
 import { dispatchEvents, recordEvent } from "../../events/outbox";
 import { ApiError } from "../../http/errors";
@@ -32,7 +32,7 @@ export interface UpstreamEnvelope {
 const unauthorized = () => new ApiError("UNAUTHORIZED", `Missing or invalid ${UPSTREAM_TOKEN_HEADER} for this gateway account.`);
 
 /** The account the URL names, if the token matches its stored hash (same 401 for unknown account or bad token). */
-export async function authenticateUpstream(deps: Deps, accountId: string, token: string | undefined): Promise<BillingTenant & { accountId: string }> {
+export async function authenticateUpstream(deps: Deps, accountId: string, token: string | undefined): Promise<Tenant & { accountId: string }> {
   if (!token || !UUID_RE.test(accountId)) throw unauthorized();
   const account = await deps.db.select({ id: gatewayAccounts.id, organizationId: gatewayAccounts.organizationId, workspaceId: gatewayAccounts.workspaceId, hash: gatewayAccounts.webhookTokenHash }).from(gatewayAccounts).where(eq(gatewayAccounts.id, accountId)).get();
   const presented = await sha256Hex(token);
@@ -49,7 +49,7 @@ export function parseEnvelope(body: unknown): UpstreamEnvelope {
 }
 
 /** Records the delivery (dedupe), applies it, marks it processed. Returns whether it was a duplicate. */
-export async function receiveUpstreamWebhook(deps: Deps, account: BillingTenant & { accountId: string }, envelope: UpstreamEnvelope): Promise<{ duplicate: boolean }> {
+export async function receiveUpstreamWebhook(deps: Deps, account: Tenant & { accountId: string }, envelope: UpstreamEnvelope): Promise<{ duplicate: boolean }> {
   const rowId = newId();
   const inserted = await deps.db
     .insert(upstreamWebhookEvents)
@@ -68,13 +68,13 @@ export async function receiveUpstreamWebhook(deps: Deps, account: BillingTenant 
   return { duplicate: false };
 }
 
-async function reemit(deps: Deps, tenant: BillingTenant, envelope: UpstreamEnvelope, kind = upstreamEffect(envelope.event).kind) {
+async function reemit(deps: Deps, tenant: Tenant, envelope: UpstreamEnvelope, kind = upstreamEffect(envelope.event).kind) {
   const { event, statement } = recordEvent(deps, tenant, kind, { ...envelope });
   await statement;
   dispatchEvents(deps, [event]);
 }
 
-async function applyEnvelope(deps: Deps, tenant: BillingTenant, envelope: UpstreamEnvelope): Promise<void> {
+async function applyEnvelope(deps: Deps, tenant: Tenant, envelope: UpstreamEnvelope): Promise<void> {
   const effect = upstreamEffect(envelope.event);
   if (effect.entity === "other") return reemit(deps, tenant, envelope);
   if (effect.entity === "subscription") {
@@ -107,14 +107,14 @@ async function applyEnvelope(deps: Deps, tenant: BillingTenant, envelope: Upstre
   await applyUpstreamPayment(deps, charge, payment, to, reason);
 }
 
-async function findChargeByUpstream(deps: Deps, tenant: BillingTenant, payment: UpstreamPayment): Promise<ChargeRow | undefined> {
+async function findChargeByUpstream(deps: Deps, tenant: Tenant, payment: UpstreamPayment): Promise<ChargeRow | undefined> {
   const byId = eq(charges.upstreamId, payment.id);
   // Our own create's webhook can arrive before its answer: then only externalReference (our id) matches.
   const ref = payment.externalReference && UUID_RE.test(payment.externalReference) ? eq(charges.id, payment.externalReference) : undefined;
   return deps.db.select().from(charges).where(and(inTenant(charges, tenant), ref ? or(byId, ref) : byId)).get();
 }
 
-async function findSubscriptionByUpstream(deps: Deps, tenant: BillingTenant, upstreamId: string, externalReference?: string | null): Promise<SubscriptionRow | undefined> {
+async function findSubscriptionByUpstream(deps: Deps, tenant: Tenant, upstreamId: string, externalReference?: string | null): Promise<SubscriptionRow | undefined> {
   const byId = eq(subscriptions.upstreamId, upstreamId);
   const ref = externalReference && UUID_RE.test(externalReference) ? eq(subscriptions.id, externalReference) : undefined;
   return deps.db.select().from(subscriptions).where(and(inTenant(subscriptions, tenant), ref ? or(byId, ref) : byId)).get();

@@ -1,18 +1,19 @@
 // Webhook endpoints of the caller's workspace: register, list, edit, delete, rotate the secret, re-enable,
 // send a test ping, and re-queue failed deliveries. The signing secret exists only in create/rotate answers.
-import { and, count, eq, gte, inArray, ne } from "drizzle-orm";
+import { and, eq, gte, inArray, ne, sql } from "drizzle-orm";
 import type { Principal } from "../../auth/principal";
-import { sealSecret } from "../../auth/secret-box";
+import { sealSecret } from "../../lib/secret-box";
 import { LIMITS } from "../../config";
 import type { Deps } from "../../deps";
-import { newId } from "../../db/ids";
-import { events, webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import { newId } from "../../lib/ids";
+import { auditLogs, events, webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import { insertWhere } from "../../db/insert-where";
 import { runManualAttempt, type RecordedAttempt } from "../../events/attempts";
 import type { Fetcher } from "../../events/deliver";
 import { generateSigningSecret } from "../../events/signature";
 import { ApiError, notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
-import { auditEntry } from "../audit/service";
+import { auditEntry, auditRow } from "../audit/service";
 import { checkWebhookUrl } from "./url-policy";
 import { newestFirstPage } from "../../db/paging";
 import { inTenant } from "../../db/tenant-scope";
@@ -68,10 +69,6 @@ export interface CreateEndpointInput {
 
 export async function createEndpoint(deps: Deps, principal: Principal, input: CreateEndpointInput) {
   const url = validUrl(deps, input.url);
-  const [existing] = await deps.db.select({ n: count() }).from(webhookEndpoints).where(and(...scope(principal)));
-  if ((existing?.n ?? 0) >= LIMITS.webhookEndpointsPerWorkspace) {
-    throw new ApiError("INVALID_STATE", `A workspace can have at most ${LIMITS.webhookEndpointsPerWorkspace} webhook endpoints.`, { limit: LIMITS.webhookEndpointsPerWorkspace });
-  }
   const id = newId();
   const secret = generateSigningSecret();
   const now = deps.now().toISOString();
@@ -82,10 +79,17 @@ export async function createEndpoint(deps: Deps, principal: Principal, input: Cr
     secretSealed: await sealSecret(deps.env.SECRETS_ENCRYPTION_KEY, secret, id), previousSecretSealed: null, previousSecretExpiresAt: null,
     secretRotatedAt: null, consecutiveFailures: 0, createdAt: now, updatedAt: now,
   };
-  await deps.db.batch([
-    deps.db.insert(webhookEndpoints).values(row),
-    auditEntry(deps, principal, { action: "webhook_endpoint.created", targetType: "webhook_endpoint", targetId: id, metadata: { url, eventKinds: row.eventKinds } }),
+  // The cap check and the insert are one statement (concurrent creates cannot overrun it); the audit row
+  // is written only if the endpoint was.
+  const underCap = sql`(SELECT count(*) FROM ${webhookEndpoints} WHERE ${and(...scope(principal))}) < ${LIMITS.webhookEndpointsPerWorkspace}`;
+  const audit = auditRow(deps, principal, { action: "webhook_endpoint.created", targetType: "webhook_endpoint", targetId: id, metadata: { url, eventKinds: row.eventKinds } });
+  const [inserted] = await deps.env.DB.batch([
+    insertWhere(deps.env.DB, webhookEndpoints, row, underCap),
+    insertWhere(deps.env.DB, auditLogs, audit, sql`EXISTS (SELECT 1 FROM ${webhookEndpoints} WHERE ${webhookEndpoints.id} = ${id})`),
   ]);
+  if (!inserted?.meta.changes) {
+    throw new ApiError("INVALID_STATE", `A workspace can have at most ${LIMITS.webhookEndpointsPerWorkspace} webhook endpoints.`, { limit: LIMITS.webhookEndpointsPerWorkspace });
+  }
   return { ...presentEndpoint(row), secret };
 }
 

@@ -2,12 +2,12 @@
 // externalReference (Ponte's id) and linked, or created only if the upstream has none — so a retry
 // never makes a second upstream record.
 import { and, asc, eq, lte } from "drizzle-orm";
-import type { Deps } from "../deps";
-import { charges, customers, subscriptions } from "../db/schema";
-import { reconcileCustomer } from "../modules/customers/service";
-import { reconcileCharge } from "../modules/payments/service";
-import { reconcileSubscription } from "../modules/subscriptions/service";
-import { credentialsFor, type GatewayCredentials } from "./upstream";
+import type { Deps } from "../../deps";
+import { charges, customers, subscriptions } from "../../db/schema";
+import { reconcileCustomer } from "../customers/service";
+import { reconcileCharge } from "../payments/service";
+import { reconcileSubscription } from "../subscriptions/service";
+import { credentialsFor, type GatewayCredentials } from "../../billing/upstream";
 
 export interface SweepOptions {
   /** Leave records younger than this alone: their own request may still be finishing. */

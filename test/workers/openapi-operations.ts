@@ -1,0 +1,108 @@
+// Every operation of the app's OpenAPI document, in the shape the generated tests walk: the fuzz
+// (no client input yields a 5xx) and the route guards (401 / 403 / 404 across tenants). A route
+// added to the app is in the document, so it is covered without a test written by hand.
+import { SELF } from "cloudflare:test";
+import { OPENAPI_CONFIG, buildApp } from "../../src/app";
+import { isPermission, type Permission } from "../../src/lib/permissions";
+import { BASE } from "./support";
+
+export type SecurityScheme = "bearerAuth" | "sessionCookie";
+
+export interface QueryParam {
+  name: string;
+  required: boolean;
+  schema: Record<string, unknown>;
+}
+
+export interface ApiOperation {
+  /** `GET /api/v1/payments/{id}`: how test names and failure lists spell an operation. */
+  label: string;
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** The documented path, with `{name}` placeholders (a trailing slash marks a second variant). */
+  path: string;
+  operationId: string;
+  /** The permission the operation's guard checks (`x-permission`), or null for an unguarded one. */
+  permission: Permission | null;
+  /** What authenticates it; empty for a public operation (health, sign-up, inbound webhooks). */
+  security: SecurityScheme[];
+  /** `public` (the upstream-compatible surface) or `internal` (the control plane). */
+  surface: string;
+  pathParams: string[];
+  queryParams: QueryParam[];
+  body: { required: boolean; contentTypes: string[]; properties: string[] } | null;
+}
+
+type OpenApiDocument = { paths: Record<string, Record<string, any>> };
+
+/** The document the app serves at /api/v1/openapi.json, built in process (tests are collected before any request can be made). */
+export function openApiDocument(): OpenApiDocument {
+  return buildApp().getOpenAPI31Document(OPENAPI_CONFIG as Parameters<ReturnType<typeof buildApp>["getOpenAPI31Document"]>[0]) as unknown as OpenApiDocument;
+}
+
+/** The same document as served over HTTP, to check the in-process one is the real one. */
+export async function servedOpenApiDocument(): Promise<OpenApiDocument> {
+  const res = await SELF.fetch(`${BASE}/api/v1/openapi.json`);
+  return (await res.json()) as OpenApiDocument;
+}
+
+function schemaProperties(schema: any, components: any): string[] {
+  if (!schema) return [];
+  if (schema.$ref) return schemaProperties(components?.schemas?.[String(schema.$ref).split("/").pop()!], components);
+  const own = Object.keys(schema.properties ?? {});
+  const nested = [...(schema.allOf ?? []), ...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].flatMap((s: any) => schemaProperties(s, components));
+  return [...new Set([...own, ...nested])];
+}
+
+let cached: ApiOperation[] | undefined;
+
+/** Every operation of the document, in document order. */
+export function apiOperations(): ApiOperation[] {
+  return (cached ??= operationsOf(openApiDocument()));
+}
+
+/** The operations of a given document. */
+export function operationsOf(doc: OpenApiDocument): ApiOperation[] {
+  const components = (doc as any).components;
+  const out: ApiOperation[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries<any>(item)) {
+      if (!["get", "post", "put", "patch", "delete"].includes(method)) continue;
+      const params: any[] = op.parameters ?? [];
+      const permission = op["x-permission"];
+      if (permission !== undefined && !isPermission(permission)) throw new Error(`${method} ${path}: unknown x-permission '${permission}'`);
+      const content = op.requestBody?.content ?? {};
+      out.push({
+        label: `${method.toUpperCase()} ${path}`,
+        method: method.toUpperCase() as ApiOperation["method"],
+        path,
+        operationId: op.operationId,
+        permission: permission ?? null,
+        security: (op.security ?? []).flatMap((s: Record<string, unknown>) => Object.keys(s)) as SecurityScheme[],
+        surface: op["x-surface"],
+        pathParams: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!),
+        queryParams: params.filter((p) => p.in === "query").map((p) => ({ name: p.name, required: Boolean(p.required), schema: p.schema ?? {} })),
+        body: op.requestBody
+          ? {
+              required: Boolean(op.requestBody.required),
+              contentTypes: Object.keys(content),
+              properties: schemaProperties(content["application/json"]?.schema, components),
+            }
+          : null,
+      });
+    }
+  }
+  return out;
+}
+
+/** The documented path with each `{name}` replaced by its (URL-encoded) value. */
+export function fillPath(op: ApiOperation, value: (name: string) => string): string {
+  return op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(value(name)));
+}
+
+/** A path parameter's resource: the collection segment before it (`payments` for `/payments/{id}`, `documents` for `/payments/{id}/documents/{documentId}`). */
+export function paramResource(op: ApiOperation, name: string): string {
+  const segments = op.path.split("/");
+  const at = segments.indexOf(`{${name}}`);
+  for (let i = at - 1; i >= 0; i--) if (!segments[i]!.startsWith("{")) return segments.slice(3, i + 1).join("/");
+  throw new Error(`${op.label}: no collection before {${name}}`);
+}
