@@ -4,7 +4,7 @@
 // the upstream.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { PERMISSIONS } from "../../src/auth/permissions";
+import { PERMISSIONS } from "../../src/lib/permissions";
 import { createCharge, createCustomer, dueDate, seedBillingTenant, sim, simRequests } from "./billing-support";
 import { call, expectError, seedApiKey } from "./support";
 
