@@ -9,6 +9,7 @@ import { newId } from "../lib/ids";
 import { events, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import type { EventMessage } from "./outbox";
 import { inTenant } from "../db/tenant-scope";
+import { endpointStub } from "./endpoint-stub";
 
 /** Does an endpoint's subscription (`*`, `upstream.*`, exact kinds) cover this event kind? */
 export function endpointWants(eventKinds: readonly string[], type: string): boolean {
@@ -53,7 +54,7 @@ export async function handleEventMessage(deps: Deps, body: unknown): Promise<voi
     return;
   }
   const byEndpoint = await fanOutEvent(deps, body.eventId);
-  await Promise.all([...byEndpoint].map(([endpointId, ids]) => deps.env.ENDPOINT_DO.get(deps.env.ENDPOINT_DO.idFromName(endpointId)).deliverNow(endpointId, ids)));
+  await Promise.all([...byEndpoint].map(([endpointId, ids]) => endpointStub(deps.env, endpointId).deliverNow(endpointId, ids)));
 }
 
 export async function consumeEventBatch(batch: MessageBatch<unknown>, env: Env, ctx?: ExecutionContext): Promise<void> {

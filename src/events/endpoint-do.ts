@@ -18,6 +18,8 @@ const CONCURRENCY = 10;
 export class EndpointDO extends DurableObject<Env> {
   /** Outbound fetch; tests swap it through runInDurableObject. */
   fetcher: Fetcher = globalFetcher;
+  /** The clock of every attempt, alarm and streak write; tests swap it through runInDurableObject. */
+  now: () => Date = () => new Date();
 
   /** First attempts for freshly fanned-out deliveries (called by the queue consumer). */
   async deliverNow(endpointId: string, deliveryIds: string[]): Promise<void> {
@@ -47,7 +49,7 @@ export class EndpointDO extends DurableObject<Env> {
     const endpointId = this.ctx.storage.kv.get<string>("endpointId");
     if (!endpointId) return;
     // The alarm stands for its scheduled time, even if it runs a little early (or is run by a test).
-    const cutoff = new Date(Math.max(Date.now(), this.ctx.storage.kv.get<number>("alarmAt") ?? 0)).toISOString();
+    const cutoff = new Date(Math.max(this.now().getTime(), this.ctx.storage.kv.get<number>("alarmAt") ?? 0)).toISOString();
     const due = await this.deps().db
       .select({ id: webhookDeliveries.id })
       .from(webhookDeliveries)
@@ -60,7 +62,7 @@ export class EndpointDO extends DurableObject<Env> {
   }
 
   private deps(): Deps {
-    return backgroundDeps(this.env, (p) => this.ctx.waitUntil(p));
+    return { ...backgroundDeps(this.env, (p) => this.ctx.waitUntil(p)), now: () => this.now() };
   }
 
   private remember(endpointId: string): void {
@@ -92,7 +94,7 @@ export class EndpointDO extends DurableObject<Env> {
     this.ctx.storage.kv.put("streak", streak);
     if (streak === before) return;
     const { db } = this.deps();
-    const now = new Date().toISOString();
+    const now = this.now().toISOString();
     if (streak < LIMITS.webhookDisableAfterConsecutiveFailures) {
       await db.update(webhookEndpoints).set({ consecutiveFailures: streak }).where(eq(webhookEndpoints.id, endpointId));
       return;
@@ -124,7 +126,7 @@ export class EndpointDO extends DurableObject<Env> {
       this.ctx.storage.kv.delete("alarmAt");
       return null;
     }
-    const at = Math.max(Date.parse(row.next), Date.now());
+    const at = Math.max(Date.parse(row.next), this.now().getTime());
     this.ctx.storage.kv.put("alarmAt", at);
     await this.ctx.storage.setAlarm(at);
     return at;

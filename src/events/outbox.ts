@@ -4,6 +4,7 @@
 import type { Deps } from "../deps";
 import { newId } from "../lib/ids";
 import { events } from "../db/schema";
+import { insertIfChanged } from "../db/insert-if-changed";
 import type { EventKind } from "./kinds";
 import type { Tenant } from "../lib/tenant";
 
@@ -18,9 +19,9 @@ export interface EventMessage {
   eventId: string;
 }
 
-export function recordEvent(deps: Deps, tenant: Tenant, type: EventKind, data: Record<string, unknown>) {
+function eventRow(deps: Deps, tenant: Tenant, type: EventKind, data: Record<string, unknown>) {
   const event: RecordedEvent = { id: newId(), type, createdAt: deps.now().toISOString() };
-  const statement = deps.db.insert(events).values({
+  const row: typeof events.$inferInsert = {
     id: event.id,
     organizationId: tenant.organizationId,
     workspaceId: tenant.workspaceId,
@@ -28,8 +29,23 @@ export function recordEvent(deps: Deps, tenant: Tenant, type: EventKind, data: R
     data,
     createdAt: event.createdAt,
     fannedOutAt: null,
-  });
-  return { event, statement };
+  };
+  return { event, row };
+}
+
+export function recordEvent(deps: Deps, tenant: Tenant, type: EventKind, data: Record<string, unknown>) {
+  const { event, row } = eventRow(deps, tenant, type, data);
+  return { event, statement: deps.db.insert(events).values(row) };
+}
+
+/**
+ * The same event, written only if the statement just before it in the batch changed a row. Pairing a
+ * guarded UPDATE (`… WHERE status IN (…)`) with it makes "state changed" and "event recorded" one
+ * atomic fact, so a webhook that repeats what Ponte already applied emits nothing.
+ */
+export function recordEventIfChanged(deps: Deps, tenant: Tenant, type: EventKind, data: Record<string, unknown>) {
+  const { event, row } = eventRow(deps, tenant, type, data);
+  return { event, statement: insertIfChanged(deps.db, events, row) };
 }
 
 /** Enqueue committed events for delivery, off the response path. */

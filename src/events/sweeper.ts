@@ -5,6 +5,7 @@ import { LIMITS } from "../config";
 import type { Deps } from "../deps";
 import { events, webhookDeliveries } from "../db/schema";
 import type { EventMessage } from "./outbox";
+import { endpointStub } from "./endpoint-stub";
 
 const SWEEP_BATCH = 500;
 const QUEUE_SEND_BATCH = 100;
@@ -28,6 +29,6 @@ export async function sweepOverdueDeliveries(deps: Deps): Promise<number> {
   const overdue = await deps.db.selectDistinct({ endpointId: webhookDeliveries.endpointId }).from(webhookDeliveries)
     .where(and(inArray(webhookDeliveries.status, ["pending", "retrying"]), isNotNull(webhookDeliveries.nextAttemptAt), lte(webhookDeliveries.nextAttemptAt, graceCutoff(deps))))
     .limit(SWEEP_BATCH);
-  await Promise.all(overdue.map(({ endpointId }) => deps.env.ENDPOINT_DO.get(deps.env.ENDPOINT_DO.idFromName(endpointId)).wake(endpointId)));
+  await Promise.all(overdue.map(({ endpointId }) => endpointStub(deps.env, endpointId).wake(endpointId)));
   return overdue.length;
 }

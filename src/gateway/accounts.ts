@@ -6,12 +6,11 @@ import { gatewayAccounts } from "../db/schema";
 import { ApiError } from "../http/errors";
 import { LIMITS } from "../config";
 import { inTenant } from "../db/tenant-scope";
-import type { TenantInEnvironment } from "../lib/tenant";
+import type { Tenant, TenantInEnvironment } from "../lib/tenant";
 
-export interface GatewayCredentials {
+/** A tenant's upstream credential: its gateway account and the decrypted key. */
+export interface GatewayCredentials extends Tenant {
   accountId: string;
-  organizationId: string;
-  workspaceId: string;
   /** The decrypted upstream API key; lives only in memory for this request. */
   upstreamKey: string;
 }

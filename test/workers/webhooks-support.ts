@@ -4,6 +4,7 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult, runInD
 import { vi } from "vitest";
 import { backgroundDeps } from "../../src/deps";
 import type { EndpointDO } from "../../src/events/endpoint-do";
+import { endpointStub as endpointStubOf } from "../../src/events/endpoint-stub";
 import type { EventKind } from "../../src/events/kinds";
 import { recordEvent } from "../../src/events/outbox";
 import worker from "../../src/index";
@@ -64,7 +65,7 @@ export async function consume(bodies: unknown[]) {
   return { ids: messages.map((m) => m.id), result };
 }
 
-export const endpointStub = (endpointId: string) => env.ENDPOINT_DO.get(env.ENDPOINT_DO.idFromName(endpointId));
+export const endpointStub = (endpointId: string) => endpointStubOf(env, endpointId);
 
 export async function alarmOf(endpointId: string): Promise<number | null> {
   return runInDurableObject(endpointStub(endpointId), (_: EndpointDO, state) => state.storage.getAlarm());

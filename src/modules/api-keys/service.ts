@@ -1,9 +1,10 @@
 // Issuing, listing, revoking and rotating API keys. Secrets exist only in the create/rotate answer.
 import { and, eq, isNull, type SQL } from "drizzle-orm";
+import { inCredentialScope } from "../../db/tenant-scope";
 import { generateApiKeySecret, displayParts, hashApiKey } from "../../auth/api-key-secret";
 import { forgetApiKey } from "../../auth/key-cache";
 import { isPermission } from "../../lib/permissions";
-import type { Principal } from "../../auth/principal";
+import { type Principal, requirePermission } from "../../auth/principal";
 import { keyEnvironmentFor } from "../../config";
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
@@ -33,9 +34,7 @@ export function presentApiKey(row: ApiKeyRow) {
 }
 
 function scope(principal: Principal): SQL[] {
-  const conditions = [eq(apiKeys.organizationId, principal.organizationId)];
-  if (principal.workspaceRestricted) conditions.push(eq(apiKeys.workspaceId, principal.workspaceId));
-  return conditions;
+  return [inCredentialScope(apiKeys, principal)];
 }
 
 export interface CreateApiKeyInput {
@@ -91,6 +90,7 @@ async function buildKey(deps: Deps, principal: Principal, input: CreateApiKeyInp
 }
 
 export async function createApiKey(deps: Deps, principal: Principal, input: CreateApiKeyInput) {
+  requirePermission(principal, "api_keys.manage");
   const { row, secret } = await buildKey(deps, principal, input);
   await deps.db.batch([
     deps.db.insert(apiKeys).values(row),
@@ -100,6 +100,7 @@ export async function createApiKey(deps: Deps, principal: Principal, input: Crea
 }
 
 export async function listApiKeys(deps: Deps, principal: Principal, page: PageRequest) {
+  requirePermission(principal, "api_keys.read");
   const where = and(...scope(principal));
   const { rows, totalCount } = await newestFirstPage(deps.db, apiKeys, where, page);
   return { rows: rows.map(presentApiKey), totalCount };
@@ -112,10 +113,12 @@ async function findKey(deps: Deps, principal: Principal, id: string): Promise<Ap
 }
 
 export async function getApiKey(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "api_keys.read");
   return presentApiKey(await findKey(deps, principal, id));
 }
 
 export async function revokeApiKey(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "api_keys.manage");
   const row = await findKey(deps, principal, id);
   if (row.revokedAt) return presentApiKey(row);
   const now = deps.now().toISOString();
@@ -129,6 +132,7 @@ export async function revokeApiKey(deps: Deps, principal: Principal, id: string)
 
 /** A new key with the same name, scope and permissions; the old one is revoked in the same batch. */
 export async function rotateApiKey(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "api_keys.manage");
   const old = await findKey(deps, principal, id);
   if (old.revokedAt) throw new ApiError("INVALID_STATE", "A revoked key cannot be rotated.", { status: "revoked" });
   const { row, secret } = await buildKey(deps, principal, {

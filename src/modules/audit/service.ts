@@ -1,6 +1,7 @@
 // The audit trail: every control-plane write records who did what to which record, in the same batch.
 import { and, eq, gte, lte, type SQL } from "drizzle-orm";
-import type { Principal } from "../../auth/principal";
+import { inCredentialScope } from "../../db/tenant-scope";
+import { type Principal, requirePermission } from "../../auth/principal";
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
 import { auditLogs } from "../../db/schema";
@@ -42,8 +43,8 @@ export interface AuditFilters {
 }
 
 export async function listAuditLogs(deps: Deps, principal: Principal, filters: AuditFilters, page: PageRequest) {
-  const conditions: SQL[] = [eq(auditLogs.organizationId, principal.organizationId)];
-  if (principal.workspaceRestricted) conditions.push(eq(auditLogs.workspaceId, principal.workspaceId));
+  requirePermission(principal, "audit_logs.read");
+  const conditions: SQL[] = [inCredentialScope(auditLogs, principal)];
   if (filters.action) conditions.push(eq(auditLogs.action, filters.action));
   if (filters.targetId) conditions.push(eq(auditLogs.targetId, filters.targetId));
   if (filters.from) conditions.push(gte(auditLogs.createdAt, filters.from));

@@ -1,14 +1,14 @@
 // Applying what the upstream says about a charge (create answer, webhook, sweeper) to the native
 // record: link it, move its status through the transition table, and record each event exactly once.
-import { and, eq, inArray, sql } from "drizzle-orm";
-import { changedRows, recordEventIfChanged } from "../../billing/conditional-event";
+import { and, eq, inArray } from "drizzle-orm";
+import { changedRows, insertIfChanged } from "../../db/insert-if-changed";
 import { tenantOf, type Tenant } from "../../lib/tenant";
 import type { Deps } from "../../deps";
 import { formatMoney, fromUpstreamAmount } from "../../lib/money";
 import { newId } from "../../lib/ids";
 import { charges, refunds } from "../../db/schema";
 import type { ProductEventKind } from "../../events/kinds";
-import { dispatchEvents } from "../../events/outbox";
+import { dispatchEvents, recordEventIfChanged } from "../../events/outbox";
 import { notFound } from "../../http/errors";
 import { canTransition, chargeStatusFromUpstream, statusesThatMayBecome, type ChargeStatus } from "./charge-status";
 import { inTenant } from "../../db/tenant-scope";
@@ -164,10 +164,18 @@ async function recordUpstreamRefunds(deps: Deps, row: ChargeRow, items: NonNulla
     .where(and(eq(charges.id, fresh.id), eq(charges.refundedCents, fresh.refundedCents)));
   const { event, statement } = recordEventIfChanged(deps, tenantOf(fresh), "payment.refunded", presentCharge(next));
   // Chained on the event insert, which happened only if the update did.
-  const refundRow = deps.db.insert(refunds).select(
-    sql`SELECT ${newId()}, ${fresh.organizationId}, ${fresh.workspaceId}, ${fresh.id}, ${delta}, 'Refunded at the upstream provider', 'done', 'upstream', NULL, ${now}, ${now}
-        WHERE changes() > 0`,
-  );
+  const refundRow = insertIfChanged(deps.db, refunds, {
+    id: newId(),
+    ...tenantOf(fresh),
+    chargeId: fresh.id,
+    valueCents: delta,
+    description: "Refunded at the upstream provider",
+    status: "done",
+    origin: "upstream",
+    failureReason: null,
+    createdAt: now,
+    updatedAt: now,
+  });
   const [result] = await deps.db.batch([update, statement, refundRow]);
   if (changedRows(result) === 0) return fresh;
   dispatchEvents(deps, [event]);

@@ -1,15 +1,15 @@
 // Refunds: each is its own record. The amount is reserved with ONE conditional UPDATE before the
 // upstream is called, so concurrent refunds can never add up to more than the charge.
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { tenantOf, type Principal } from "../../auth/principal";
-import { changedRows, recordEventIfChanged } from "../../billing/conditional-event";
+import { type Principal, requirePermission, tenantOf } from "../../auth/principal";
+import { changedRows, insertIfChanged } from "../../db/insert-if-changed";
 import { centsOf } from "../../billing/schemas";
 import { upstreamJson } from "../../billing/upstream";
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
 import { formatMoney, toUpstreamAmount } from "../../lib/money";
 import { charges, refunds } from "../../db/schema";
-import { dispatchEvents } from "../../events/outbox";
+import { dispatchEvents, recordEventIfChanged } from "../../events/outbox";
 import { resolveGatewayAccount } from "../../gateway/accounts";
 import { ApiError } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
@@ -47,6 +47,7 @@ function refundTooLarge(row: ChargeRow, requested: number): ApiError {
 }
 
 export async function refundCharge(deps: Deps, principal: Principal, id: string, input: { value?: string | number | undefined; description?: string | undefined }) {
+  requirePermission(principal, "payments.manage");
   const tenant = tenantOf(principal);
   const row = await findChargeRow(deps, tenant, id);
   assertChargeAction(row.status, "refund", row.id);
@@ -62,10 +63,18 @@ export async function refundCharge(deps: Deps, principal: Principal, id: string,
     .update(charges)
     .set({ refundedCents: sql`${charges.refundedCents} + ${amount}`, updatedAt: now })
     .where(and(eq(charges.id, row.id), sql`${charges.refundedCents} + ${amount} <= ${charges.valueCents}`, inArray(charges.status, REFUNDABLE_STATUSES)));
-  const pending = deps.db.insert(refunds).select(
-    sql`SELECT ${refundId}, ${row.organizationId}, ${row.workspaceId}, ${row.id}, ${amount}, ${input.description ?? null}, 'pending', 'ponte', NULL, ${now}, ${now}
-        WHERE changes() > 0`,
-  );
+  const pending = insertIfChanged(deps.db, refunds, {
+    id: refundId,
+    ...tenant,
+    chargeId: row.id,
+    valueCents: amount,
+    description: input.description ?? null,
+    status: "pending",
+    origin: "ponte",
+    failureReason: null,
+    createdAt: now,
+    updatedAt: now,
+  });
   const [reserved] = await deps.db.batch([reserve, pending]);
   if (changedRows(reserved) === 0) {
     const fresh = await findChargeRow(deps, tenant, id);
@@ -107,6 +116,7 @@ export async function refundCharge(deps: Deps, principal: Principal, id: string,
 }
 
 export async function listRefunds(deps: Deps, principal: Principal, id: string, page: PageRequest) {
+  requirePermission(principal, "payments.read");
   const row = await findChargeRow(deps, tenantOf(principal), id);
   const where = eq(refunds.chargeId, row.id);
   const { rows, totalCount } = await newestFirstPage(deps.db, refunds, where, page);

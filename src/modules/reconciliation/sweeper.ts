@@ -8,6 +8,7 @@ import { reconcileCustomer } from "../customers/service";
 import { reconcileCharge } from "../payments/service";
 import { reconcileSubscription } from "../subscriptions/service";
 import { credentialsFor, type GatewayCredentials } from "../../billing/upstream";
+import type { Tenant } from "../../lib/tenant";
 
 export interface SweepOptions {
   /** Leave records younger than this alone: their own request may still be finishing. */
@@ -27,12 +28,12 @@ export async function reconcilePendingSync(deps: Deps, options: SweepOptions = {
   const limit = options.batchSize ?? 50;
   const report: SweepReport = { customers: { synced: 0, failed: 0 }, charges: { synced: 0, failed: 0 }, subscriptions: { synced: 0, failed: 0 } };
   const credentialCache = new Map<string, Promise<GatewayCredentials>>();
-  const credentials = (t: { organizationId: string; workspaceId: string }) => {
+  const credentials = (t: Tenant) => {
     let c = credentialCache.get(t.workspaceId);
     if (!c) credentialCache.set(t.workspaceId, (c = credentialsFor(deps, t)));
     return c;
   };
-  async function each<T extends { organizationId: string; workspaceId: string; id: string }>(rows: T[], tally: { synced: number; failed: number }, fn: (c: GatewayCredentials, row: T) => Promise<{ syncStatus: string }>) {
+  async function each<T extends Tenant & { id: string }>(rows: T[], tally: { synced: number; failed: number }, fn: (c: GatewayCredentials, row: T) => Promise<{ syncStatus: string }>) {
     for (const row of rows) {
       try {
         const after = await fn(await credentials(row), row);

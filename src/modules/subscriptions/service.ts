@@ -2,15 +2,15 @@
 // charges arrive through the upstream's webhooks. Cancel stops future charges.
 import { and, eq, inArray, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
-import { tenantOf, type Principal } from "../../auth/principal";
-import { changedRows, recordEventIfChanged } from "../../billing/conditional-event";
+import { type Principal, requirePermission, tenantOf } from "../../auth/principal";
+import { changedRows } from "../../db/insert-if-changed";
 import { centsOf } from "../../billing/schemas";
 import { isAmbiguousFailure, upstreamJson, type GatewayCredentials } from "../../billing/upstream";
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
 import { formatMoney, toUpstreamAmount } from "../../lib/money";
 import { paymentMethods, subscriptions } from "../../db/schema";
-import { dispatchEvents } from "../../events/outbox";
+import { dispatchEvents, recordEventIfChanged } from "../../events/outbox";
 import { resolveGatewayAccount } from "../../gateway/accounts";
 import { ApiError, notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
@@ -67,6 +67,7 @@ function upstreamSubscriptionBody(row: SubscriptionRow, customerUpstreamId: stri
 }
 
 export async function createSubscription(deps: Deps, principal: Principal, input: z.infer<typeof CreateSubscriptionBody>) {
+  requirePermission(principal, "subscriptions.manage");
   const tenant = tenantOf(principal);
   const plan = await findPlanRow(deps, tenant, input.plan).catch(() => {
     throw fieldError("body.plan", `no plan with id '${input.plan}'`);
@@ -79,7 +80,7 @@ export async function createSubscription(deps: Deps, principal: Principal, input
   const customer = await customerForBilling(deps, credentials, tenant, input.customer);
   let cardExtra: Record<string, unknown> = {};
   if (input.creditCardToken) {
-    const method = await deps.db.select().from(paymentMethods).where(and(eq(paymentMethods.id, input.creditCardToken), eq(paymentMethods.workspaceId, principal.workspaceId))).get();
+    const method = await deps.db.select().from(paymentMethods).where(and(eq(paymentMethods.id, input.creditCardToken), inTenant(paymentMethods, principal))).get();
     cardExtra = { creditCardToken: method ? method.upstreamToken : input.creditCardToken };
   } else if (input.creditCard) {
     cardExtra = { creditCard: input.creditCard, creditCardHolderInfo: input.creditCardHolderInfo };
@@ -153,6 +154,7 @@ export async function reconcileSubscription(deps: Deps, credentials: GatewayCred
 }
 
 export async function listSubscriptions(deps: Deps, principal: Principal, page: PageRequest, filters: { customer?: string | undefined; plan?: string | undefined; status?: string | undefined }) {
+  requirePermission(principal, "subscriptions.read");
   const conditions: SQL[] = [inTenant(subscriptions, principal)];
   if (filters.customer) conditions.push(eq(subscriptions.customerId, filters.customer));
   if (filters.plan) conditions.push(eq(subscriptions.planId, filters.plan));
@@ -163,6 +165,7 @@ export async function listSubscriptions(deps: Deps, principal: Principal, page: 
 }
 
 export async function getSubscription(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "subscriptions.read");
   return presentSubscription(await findSubscriptionRow(deps, tenantOf(principal), id));
 }
 
@@ -172,6 +175,7 @@ function requireOpen(row: SubscriptionRow, action: string): asserts row is Subsc
 }
 
 export async function updateSubscription(deps: Deps, principal: Principal, id: string, input: z.infer<typeof UpdateSubscriptionBody>) {
+  requirePermission(principal, "subscriptions.manage");
   const row = await findSubscriptionRow(deps, tenantOf(principal), id);
   requireOpen(row, "update");
   const changes: Partial<SubscriptionRow> = {};
@@ -193,6 +197,7 @@ export async function updateSubscription(deps: Deps, principal: Principal, id: s
 }
 
 export async function cancelSubscription(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "subscriptions.manage");
   const row = await findSubscriptionRow(deps, tenantOf(principal), id);
   requireOpen(row, "cancel");
   const credentials = await resolveGatewayAccount(deps, principal);

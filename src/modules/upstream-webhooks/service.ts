@@ -8,9 +8,9 @@ import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
 import { fromUpstreamAmount } from "../../lib/money";
 import { charges, gatewayAccounts, subscriptions, upstreamWebhookEvents } from "../../db/schema";
-import { dispatchEvents, recordEvent } from "../../events/outbox";
+import { dispatchEvents, recordEvent, recordEventIfChanged } from "../../events/outbox";
 import { ApiError } from "../../http/errors";
-import { recordEventIfChanged, changedRows } from "../../billing/conditional-event";
+import { changedRows } from "../../db/insert-if-changed";
 import { chargeStatusFromUpstream, type ChargeStatus } from "../payments/charge-status";
 import { applyUpstreamPayment, presentCharge, type ChargeRow, type UpstreamPayment } from "../payments/charge-state";
 import { linkSubscription, markSubscriptionCanceled, type SubscriptionRow } from "../subscriptions/service";
@@ -38,14 +38,6 @@ export async function authenticateUpstream(deps: Deps, accountId: string, token:
   const presented = await sha256Hex(token);
   if (!account || !timingSafeEqual(presented, account.hash)) throw unauthorized();
   return { accountId: account.id, organizationId: account.organizationId, workspaceId: account.workspaceId };
-}
-
-export function parseEnvelope(body: unknown): UpstreamEnvelope {
-  const b = body as Partial<UpstreamEnvelope> | null;
-  if (!b || typeof b !== "object" || typeof b.id !== "string" || b.id === "" || typeof b.event !== "string" || b.event === "") {
-    throw new ApiError("VALIDATION_FAILED", "An upstream webhook needs string fields id and event.", { fields: [{ path: "body.id", message: "required", code: "custom" }] });
-  }
-  return b as UpstreamEnvelope;
 }
 
 /** Records the delivery (dedupe), applies it, marks it processed. Returns whether it was a duplicate. */
@@ -156,7 +148,7 @@ async function createSubscriptionCharge(deps: Deps, sub: SubscriptionRow, paymen
   const { event, statement } = recordEventIfChanged(deps, sub, "payment.created", presentCharge(row));
   const [result] = await deps.db.batch([deps.db.insert(charges).values(row).onConflictDoNothing(), statement]);
   if (changedRows(result) > 0) dispatchEvents(deps, [event]);
-  const stored = await deps.db.select().from(charges).where(and(eq(charges.workspaceId, sub.workspaceId), eq(charges.upstreamId, payment.id))).get();
+  const stored = await deps.db.select().from(charges).where(and(inTenant(charges, sub), eq(charges.upstreamId, payment.id))).get();
   // A card subscription's charge may already be confirmed: apply its status through the table.
   if (stored) await applyUpstreamPayment(deps, stored, payment);
 }

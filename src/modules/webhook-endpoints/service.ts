@@ -1,7 +1,7 @@
 // Webhook endpoints of the caller's workspace: register, list, edit, delete, rotate the secret, re-enable,
 // send a test ping, and re-queue failed deliveries. The signing secret exists only in create/rotate answers.
 import { and, eq, gte, inArray, ne, sql } from "drizzle-orm";
-import type { Principal } from "../../auth/principal";
+import { type Principal, requirePermission } from "../../auth/principal";
 import { sealSecret } from "../../lib/secret-box";
 import { LIMITS } from "../../config";
 import type { Deps } from "../../deps";
@@ -17,6 +17,7 @@ import { auditEntry, auditRow } from "../audit/service";
 import { checkWebhookUrl } from "./url-policy";
 import { newestFirstPage } from "../../db/paging";
 import { inTenant } from "../../db/tenant-scope";
+import { endpointStub } from "../../events/endpoint-stub";
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
@@ -46,7 +47,6 @@ export function presentAttempt(a: RecordedAttempt) {
 }
 
 const scope = (p: Principal) => [inTenant(webhookEndpoints, p)];
-const endpointStub = (deps: Deps, id: string) => deps.env.ENDPOINT_DO.get(deps.env.ENDPOINT_DO.idFromName(id));
 
 function validUrl(deps: Deps, url: string): string {
   const result = checkWebhookUrl(url, { allowLocalhostHttp: deps.env.ENVIRONMENT === "local" });
@@ -68,6 +68,7 @@ export interface CreateEndpointInput {
 }
 
 export async function createEndpoint(deps: Deps, principal: Principal, input: CreateEndpointInput) {
+  requirePermission(principal, "webhook_endpoints.manage");
   const url = validUrl(deps, input.url);
   const id = newId();
   const secret = generateSigningSecret();
@@ -94,12 +95,14 @@ export async function createEndpoint(deps: Deps, principal: Principal, input: Cr
 }
 
 export async function listEndpoints(deps: Deps, principal: Principal, page: PageRequest) {
+  requirePermission(principal, "webhook_endpoints.read");
   const where = and(...scope(principal));
   const { rows, totalCount } = await newestFirstPage(deps.db, webhookEndpoints, where, page);
   return { rows: rows.map(presentEndpoint), totalCount };
 }
 
 export async function getEndpoint(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "webhook_endpoints.read");
   return presentEndpoint(await findEndpoint(deps, principal, id));
 }
 
@@ -109,6 +112,7 @@ const failOpenDeliveries = (deps: Deps, endpointId: string, now: string) =>
     .where(and(eq(webhookDeliveries.endpointId, endpointId), inArray(webhookDeliveries.status, ["pending", "retrying"])));
 
 export async function updateEndpoint(deps: Deps, principal: Principal, id: string, input: Partial<CreateEndpointInput>) {
+  requirePermission(principal, "webhook_endpoints.manage");
   const row = await findEndpoint(deps, principal, id);
   const now = deps.now().toISOString();
   const next: EndpointRow = { ...row, updatedAt: now };
@@ -124,12 +128,13 @@ export async function updateEndpoint(deps: Deps, principal: Principal, id: strin
     ...(disabling ? [failOpenDeliveries(deps, id, now)] : []),
     auditEntry(deps, principal, { action: "webhook_endpoint.updated", targetType: "webhook_endpoint", targetId: id, metadata: { fields: Object.keys(input) } }),
   ]);
-  if (enabling) await endpointStub(deps, id).resetStreak(id);
+  if (enabling) await endpointStub(deps.env, id).resetStreak(id);
   return presentEndpoint(next);
 }
 
 /** Re-enable (after an auto-disable or a manual one) and start the failure streak over. */
 export async function enableEndpoint(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "webhook_endpoints.manage");
   const row = await findEndpoint(deps, principal, id);
   const now = deps.now().toISOString();
   const next: EndpointRow = { ...row, enabled: true, disabledReason: null, disabledAt: null, consecutiveFailures: 0, updatedAt: now };
@@ -137,11 +142,12 @@ export async function enableEndpoint(deps: Deps, principal: Principal, id: strin
     deps.db.update(webhookEndpoints).set({ enabled: true, disabledReason: null, disabledAt: null, consecutiveFailures: 0, updatedAt: now }).where(eq(webhookEndpoints.id, id)),
     auditEntry(deps, principal, { action: "webhook_endpoint.enabled", targetType: "webhook_endpoint", targetId: id, metadata: { previousReason: row.disabledReason } }),
   ]);
-  await endpointStub(deps, id).resetStreak(id);
+  await endpointStub(deps.env, id).resetStreak(id);
   return presentEndpoint(next);
 }
 
 export async function deleteEndpoint(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "webhook_endpoints.manage");
   const row = await findEndpoint(deps, principal, id);
   const now = deps.now().toISOString();
   await deps.db.batch([
@@ -154,6 +160,7 @@ export async function deleteEndpoint(deps: Deps, principal: Principal, id: strin
 
 /** A new secret, shown once; the old one keeps signing (a second v1) for 24 h, then is dropped. */
 export async function rotateSecret(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "webhook_endpoints.manage");
   const row = await findEndpoint(deps, principal, id);
   const now = deps.now();
   const secret = generateSigningSecret();
@@ -174,6 +181,7 @@ export async function rotateSecret(deps: Deps, principal: Principal, id: string)
 
 /** The Test action: a `ping` event and its delivery, attempted once now (even to a disabled endpoint). */
 export async function sendTestPing(deps: Deps, principal: Principal, id: string, fetcher?: Fetcher) {
+  requirePermission(principal, "webhook_endpoints.manage");
   const endpoint = await findEndpoint(deps, principal, id);
   const now = deps.now().toISOString();
   const eventId = newId();
@@ -190,6 +198,7 @@ export async function sendTestPing(deps: Deps, principal: Principal, id: string,
 
 /** Re-queue every failed delivery of the endpoint created since `since`; the EndpointDO sends them. */
 export async function recoverDeliveries(deps: Deps, principal: Principal, id: string, since: string) {
+  requirePermission(principal, "webhook_endpoints.manage");
   const endpoint = await findEndpoint(deps, principal, id);
   if (!endpoint.enabled) throw new ApiError("INVALID_STATE", "The endpoint is disabled; enable it before recovering deliveries.", { status: "disabled", disabledReason: endpoint.disabledReason });
   const sinceIso = new Date(since).toISOString();
@@ -199,6 +208,6 @@ export async function recoverDeliveries(deps: Deps, principal: Principal, id: st
     .where(and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, "failed"), ne(webhookDeliveries.eventType, "ping"), gte(webhookDeliveries.createdAt, sinceIso)))
     .returning({ id: webhookDeliveries.id });
   await deps.db.batch([auditEntry(deps, principal, { action: "webhook_endpoint.recovered", targetType: "webhook_endpoint", targetId: id, metadata: { since: sinceIso, requeued: requeued.length } })]);
-  if (requeued.length > 0) await endpointStub(deps, id).wake(id);
+  if (requeued.length > 0) await endpointStub(deps.env, id).wake(id);
   return { object: "webhook_recovery" as const, endpointId: id, since: sinceIso, requeued: requeued.length };
 }
