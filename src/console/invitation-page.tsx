@@ -1,12 +1,10 @@
 // Accepting an invitation from its link (no sign-in needed to open it): a signed-in invitee joins with one
 // click; anyone else creates their account (email fixed by the invitation) and joins. On success the
 // console switches to the new organization.
-import type { Context, Hono } from "hono";
+import type { Hono } from "hono";
 import { PASSWORD_MIN_LENGTH } from "../auth/password";
 import { refuseCrossSite, requireSameOrigin } from "../auth/same-origin";
 import { sessionTokenOf, setSessionCookie } from "../auth/session";
-import { depsFrom } from "../deps";
-import type { AppEnv } from "../http/app-env";
 import { ApiError } from "../http/errors";
 import { sessionUser } from "../modules/auth/service";
 import { acceptInvitation, ACCEPT_PAGE_PATH, findInvitationByToken } from "../modules/members/invitations";
@@ -14,7 +12,6 @@ import { AcceptInvitationBody } from "../modules/members/schemas";
 import { type ConsoleContext, type ConsoleEnv, isExpected, parseForm, plainError, setTenantCookie, statusOf } from "./context";
 import { Alert, Page } from "./layout";
 
-const plainDeps = (c: ConsoleContext) => depsFrom(c as unknown as Context<AppEnv>);
 const text = (form: Record<string, unknown>, name: string) => (typeof form[name] === "string" ? (form[name] as string) : "");
 
 const UNUSABLE = {
@@ -24,7 +21,7 @@ const UNUSABLE = {
 } as const;
 
 async function render(c: ConsoleContext, token: string, error?: string, status: 200 | 400 | 401 | 403 | 404 | 409 = 200, values?: { name: string }) {
-  const deps = plainDeps(c);
+  const deps = c.var.deps;
   const shell = { nonce: c.get("nonce") };
   const found = token ? await findInvitationByToken(deps, token) : null;
   const sessionToken = sessionTokenOf(c);
@@ -86,7 +83,7 @@ export function registerInvitationPages(app: Hono<ConsoleEnv>) {
   app.post("/invitations/accept", async (c) => {
     const form = await c.req.parseBody();
     const token = text(form, "token");
-    const deps = plainDeps(c);
+    const deps = c.var.deps;
     try {
       const sessionToken = sessionTokenOf(c);
       let signedIn = null;
