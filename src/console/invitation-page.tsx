@@ -1,12 +1,10 @@
 // Accepting an invitation from its link (no sign-in needed to open it): a signed-in invitee joins with one
 // click; anyone else creates their account (email fixed by the invitation) and joins. On success the
 // console switches to the new organization.
-import type { Context, Hono } from "hono";
+import type { Hono } from "hono";
 import { PASSWORD_MIN_LENGTH } from "../auth/password";
 import { refuseCrossSite, requireSameOrigin } from "../auth/same-origin";
 import { sessionTokenOf, setSessionCookie } from "../auth/session";
-import { depsFrom } from "../deps";
-import type { AppEnv } from "../http/app-env";
 import { ApiError } from "../http/errors";
 import { sessionUser } from "../modules/auth/service";
 import { acceptInvitation, ACCEPT_PAGE_PATH, findInvitationByToken } from "../modules/members/invitations";
@@ -14,7 +12,7 @@ import { AcceptInvitationBody } from "../modules/members/schemas";
 import { type ConsoleContext, type ConsoleEnv, isExpected, parseForm, plainError, setTenantCookie, statusOf } from "./context";
 import { Alert, Page } from "./layout";
 
-const plainDeps = (c: ConsoleContext) => depsFrom(c as unknown as Context<AppEnv>);
+const plainDeps = (c: ConsoleContext) => c.var.deps;
 const text = (form: Record<string, unknown>, name: string) => (typeof form[name] === "string" ? (form[name] as string) : "");
 
 const UNUSABLE = {
