@@ -2,7 +2,7 @@
 // The session travels only in the HttpOnly `ponte_session` cookie, never in a response body. Each
 // operation: its route, then its handler.
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { ROLES } from "../../lib/permissions";
 import { isWriteMethod, refuseCrossSite, requireSameOrigin } from "../../auth/same-origin";
 import { clearSessionCookie, resolveSession, sessionTokenOf, setSessionCookie } from "../../auth/session";
@@ -50,6 +50,17 @@ async function currentSession(c: Context<AppEnv>) {
   const current = await sessionUser(c.var.deps, token);
   if (!current) throw new ApiError("UNAUTHORIZED", "The session has expired or was ended; sign in again.");
   return { token, ...current };
+}
+
+/** Sessions resolved by `signedIn()` for the handler, per request. */
+const sessionOfRequest = new WeakMap<Context, Awaited<ReturnType<typeof currentSession>>>();
+
+/** Route middleware: the session (401 without one) before any validator runs. */
+function signedIn(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    sessionOfRequest.set(c, await currentSession(c));
+    await next();
+  };
 }
 
 export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
@@ -162,6 +173,8 @@ export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
       operationId: "auth-change-password",
       summary: "Change the password: ends every other session of the user and rotates this one",
       security: SESSION_SECURITY,
+      // The session is checked before the body, so a caller without one learns 401, not which fields are wrong.
+      middleware: [signedIn()] as const,
       request: { body: jsonBody(PasswordBody) },
       responses: {
         200: dataResponse("Changed; a new session cookie is set.", z.object({ expiresAt: z.string() })),
@@ -169,7 +182,7 @@ export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
       },
     }),
     async (c) => {
-      const current = await currentSession(c);
+      const current = sessionOfRequest.get(c) ?? (await currentSession(c));
       const result = await changePassword(c.var.deps, current, c.req.valid("json"), clientIp(c));
       setSessionCookie(c, result.token);
       return ok(c, { expiresAt: result.expiresAt }, 200);

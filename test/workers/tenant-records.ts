@@ -1,0 +1,129 @@
+// One factory per resource a path parameter names, creating a record in a given workspace: what the
+// generated route-guard test uses to ask for another tenant's record. A route whose path parameter
+// names a resource with no factory here fails that test, so a new resource gets one.
+import { env } from "cloudflare:test";
+import { PERMISSIONS } from "../../src/lib/permissions";
+import { newId } from "../../src/lib/ids";
+import { CPF, dueDate } from "./billing-support";
+import { seedGatewayAccount, simKey } from "./gateway-support";
+import { insertEvent } from "./webhooks-support";
+import { call, seedApiKey, seedWorkspace, type TestTenant } from "./support";
+
+/** A workspace to create records in, reached with an organization-wide key of its organization. */
+export interface TenantWorkspace {
+  organizationId: string;
+  workspaceId: string;
+  /** An organization-wide key with every permission; requests name the workspace in X-Workspace-Id. */
+  key: string;
+  gatewayAccountId: string;
+  /** The simulated upstream account of the workspace's gateway account. */
+  upstreamKey: string;
+}
+
+export interface CreatedRecord {
+  id: string;
+  /** The record's id at the upstream, when it has one (customers, charges, subscriptions). */
+  upstreamId?: string;
+}
+
+export interface RecordFactory {
+  /** `organization`: visible from every workspace of its organization (so only another organization's is out of reach). */
+  scope: "organization" | "workspace";
+  create(ws: TenantWorkspace): Promise<CreatedRecord>;
+}
+
+/** An organization with two workspaces, each with a gateway account, and an organization-wide key. */
+export async function seedTenantWithTwoWorkspaces(): Promise<{ tenant: TestTenant; home: TenantWorkspace; sibling: TenantWorkspace }> {
+  const organizationId = newId();
+  const workspaceId = newId();
+  const now = new Date().toISOString();
+  await env.DB.batch([
+    env.DB.prepare("INSERT INTO organizations (id, name, default_workspace_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)").bind(organizationId, "Acme Ltda", workspaceId, now, now),
+    env.DB.prepare("INSERT INTO workspaces (id, organization_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)").bind(workspaceId, organizationId, "Default", now, now),
+  ]);
+  const { apiKeyId, key } = await seedApiKey(organizationId, null, { permissions: PERMISSIONS });
+  const siblingId = await seedWorkspace(organizationId, "Sibling");
+  const workspace = async (id: string): Promise<TenantWorkspace> => {
+    const upstreamKey = simKey();
+    const gatewayAccountId = await seedGatewayAccount({ organizationId, workspaceId: id }, upstreamKey);
+    return { organizationId, workspaceId: id, key, gatewayAccountId, upstreamKey };
+  };
+  return { tenant: { organizationId, workspaceId, apiKeyId, key }, home: await workspace(workspaceId), sibling: await workspace(siblingId) };
+}
+
+async function create(ws: TenantWorkspace, path: string, body: Record<string, unknown>, expected = [200, 201]): Promise<any> {
+  const res = await call("POST", path, { key: ws.key, body, headers: { "X-Workspace-Id": ws.workspaceId } });
+  if (!expected.includes(res.status)) throw new Error(`factory POST ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+const customer = async (ws: TenantWorkspace) => {
+  const c = await create(ws, "/api/v1/customers", { name: "Maria Silva", cpfCnpj: CPF, email: "maria@example.com" });
+  return { id: c.id as string, upstreamId: c.upstreamId as string };
+};
+const plan = async (ws: TenantWorkspace) => ({ id: (await create(ws, "/api/v1/plans", { name: "Pro", value: "49.90", cycle: "MONTHLY", billingType: "PIX" })).id as string });
+
+/** Keyed by the path before the parameter, after /api/v1 (see `paramResource`). */
+export const RECORD_FACTORIES: Record<string, RecordFactory> = {
+  workspaces: { scope: "organization", create: async (ws) => ({ id: await seedWorkspace(ws.organizationId, "Another") }) },
+  "api-keys": { scope: "organization", create: async (ws) => ({ id: (await create(ws, "/api/v1/api-keys", { name: "factory", permissions: ["payments.read"] })).id }) },
+  "webhook-endpoints": {
+    scope: "workspace",
+    create: async (ws) => ({ id: (await create(ws, "/api/v1/webhook-endpoints", { url: "https://hooks.merchant.com.br/ponte", eventKinds: ["*"] })).id }),
+  },
+  "webhook-logs": {
+    scope: "workspace",
+    create: async (ws) => {
+      const endpointId = (await RECORD_FACTORIES["webhook-endpoints"]!.create(ws)).id;
+      const event = await insertEvent({ organizationId: ws.organizationId, workspaceId: ws.workspaceId, apiKeyId: "", key: ws.key });
+      const id = newId();
+      const now = new Date().toISOString();
+      await env.DB.prepare(
+        `INSERT INTO webhook_deliveries (id, organization_id, workspace_id, endpoint_id, event_id, event_type, status, attempt_count, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, 'failed', 1, ?, ?)`,
+      )
+        .bind(id, ws.organizationId, ws.workspaceId, endpointId, event.id, event.type, now, now)
+        .run();
+      return { id };
+    },
+  },
+  "gateway-accounts": { scope: "workspace", create: async (ws) => ({ id: ws.gatewayAccountId }) },
+  "gateway-api-logs": {
+    scope: "workspace",
+    create: async (ws) => {
+      const id = newId();
+      await env.DB.prepare(
+        `INSERT INTO gateway_api_logs (id, organization_id, workspace_id, gateway_account_id, operation_id, method, surface_path, upstream_path, upstream_status, latency_ms, request_id, created_at)
+         VALUES (?, ?, ?, ?, 'listar-clientes', 'GET', '/api/v1/customers', '/v3/customers', 200, 12, 'req_factory', ?)`,
+      )
+        .bind(id, ws.organizationId, ws.workspaceId, ws.gatewayAccountId, new Date().toISOString())
+        .run();
+      return { id };
+    },
+  },
+  customers: { scope: "workspace", create: customer },
+  plans: { scope: "workspace", create: plan },
+  payments: {
+    scope: "workspace",
+    create: async (ws) => {
+      const c = await create(ws, "/api/v1/payments", { customer: (await customer(ws)).id, billingType: "PIX", value: "100.00", dueDate: dueDate() });
+      return { id: c.id, upstreamId: c.upstreamId };
+    },
+  },
+  subscriptions: {
+    scope: "workspace",
+    create: async (ws) => {
+      const s = await create(ws, "/api/v1/subscriptions", { plan: (await plan(ws)).id, customer: (await customer(ws)).id, nextDueDate: dueDate(3) });
+      return { id: s.id, upstreamId: s.upstreamId };
+    },
+  },
+};
+
+/**
+ * Bodies that pass validation for operations whose body `{}` does not, so that a request reaches the
+ * record lookup. The route-guard test fails naming an operation that needs one.
+ */
+export const VALID_BODIES: Record<string, Record<string, unknown>> = {
+  "POST /api/v1/webhook-endpoints/{id}/recover": { since: "2026-01-01T00:00:00Z" },
+  "PATCH /api/v1/gateway-accounts/{id}": { upstreamApiKey: simKey() },
+};
