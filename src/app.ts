@@ -17,6 +17,7 @@ import { registerGatewayApiLogRoutes } from "./modules/gateway-api-logs/routes";
 import { registerAuthRoutes } from "./modules/auth/routes";
 import { registerHealthRoutes } from "./modules/health/routes";
 import { registerOrganizationRoutes } from "./modules/organizations/routes";
+import { registerMemberRoutes } from "./modules/members/routes";
 import { registerWebhookEndpointRoutes } from "./modules/webhook-endpoints/routes";
 import { registerWebhookLogRoutes } from "./modules/webhook-logs/routes";
 import { registerWorkspaceRoutes } from "./modules/workspaces/routes";
@@ -49,6 +50,7 @@ export function buildApp() {
   registerHealthRoutes(app);
   registerAuthRoutes(app);
   registerOrganizationRoutes(app);
+  registerMemberRoutes(app);
   registerWorkspaceRoutes(app);
   registerApiKeyRoutes(app);
   registerAuditRoutes(app);

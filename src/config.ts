@@ -85,4 +85,6 @@ export const LIMITS = {
   signupsPerNetwork: 10,
   /** The retention sweeper deletes at most this many expired rows per table per run (each minute). */
   retentionBatchRows: 1_000,
+  /** An invitation link works once, for this long after it was issued. */
+  invitationTtlSeconds: 7 * 24 * 60 * 60,
 } as const;

@@ -7,12 +7,14 @@ import { registerApiKeyPages } from "./api-keys-page";
 import { registerConsoleAuthPages } from "./auth-pages";
 import { type ConsoleEnv, consoleHeaders, plainError, requireConsoleSession, statusOf } from "./context";
 import { registerGatewayPages } from "./gateway-page";
+import { registerInvitationPages } from "./invitation-page";
 import { Alert, Page } from "./layout";
 import { registerOverviewPage } from "./overview-page";
+import { registerTeamPages } from "./team-page";
 import { registerWebhookLogPages } from "./webhook-logs-page";
 import { registerWebhookPages } from "./webhooks-page";
 
-const PUBLIC_PAGES = new Set(["/console/sign-in", "/console/sign-up", "/console/sign-out"]);
+const PUBLIC_PAGES = new Set(["/console/sign-in", "/console/sign-up", "/console/sign-out", "/console/invitations/accept"]);
 
 export function buildConsole() {
   const app = new Hono<ConsoleEnv>();
@@ -28,6 +30,8 @@ export function buildConsole() {
   registerWebhookPages(app);
   registerWebhookLogPages(app);
   registerGatewayPages(app);
+  registerTeamPages(app);
+  registerInvitationPages(app);
   // Mounted sub-apps fall through to the API's JSON 404, so the console answers its own unknown paths.
   app.all("*", (c) =>
     c.html(

@@ -65,6 +65,7 @@ const NAV: [href: string, label: string][] = [
   ["/console/webhooks", "Webhook endpoints"],
   ["/console/webhook-logs", "Webhook log"],
   ["/console/gateway", "Gateway account"],
+  ["/console/team", "Team"],
 ];
 
 function Switcher({ memberships, current }: { memberships: MembershipView[]; current: NonNullable<ShellContext["current"]> }) {
@@ -129,13 +130,13 @@ export const Alert = ({ kind, children }: { kind: "error" | "success"; children?
 );
 
 /** A secret shown exactly once, with a copy button. */
-export const SecretOnce = ({ id, label, value }: { id: string; label: string; value: string }) => (
+export const SecretOnce = ({ id, label, value, note }: { id: string; label: string; value: string; note?: string }) => (
   <div class="card">
     <label for={id}>{label}</label>
     <div class="secret">
       <input id={id} type="text" readonly value={value} />
       <button type="button" class="secondary" data-copy={id}>Copy</button>
     </div>
-    <p class="muted">This is the only time it is shown. Store it in your secret manager now.</p>
+    <p class="muted">{note ?? "This is the only time it is shown. Store it in your secret manager now."}</p>
   </div>
 );

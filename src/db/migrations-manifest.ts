@@ -8,5 +8,6 @@ export const EXPECTED_MIGRATIONS: readonly string[] = [
   "0005_billing_sync.sql",
   "0006_console.sql",
   "0007_retention_indexes.sql",
-  "0008_security_hardening.sql"
+  "0008_security_hardening.sql",
+  "0009_invitations.sql"
 ];

@@ -50,7 +50,7 @@ async function send(deps: Deps, endpoint: EndpointRow, delivery: DeliveryRow, ev
   const body = envelopeBody({ id: event.id, type: event.type, createdAt: event.createdAt, data: event.data }, deps.env.ENVIRONMENT);
   const timestamp = Math.floor(deps.now().getTime() / 1000);
   const headers = await deliveryHeaders({ eventType: event.type, deliveryId: delivery.id, environment: deps.env.ENVIRONMENT, secrets: await signingSecrets(deps, endpoint), timestamp, body });
-  return attemptHttpDelivery(endpoint.url, headers, body, fetcher ? { fetcher } : {});
+  return attemptHttpDelivery(endpoint.url, headers, body, { allowLocalhostHttp: deps.env.ENVIRONMENT === "local", ...(fetcher ? { fetcher } : {}) });
 }
 
 function attemptRow(deliveryId: string, trigger: AttemptTrigger, attemptedAt: string, outcome: AttemptOutcome): RecordedAttempt {

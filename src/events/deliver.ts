@@ -1,7 +1,9 @@
 // One HTTP attempt at a delivery: POST, 10 s timeout over the whole exchange, redirects not followed.
+// The URL policy is checked again first (a URL stored before a rule existed is never fetched).
 // Pure apart from the injected fetch and clock, so timeouts and failures are tested directly.
 import { LIMITS } from "../config";
 import type { AttemptErrorKind } from "../db/schema";
+import { checkWebhookUrl } from "../lib/url-policy";
 
 export type Fetcher = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -21,9 +23,15 @@ export interface AttemptOptions {
   fetcher?: Fetcher;
   timeoutMs?: number;
   now?: () => number;
+  /** Local development only: deliveries to http://localhost and 127.0.0.1 (the URL policy's dev allowance). */
+  allowLocalhostHttp?: boolean;
 }
 
 export async function attemptHttpDelivery(url: string, headers: Record<string, string>, body: string, options: AttemptOptions = {}): Promise<AttemptOutcome> {
+  const policy = checkWebhookUrl(url, { allowLocalhostHttp: options.allowLocalhostHttp ?? false });
+  if (!policy.ok) {
+    return { succeeded: false, statusCode: null, durationMs: 0, errorKind: "url_policy", errorMessage: `Not delivered: ${policy.reason}`, responseExcerpt: null };
+  }
   const fetcher = options.fetcher ?? globalFetcher;
   const timeoutMs = options.timeoutMs ?? LIMITS.webhookDeliveryTimeoutMs;
   const now = options.now ?? (() => performance.now());

@@ -171,7 +171,10 @@ async function main() {
   // 5. Gateway account: connect an upstream key, token once, Verify → active; then a charge shows on the overview.
   await gatewayFlow(page, base, shot, secret);
 
-  // 6. Keyboard only: sign out, then sign in with Tab/typing/Enter.
+  // 6. Team: invite a colleague (link once), they join from the link, the owner changes their role, revokes another invitation, removes them.
+  await teamFlow(page, base, shot, email, password);
+
+  // 7. Keyboard only: sign out, then sign in with Tab/typing/Enter.
   await page.getByRole("button", { name: "Sign out" }).click();
   await page.waitForURL(`${base}/console/sign-in`);
   await page.goto(`${base}/console/sign-in`);
@@ -259,6 +262,60 @@ async function gatewayFlow(page, base, shot, apiKey) {
   const recent = (await page.locator('table[data-recent="charges"]').textContent()) ?? "";
   check(recent.includes(charge.body.data.id) && recent.includes("42.50") && recent.includes("PIX"), "the overview lists the charge with its value and billing type");
   await shot("12-overview-with-charge");
+}
+
+async function teamFlow(page, base, shot, ownerEmail, ownerPassword) {
+  await page.getByRole("link", { name: "Team", exact: true }).click();
+  await page.waitForURL(`${base}/console/team`);
+  check((await page.locator("main table").first().textContent()).includes(ownerEmail), "the Team page lists the owner");
+  const colleague = `colleague-${Date.now()}@example.com.br`;
+  await page.getByLabel("Email", { exact: true }).fill(colleague);
+  await page.getByLabel("Role", { exact: true }).selectOption("admin");
+  await page.getByRole("button", { name: "Create invitation" }).click();
+  const link = await page.locator("#new-invitation-link").inputValue();
+  check(new RegExp(`^${base}/console/invitations/accept\\?token=pinv_[A-Za-z0-9_-]{43}$`).test(link), "the invitation link is shown once");
+  await shot("13-team-invited");
+  await page.goto(`${base}/console/team`);
+  check(!(await page.content()).includes(link.split("token=")[1]), "the invitation link is not shown again");
+  check((await page.locator("main").textContent()).includes(colleague), "the invitation is listed as pending");
+
+  // The colleague, in a signed-out browser, opens the link and creates their account.
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL(`${base}/console/sign-in`);
+  await page.goto(link);
+  check((await page.locator("h1").textContent()).includes("Join Loja E2E"), "the accept page names the organization");
+  await page.getByLabel("Your name").fill("Colleague E2E");
+  await page.getByLabel("Password", { exact: true }).fill("colleague password 1");
+  await shot("14-invitation-accept");
+  await page.getByRole("button", { name: "Create account and join" }).click();
+  await page.waitForURL(`${base}/console`);
+  check((await page.locator("h1").textContent()).includes("Loja E2E"), "the colleague lands in the organization");
+  await page.getByRole("link", { name: "Team", exact: true }).click();
+  check((await page.locator("main table").first().textContent()).includes(colleague), "the colleague (admin) sees the team, themselves included");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL(`${base}/console/sign-in`);
+
+  // The owner changes the colleague's role, invites and revokes someone else, then removes the colleague.
+  await page.getByLabel("Email", { exact: true }).fill(ownerEmail);
+  await page.getByLabel("Password", { exact: true }).fill(ownerPassword);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(`${base}/console`);
+  await page.getByRole("link", { name: "Team", exact: true }).click();
+  await page.getByLabel(`Role for ${colleague}`).selectOption("developer");
+  await page.getByRole("button", { name: `Change role of ${colleague}` }).click();
+  await page.waitForURL(`${base}/console/team?changed=1`);
+  check((await page.getByLabel(`Role for ${colleague}`).inputValue()) === "developer", "the owner changes the colleague's role");
+  const other = `other-${Date.now()}@example.com.br`;
+  await page.getByLabel("Email", { exact: true }).fill(other);
+  await page.getByRole("button", { name: "Create invitation" }).click();
+  await page.goto(`${base}/console/team`);
+  await page.getByRole("button", { name: `Revoke invitation for ${other}` }).click();
+  await page.waitForURL(`${base}/console/team?revoked=1`);
+  check((await page.getByRole("button", { name: `Revoke invitation for ${other}` }).count()) === 0, "the owner revokes an invitation");
+  await page.getByRole("button", { name: `Remove ${colleague}` }).click();
+  await page.waitForURL(`${base}/console/team?removed=1`);
+  check(!(await page.locator("main table").first().textContent()).includes(colleague), "the owner removes the colleague");
+  await shot("15-team");
 }
 
 const timer = setTimeout(() => {

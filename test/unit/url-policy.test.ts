@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH } from "../../src/modules/webhook-endpoints/url-policy";
+import ipaddr from "ipaddr.js";
+import { checkWebhookUrl, isPublicAddress, MAX_WEBHOOK_URL_LENGTH } from "../../src/lib/url-policy";
 
 const STRICT = { allowLocalhostHttp: false };
 const LOCAL = { allowLocalhostHttp: true };
@@ -172,5 +173,68 @@ describe("checkWebhookUrl — local development allowance", () => {
     const result = checkWebhookUrl(raw, LOCAL);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.reason).toMatch(reason);
+  });
+});
+
+describe("checkWebhookUrl — names that embed or alias a non-public address (issue 10 #9)", () => {
+  it.each([
+    "https://127.0.0.1.nip.io/h",
+    "https://app.10.0.0.1.nip.io/h",
+    "https://192.168.1.20.sslip.io/h",
+    "https://169.254.169.254.nip.io/latest",
+    "https://app-10-0-0-1.sslip.io/h",
+    "https://127-0-0-1.nip.io/h",
+    "https://7f000001.nip.io/h",
+    "https://0a000001.nip.io/h",
+    "https://--1.sslip.io/h",
+    "https://fe80--1.sslip.io/h",
+    "https://fd00--1.sslip.io/h",
+    "https://100.64.0.1.nip.io/h",
+    "https://0.0.0.0.nip.io/h",
+    "https://localtest.me/h",
+    "https://anything.localtest.me/h",
+    "https://lvh.me/h",
+    "https://shop.vcap.me/h",
+    "https://api.localhost/h",
+    "https://a.b.localhost./h",
+  ])("%s is rejected in both modes", (raw) => {
+    for (const opts of [STRICT, LOCAL]) {
+      const result = checkWebhookUrl(raw, opts);
+      expect(result.ok, raw).toBe(false);
+      if (!result.ok) expect(result.reason).toMatch(/public|localhost/);
+    }
+  });
+
+  it.each([
+    "https://1.2.3.4.nip.io/h", // a public address embedded: allowed
+    "https://app-8-8-8-8.sslip.io/h",
+    "https://hooks.merchant.com.br/ponte",
+    "https://v2-api.example.com.br/h",
+    "https://shop-2024.com.br/h",
+    "https://cafe1234.com/h",
+  ])("%s is accepted", (raw) => {
+    expect(checkWebhookUrl(raw, STRICT).ok).toBe(true);
+  });
+});
+
+describe("isPublicAddress (ipaddr.js ranges)", () => {
+  it.each([
+    ["8.8.8.8", true],
+    ["2001:4860:4860::8888", true],
+    ["10.1.2.3", false],
+    ["172.16.0.1", false],
+    ["192.168.0.1", false],
+    ["127.0.0.1", false],
+    ["169.254.169.254", false],
+    ["100.64.0.1", false],
+    ["0.0.0.0", false],
+    ["255.255.255.255", false],
+    ["::1", false],
+    ["fe80::1", false],
+    ["fd12::1", false],
+    ["::ffff:10.0.0.1", false],
+    ["::ffff:8.8.8.8", true],
+  ] as const)("%s → %s", (address, expected) => {
+    expect(isPublicAddress(ipaddr.parse(address))).toBe(expected);
   });
 });

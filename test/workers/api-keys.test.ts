@@ -2,7 +2,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { hashApiKey } from "../../src/auth/api-key-secret";
-import { call, expectError, seedTenant } from "./support";
+import { callWithCookie, seedMember } from "./auth-support";
+import { call, expectError, seedApiKey, seedTenant } from "./support";
 
 describe("api keys", () => {
   it("creates a key whose secret is shown once and works at once", async () => {
@@ -33,7 +34,7 @@ describe("api keys", () => {
   it("refuses to grant permissions the caller does not hold", async () => {
     const t = await seedTenant({ permissions: ["api_keys.manage"] });
     const error = expectError(await call("POST", "/api/v1/api-keys", { key: t.key, body: { name: "x", permissions: ["gateway_accounts.manage"] } }), 403, "FORBIDDEN");
-    expect(error.details.permissions).toEqual(["gateway_accounts.manage"]);
+    expect(error.details.missingPermissions).toEqual(["gateway_accounts.manage"]);
     const { results } = await env.DB.prepare("SELECT id FROM api_keys WHERE organization_id = ?").bind(t.organizationId).all();
     expect(results).toHaveLength(1);
   });
@@ -78,6 +79,31 @@ describe("api keys", () => {
     const old = await call("GET", `/api/v1/api-keys/${created.id}`, { key: t.key });
     expect(old.body.data.replacedBy).toBe(rotated.body.data.id);
     expectError(await call("POST", `/api/v1/api-keys/${created.id}/rotate`, { key: t.key }), 409, "INVALID_STATE");
+  });
+
+  it("revoking or rotating a key needs every permission it has: 403 naming what is missing, and the key keeps working", async () => {
+    const t = await seedTenant(); // t.key holds every permission
+    const manager = await seedApiKey(t.organizationId, null, { permissions: ["api_keys.manage", "payments.read"] });
+    for (const action of ["revoke", "rotate"]) {
+      const error = expectError(await call("POST", `/api/v1/api-keys/${t.apiKeyId}/${action}`, { key: manager.key }), 403, "FORBIDDEN");
+      expect(error.details.missingPermissions).toContain("gateway_accounts.manage");
+      expect(error.details.missingPermissions).not.toContain("payments.read");
+      expect(error.details.missingPermissions).not.toContain("api_keys.manage");
+    }
+    const stored = await env.DB.prepare("SELECT revoked_at FROM api_keys WHERE id = ?").bind(t.apiKeyId).first<{ revoked_at: string | null }>();
+    expect(stored?.revoked_at).toBeNull();
+    expect((await call("GET", "/api/v1/workspaces", { key: t.key })).status).toBe(200);
+    // A key within the manager's own permissions can be revoked by it.
+    const small = (await call("POST", "/api/v1/api-keys", { key: manager.key, body: { name: "small", permissions: ["payments.read"] } })).body.data;
+    expect((await call("POST", `/api/v1/api-keys/${small.id}/revoke`, { key: manager.key })).status).toBe(200);
+  });
+
+  it("a console role follows the same rule: a developer cannot revoke an owner-level key", async () => {
+    const t = await seedTenant();
+    const { cookie } = await seedMember(t.organizationId, "developer");
+    const error = expectError(await callWithCookie("POST", `/api/v1/api-keys/${t.apiKeyId}/revoke`, cookie), 403, "FORBIDDEN");
+    expect(error.details.missingPermissions).toContain("organizations.manage");
+    expect((await call("GET", "/api/v1/workspaces", { key: t.key })).status).toBe(200);
   });
 
   it("another organization's key is 404, never 403", async () => {

@@ -108,6 +108,31 @@ describe("inbound upstream webhooks", () => {
   });
 });
 
+const HOLDER = { name: "Maria Silva", email: "maria@example.com", cpfCnpj: "52998224725", postalCode: "01310-100", addressNumber: "100", phone: "11999990000" };
+const CARD = { holderName: "MARIA SILVA", number: "4111111111111111", expiryMonth: "12", expiryYear: String(new Date().getUTCFullYear() + 2), ccv: "123" };
+
+describe("saved-card ownership", () => {
+  it("another customer's saved card (by id or by its upstream token) is refused for subscriptions and charges; nothing is created", async () => {
+    const t = await seedBillingTenant();
+    const owner = await createCustomer(t);
+    const other = await createCustomer(t, { name: "João Lima", email: "joao@example.com" });
+    const tok = await call("POST", "/api/v1/payment-methods/tokenize", { key: t.key, body: { customer: owner.id, creditCard: CARD, creditCardHolderInfo: HOLDER, remoteIp: "203.0.113.7" } });
+    expect(tok.status).toBe(200);
+    const plan = (await call("POST", "/api/v1/plans", { key: t.key, body: { name: "Pro", value: "49.90", cycle: "MONTHLY", billingType: "CREDIT_CARD" } })).body.data;
+    for (const token of [tok.body.data.id, tok.body.data.creditCardToken]) {
+      const sub = await call("POST", "/api/v1/subscriptions", { key: t.key, body: { plan: plan.id, customer: other.id, nextDueDate: dueDate(3), creditCardToken: token, remoteIp: "203.0.113.7" } });
+      expect(expectError(sub, 400, "VALIDATION_FAILED").details.fields[0].path).toBe("body.creditCardToken");
+      const charge = await createCharge(t, other.id, { billingType: "CREDIT_CARD", creditCardToken: token, remoteIp: "203.0.113.7" });
+      expect(expectError(charge, 400, "VALIDATION_FAILED").details.fields[0].path).toBe("body.creditCardToken");
+    }
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM subscriptions WHERE workspace_id = ?").bind(t.workspaceId).first()).toEqual({ n: 0 });
+    expect(await simRequests(t, "POST", "/v3/subscriptions")).toHaveLength(0);
+    // The owner's own card still works for a subscription.
+    const mine = await call("POST", "/api/v1/subscriptions", { key: t.key, body: { plan: plan.id, customer: owner.id, nextDueDate: dueDate(3), creditCardToken: tok.body.data.id, remoteIp: "203.0.113.7" } });
+    expect(mine.status).toBe(201);
+  });
+});
+
 describe("plans and subscriptions", () => {
   it("subscription from a plan: its first charge arrives by webhook, advance adds the next; cancel stops it", async () => {
     const t = await seedBillingTenant();

@@ -3,6 +3,8 @@
 // accepts and issues, the upstream base URL, the webhook URL policy and the delivery envelope.
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { hashApiKey } from "../../src/auth/api-key-secret";
+import { RATE_LIMIT_UNIT } from "../../src/http/rate-limit";
 import { seedGatewayAccount, simKey, simRequests } from "./gateway-support";
 import { call, expectError, seedApiKey, seedTenant } from "./support";
 import { consume, createEndpoint, insertEvent, mockReceiver } from "./webhooks-support";
@@ -11,9 +13,9 @@ afterEach(() => vi.restoreAllMocks());
 
 /** What each environment must do, written out here rather than derived from src/config.ts. */
 const EXPECTED = {
-  local: { keys: "test", otherKeys: "live", upstream: null, localhostWebhooks: true, deliveryHeader: "SANDBOX" },
-  sandbox: { keys: "test", otherKeys: "live", upstream: "https://api-sandbox.asaas.com/v3", localhostWebhooks: false, deliveryHeader: "SANDBOX" },
-  production: { keys: "live", otherKeys: "test", upstream: "https://api.asaas.com/v3", localhostWebhooks: false, deliveryHeader: "PRODUCTION" },
+  local: { keys: "test", otherKeys: "live", upstream: null, localhostWebhooks: true, deliveryHeader: "SANDBOX", rateLimitUnits: 100_000 },
+  sandbox: { keys: "test", otherKeys: "live", upstream: "https://api-sandbox.asaas.com/v3", localhostWebhooks: false, deliveryHeader: "SANDBOX", rateLimitUnits: 600 },
+  production: { keys: "live", otherKeys: "test", upstream: "https://api.asaas.com/v3", localhostWebhooks: false, deliveryHeader: "PRODUCTION", rateLimitUnits: 600 },
 } as const;
 
 const name = env.TEST_ENVIRONMENT;
@@ -108,4 +110,26 @@ describe(`deliveries from the ${name} host`, () => {
     expect(receiver.received[0]!.headers["x-service-environment"]).toBe(expected.deliveryHeader);
     expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ id: event.id, environment: name });
   });
+});
+
+describe(`the rate limit on the ${name} host`, () => {
+  // 600 units of 10 requests per 60 s (wrangler.toml), counted by the runtime's own limiter. The local
+  // budget (100 000 units) is too large to spend in a test; workers/rate-limit.test.ts checks it is asked.
+  it.skipIf(expected.rateLimitUnits > 1_000)(`refuses a credential with 429 once it has spent ${expected.rateLimitUnits} units`, async () => {
+    const t = await hostTenant();
+    const key = `api_key:${(await hashApiKey(t.key)).slice(0, 32)}`;
+    // Spend all but one unit straight on the binding the worker uses.
+    for (let i = 1; i < expected.rateLimitUnits; i++) expect((await env.API_RATE_LIMITER.limit({ key })).success, `unit ${i}`).toBe(true);
+    const get = () => call("GET", "/api/v1/workspaces", { key: t.key });
+    // The last unit pays for RATE_LIMIT_UNIT requests; the next request asks for one more and is told no.
+    for (let i = 0; i <= RATE_LIMIT_UNIT; i++) expect((await get()).status, `request ${i + 1}`).toBe(200);
+    let res = await get();
+    for (let i = 0; i < 50 && res.status === 200; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      res = await get();
+    }
+    expectError(res, 429, "RATE_LIMITED");
+    // Another credential is unaffected.
+    expect((await call("GET", "/api/v1/workspaces", { key: (await hostTenant()).key })).status).toBe(200);
+  }, 60_000);
 });

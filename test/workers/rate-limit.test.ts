@@ -2,13 +2,15 @@
 // 429 RATE_LIMITED with Retry-After; other credentials are unaffected. The binding counts units of
 // RATE_LIMIT_UNIT requests.
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { buildApp } from "../../src/app";
 import { hashApiKey } from "../../src/auth/api-key-secret";
 import { RATE_LIMIT_UNIT } from "../../src/http/rate-limit";
-import { BASE, seedTenant } from "./support";
+import { BASE, call, seedTenant } from "./support";
 
 const settle = () => new Promise((r) => setTimeout(r, 5));
+
+afterEach(() => vi.restoreAllMocks());
 
 describe("rate limiting", () => {
   it("asks the binding once per unit of requests and refuses with 429 + Retry-After once it says over budget", async () => {
@@ -62,8 +64,14 @@ describe("rate limiting", () => {
     expect(res.status).toBe(200);
   });
 
-  it("uses the real binding in the workers runtime", async () => {
-    const { success } = await env.API_RATE_LIMITER.limit({ key: "probe" });
-    expect(success).toBe(true);
+  it("asks the real API_RATE_LIMITER binding of wrangler.toml once per unit, keyed by the credential", async () => {
+    const t = await seedTenant();
+    const limit = vi.spyOn(env.API_RATE_LIMITER, "limit");
+    for (let i = 0; i < RATE_LIMIT_UNIT + 1; i++) expect((await call("GET", "/api/v1/workspaces", { key: t.key })).status).toBe(200);
+    for (let i = 0; i < 100 && limit.mock.results.length < 2; i++) await settle();
+    const key = `api_key:${(await hashApiKey(t.key)).slice(0, 32)}`;
+    expect(limit.mock.calls).toEqual([[{ key }], [{ key }]]);
+    // The runtime's limiter answered (the local budget is generous): both units allowed.
+    expect(await Promise.all(limit.mock.results.map((r) => r.value))).toEqual([{ success: true }, { success: true }]);
   });
 });

@@ -9,6 +9,27 @@ import { alarmOf, attemptsOf, consume, createEndpoint, deliveriesOf, endpointStu
 
 afterEach(() => vi.restoreAllMocks());
 
+describe("the URL policy at delivery time", () => {
+  it("an endpoint whose stored URL names a private address is not fetched: the attempt fails with url_policy", async () => {
+    const tenant = await seedTenant();
+    const endpoint = await createEndpoint(tenant, { eventKinds: ["payment.received"] });
+    // A URL saved before the rule existed (or written around the API).
+    await env.DB.prepare("UPDATE webhook_endpoints SET url = 'https://127.0.0.1.nip.io/hooks' WHERE id = ?").bind(endpoint.id).run();
+    const receiver = mockReceiver();
+    const event = await insertEvent(tenant, "payment.received");
+    await consume([{ eventId: event.id }]);
+    expect(receiver.received).toHaveLength(0);
+    const [delivery] = await deliveriesOf(endpoint.id);
+    expect(delivery).toMatchObject({ status: "retrying", attempt_count: 1, last_error_kind: "url_policy", last_status_code: null });
+    const [attempt] = await attemptsOf(delivery!.id);
+    expect(attempt).toMatchObject({ error_kind: "url_policy" });
+    expect(attempt!.error_message).toMatch(/127\.0\.0\.1/);
+    const logs = await call("GET", `/api/v1/webhook-logs/${delivery!.id}`, { key: tenant.key });
+    expect(logs.status).toBe(200);
+    expect(JSON.stringify(logs.body)).toContain("url_policy");
+  });
+});
+
 describe("a delivered event", () => {
   it("POSTs the envelope with exactly the spec's headers and a valid v1 signature", async () => {
     const tenant = await seedTenant();

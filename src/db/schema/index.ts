@@ -5,3 +5,4 @@ export * from "./gateway";
 export * from "./billing";
 export * from "./webhooks";
 export * from "./console";
+export * from "./members";

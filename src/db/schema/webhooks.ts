@@ -32,7 +32,7 @@ export const webhookEndpoints = sqliteTable(
 export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "retrying"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-export const ATTEMPT_ERROR_KINDS = ["timeout", "network", "http_status", "redirect"] as const;
+export const ATTEMPT_ERROR_KINDS = ["timeout", "network", "http_status", "redirect", "url_policy"] as const;
 export type AttemptErrorKind = (typeof ATTEMPT_ERROR_KINDS)[number];
 
 export const webhookDeliveries = sqliteTable(

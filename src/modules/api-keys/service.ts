@@ -37,6 +37,18 @@ function scope(principal: Principal): SQL[] {
   return [inCredentialScope(apiKeys, principal)];
 }
 
+/**
+ * A credential may create, rotate or revoke only a key whose every permission it holds itself: it can never
+ * mint a more powerful key, nor take one away from (or re-issue one for) a more powerful holder.
+ * 403 FORBIDDEN with `details.missingPermissions`.
+ */
+function assertHoldsAll(principal: Principal, permissions: readonly string[], verb: "grant" | "rotate" | "revoke"): void {
+  const missing = [...new Set(permissions.filter((p) => !isPermission(p) || !principal.permissions.has(p)))].sort();
+  if (missing.length === 0) return;
+  const what = verb === "grant" ? "grant permissions you do not hold" : `${verb} a key holding permissions you do not hold`;
+  throw new ApiError("FORBIDDEN", `You cannot ${what}: ${missing.join(", ")}.`, { missingPermissions: missing });
+}
+
 export interface CreateApiKeyInput {
   name: string;
   permissions: string[];
@@ -52,11 +64,7 @@ async function buildKey(deps: Deps, principal: Principal, input: CreateApiKeyInp
       fields: [{ path: "body.environment", message: `must be '${hostEnvironment}' on this host`, code: "invalid_value" }],
     });
   }
-  // A credential can never mint one more powerful than itself.
-  const beyond = input.permissions.filter((p) => !isPermission(p) || !principal.permissions.has(p));
-  if (beyond.length > 0) {
-    throw new ApiError("FORBIDDEN", `You cannot grant permissions you do not hold: ${beyond.join(", ")}.`, { permissions: beyond });
-  }
+  assertHoldsAll(principal, input.permissions, "grant");
   let workspaceId = input.workspaceId ?? null;
   if (principal.workspaceRestricted) {
     if (workspaceId !== null && workspaceId !== principal.workspaceId) throw notFound("workspace", workspaceId);
@@ -120,6 +128,7 @@ export async function getApiKey(deps: Deps, principal: Principal, id: string) {
 export async function revokeApiKey(deps: Deps, principal: Principal, id: string) {
   requirePermission(principal, "api_keys.manage");
   const row = await findKey(deps, principal, id);
+  assertHoldsAll(principal, row.permissions, "revoke");
   if (row.revokedAt) return presentApiKey(row);
   const now = deps.now().toISOString();
   await deps.db.batch([
@@ -134,6 +143,7 @@ export async function revokeApiKey(deps: Deps, principal: Principal, id: string)
 export async function rotateApiKey(deps: Deps, principal: Principal, id: string) {
   requirePermission(principal, "api_keys.manage");
   const old = await findKey(deps, principal, id);
+  assertHoldsAll(principal, old.permissions, "rotate");
   if (old.revokedAt) throw new ApiError("INVALID_STATE", "A revoked key cannot be rotated.", { status: "revoked" });
   const { row, secret } = await buildKey(deps, principal, {
     name: old.name,

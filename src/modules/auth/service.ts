@@ -21,7 +21,7 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 export const presentUser = (row: UserRow) => ({ id: row.id, object: "user" as const, email: row.email, name: row.name, createdAt: row.createdAt });
 
 /** A new session row and the token that only the cookie will hold. */
-async function openSession(deps: Deps, userId: string) {
+export async function openSession(deps: Deps, userId: string) {
   const token = newSessionToken();
   const now = deps.now();
   const row = {

@@ -1,11 +1,14 @@
 // Card tokenization: the card goes straight to the upstream tokenizer; Ponte keeps token, brand, last 4.
 import { z } from "@hono/zod-openapi";
+import { and, eq, or } from "drizzle-orm";
 import { type Principal, requirePermission, tenantOf } from "../../auth/principal";
 import { upstreamJson } from "../../billing/upstream";
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
 import { paymentMethods } from "../../db/schema";
+import { inTenant } from "../../db/tenant-scope";
 import { resolveGatewayAccount } from "../../gateway/accounts";
+import { ApiError } from "../../http/errors";
 import { customerForBilling } from "../customers/service";
 import { CreditCard, CreditCardHolderInfo } from "../payments/schemas";
 
@@ -47,4 +50,30 @@ export async function tokenizeCard(deps: Deps, principal: Principal, input: z.in
   };
   await deps.db.insert(paymentMethods).values(row);
   return { id: row.id, object: "payment_method" as const, customer: row.customerId, brand: row.brand, last4: row.last4, creditCardToken: row.upstreamToken, createdAt: row.createdAt };
+}
+
+export interface SavedCard {
+  /** What goes upstream as `creditCardToken`. */
+  token: string;
+  brand?: string;
+  last4?: string;
+}
+
+/**
+ * The one saved-card ownership rule, for charges and subscriptions alike: `token` (a payment-method id, or
+ * the upstream token a saved card answered with) naming a card saved in this tenant must belong to
+ * `customerId`, else 400 on body.creditCardToken. A token Ponte never saved is passed on as an upstream token.
+ */
+export async function cardForCustomer(deps: Deps, principal: Principal, customerId: string, token: string): Promise<SavedCard> {
+  const saved = await deps.db
+    .select()
+    .from(paymentMethods)
+    .where(and(or(eq(paymentMethods.id, token), eq(paymentMethods.upstreamToken, token)), inTenant(paymentMethods, principal)))
+    .all();
+  if (saved.length === 0) return { token };
+  const method = saved.find((m) => m.customerId === customerId);
+  if (!method) {
+    throw new ApiError("VALIDATION_FAILED", "Invalid request body: body.creditCardToken.", { fields: [{ path: "body.creditCardToken", message: "this payment method belongs to another customer", code: "custom" }] });
+  }
+  return { token: method.upstreamToken, brand: method.brand, last4: method.last4 };
 }

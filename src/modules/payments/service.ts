@@ -8,11 +8,12 @@ import { isAmbiguousFailure, upstreamErrorItems, upstreamJson, type GatewayCrede
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
 import { formatMoney, toUpstreamAmount } from "../../lib/money";
-import { charges, paymentMethods } from "../../db/schema";
+import { charges } from "../../db/schema";
 import { resolveGatewayAccount } from "../../gateway/accounts";
 import { ApiError } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { customerForBilling } from "../customers/service";
+import { cardForCustomer, type SavedCard } from "../payment-methods/service";
 import { assertChargeAction } from "./charge-status";
 import { applyUpstreamPayment, findChargeRow, presentCharge, transitionCharge, type ChargeRow, type UpstreamPayment } from "./charge-state";
 import type { CreateChargeBody } from "./schemas";
@@ -25,22 +26,6 @@ export type CreateChargeInput = z.infer<typeof CreateChargeBody>;
 type Money = string | number;
 const moneyObject = <T extends { value: Money }>(o: T | undefined) => (o ? { ...o, value: formatMoney(centsOf(o.value)) } : null);
 const upstreamMoneyObject = (o: Record<string, unknown> | null | undefined) => (o ? { ...o, value: toUpstreamAmount(centsOf(o.value as Money)) } : undefined);
-
-interface CardChoice {
-  token?: string;
-  brand?: string;
-  last4?: string;
-}
-
-/** A Ponte payment-method id resolves to its upstream token; anything else is passed on as an upstream token. */
-async function resolveCardToken(deps: Deps, principal: Principal, customerId: string, token: string): Promise<CardChoice> {
-  const method = await deps.db.select().from(paymentMethods).where(and(eq(paymentMethods.id, token), inTenant(paymentMethods, principal))).get();
-  if (!method) return { token };
-  if (method.customerId !== customerId) {
-    throw new ApiError("VALIDATION_FAILED", "Invalid request body: body.creditCardToken.", { fields: [{ path: "body.creditCardToken", message: "this payment method belongs to another customer", code: "custom" }] });
-  }
-  return { token: method.upstreamToken, brand: method.brand, last4: method.last4 };
-}
 
 function upstreamChargeBody(row: ChargeRow, customerUpstreamId: string, extra: Record<string, unknown>) {
   return {
@@ -70,7 +55,7 @@ export async function createCharge(deps: Deps, principal: Principal, input: Crea
     if (existing) return presentCharge(await reconcileCharge(deps, credentials, existing));
   }
   const customer = await customerForBilling(deps, credentials, tenantOf(principal), input.customer);
-  const card = input.creditCardToken ? await resolveCardToken(deps, principal, customer.id, input.creditCardToken) : {};
+  const card = input.creditCardToken ? await cardForCustomer(deps, principal, customer.id, input.creditCardToken) : ({} as Partial<SavedCard>);
   const now = deps.now().toISOString();
   const row: ChargeRow = {
     id: newId(),

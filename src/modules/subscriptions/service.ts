@@ -9,12 +9,13 @@ import { isAmbiguousFailure, upstreamJson, type GatewayCredentials } from "../..
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
 import { formatMoney, toUpstreamAmount } from "../../lib/money";
-import { paymentMethods, subscriptions } from "../../db/schema";
+import { subscriptions } from "../../db/schema";
 import { dispatchEvents, recordEventIfChanged } from "../../events/outbox";
 import { resolveGatewayAccount } from "../../gateway/accounts";
 import { ApiError, notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { customerForBilling } from "../customers/service";
+import { cardForCustomer } from "../payment-methods/service";
 import { findPlanRow } from "../plans/service";
 import type { CreateSubscriptionBody, UpdateSubscriptionBody } from "./schemas";
 import { newestFirstPage } from "../../db/paging";
@@ -80,8 +81,7 @@ export async function createSubscription(deps: Deps, principal: Principal, input
   const customer = await customerForBilling(deps, credentials, tenant, input.customer);
   let cardExtra: Record<string, unknown> = {};
   if (input.creditCardToken) {
-    const method = await deps.db.select().from(paymentMethods).where(and(eq(paymentMethods.id, input.creditCardToken), inTenant(paymentMethods, principal))).get();
-    cardExtra = { creditCardToken: method ? method.upstreamToken : input.creditCardToken };
+    cardExtra = { creditCardToken: (await cardForCustomer(deps, principal, customer.id, input.creditCardToken)).token };
   } else if (input.creditCard) {
     cardExtra = { creditCard: input.creditCard, creditCardHolderInfo: input.creditCardHolderInfo };
   }

@@ -66,7 +66,7 @@ export const AttemptResult = z
     succeeded: z.boolean(),
     statusCode: z.number().int().nullable(),
     durationMs: z.number().int(),
-    errorKind: z.enum(["timeout", "network", "http_status", "redirect"]).nullable(),
+    errorKind: z.enum(["timeout", "network", "http_status", "redirect", "url_policy"]).nullable(),
     errorMessage: z.string().nullable(),
     responseExcerpt: z.string().nullable().openapi({ description: "The first 1 KiB of the response body." }),
   })

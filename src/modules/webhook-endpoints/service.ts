@@ -14,7 +14,7 @@ import { generateSigningSecret } from "../../events/signature";
 import { ApiError, notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { auditEntry, auditRow } from "../audit/service";
-import { checkWebhookUrl } from "./url-policy";
+import { checkWebhookUrl } from "../../lib/url-policy";
 import { newestFirstPage } from "../../db/paging";
 import { inTenant } from "../../db/tenant-scope";
 import { endpointStub } from "../../events/endpoint-stub";

@@ -23,7 +23,7 @@ export const WebhookDelivery = z
     nextAttemptAt: z.string().nullable(),
     lastAttemptAt: z.string().nullable(),
     lastStatusCode: z.number().int().nullable(),
-    lastErrorKind: z.enum(["timeout", "network", "http_status", "redirect"]).nullable(),
+    lastErrorKind: z.enum(["timeout", "network", "http_status", "redirect", "url_policy"]).nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

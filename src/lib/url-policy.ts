@@ -1,0 +1,169 @@
+/**
+ * SSRF guard for merchant webhook URLs: we only deliver to public HTTPS host names. Checked when an
+ * endpoint is saved AND again before every delivery attempt (src/events/deliver.ts), so a URL stored
+ * before a rule existed is not delivered to either.
+ *
+ * Addresses are parsed with ipaddr.js, never by hand. Rejected: IP literals of any spelling; names that
+ * embed a non-public address the way wildcard-DNS services read them (`127.0.0.1.nip.io`,
+ * `app-10-0-0-1.sslip.io`, `7f000001.nip.io`, `--1.sslip.io`); well-known names that resolve to loopback
+ * (`localtest.me`, `lvh.me`, …); `*.localhost` and internal suffixes. No DNS is resolved (Workers have no
+ * resolver API): a public name whose records point at a private address is not caught here — Cloudflare's
+ * egress does not route to private or loopback addresses, which is what covers that case (README, Security).
+ * This module imports nothing from src/ (layer src/lib), so src/events and src/modules can both use it.
+ */
+import ipaddr from "ipaddr.js";
+
+export interface WebhookUrlOptions {
+  /** Dev/test only: allow http(s)://localhost[:port] and http(s)://127.0.0.1[:port]. */
+  allowLocalhostHttp: boolean;
+}
+
+export type WebhookUrlResult = { ok: true; url: string } | { ok: false; reason: string };
+
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+
+/** Reserved, internal or non-public suffixes (matched as whole trailing labels). */
+const BLOCKED_SUFFIXES = [
+  "localhost",
+  "local",
+  "localdomain",
+  "internal",
+  "intranet",
+  "lan",
+  "home",
+  "home.arpa",
+  "corp",
+  "private",
+  "test",
+  "example",
+  "invalid",
+  "onion",
+  "arpa",
+] as const;
+
+/** Public names (and all their subdomains) that resolve to a loopback address. */
+const LOOPBACK_ALIASES = ["localtest.me", "lvh.me", "vcap.me", "lacolhost.com", "localho.st", "fuf.me", "local.gd"] as const;
+
+const LOCAL_DEV_HOSTS = new Set(["localhost", "127.0.0.1"]);
+// The dev allowance needs the literal spelling, so 2130706433 / 127.1 / 0x7f.1 stay rejected.
+const LOCAL_DEV_RAW = /^https?:\/\/(?:localhost|127\.0\.0\.1)(?::[0-9]*)?(?:[/?]|$)/i;
+
+function reject(reason: string): WebhookUrlResult {
+  return { ok: false, reason };
+}
+
+function hasSuffix(host: string, suffix: string): boolean {
+  return host === suffix || host.endsWith(`.${suffix}`);
+}
+
+export function checkWebhookUrl(raw: string, options: WebhookUrlOptions): WebhookUrlResult {
+  if (typeof raw !== "string" || raw.length === 0) return reject("URL is required");
+  if (raw.length > MAX_WEBHOOK_URL_LENGTH) return reject(`URL must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`);
+  // new URL silently strips surrounding spaces and inner tabs/newlines; refuse them instead.
+  if (/[\s\u0000-\u001f\u007f]/.test(raw)) return reject("URL must not contain spaces or control characters");
+  // Any '#' starts a fragment, even an empty one that URL.hash reports as "".
+  if (raw.includes("#")) return reject("URL must not contain a fragment (#...)");
+
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return reject("URL is not a valid absolute URL");
+  }
+
+  if (url.username !== "" || url.password !== "") return reject("URL must not contain a username or password");
+
+  const hostname = url.hostname;
+  const isLocalDev = options.allowLocalhostHttp && LOCAL_DEV_HOSTS.has(hostname) && LOCAL_DEV_RAW.test(raw);
+
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLocalDev)) {
+    return reject("URL must use https");
+  }
+  if (url.port === "0") return reject("URL port must not be 0");
+
+  if (!isLocalDev) {
+    const hostProblem = checkPublicHostname(hostname);
+    if (hostProblem !== null) return reject(hostProblem);
+  }
+
+  const normalised = url.toString();
+  if (normalised.length > MAX_WEBHOOK_URL_LENGTH) return reject(`URL must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`);
+  return { ok: true, url: normalised };
+}
+
+/** Returns a human-readable problem with the (already WHATWG-parsed) hostname, or null. */
+function checkPublicHostname(hostname: string): string | null {
+  if (hostname === "") return "URL must have a host name";
+  // WHATWG parsing turns every IPv4 spelling (2130706433, 0x7f.1, 0177.0.0.1, 127.1) into a dotted quad and
+  // brackets IPv6; ipaddr.js decides whether what is left is an address.
+  const bare = hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
+  if (ipaddr.isValid(bare) || hostname.startsWith("[")) return "URL host must be a domain name, not an IP address";
+
+  // A single trailing dot is a valid FQDN spelling; drop it so suffix rules still apply.
+  const host = hostname.endsWith(".") ? hostname.slice(0, -1) : hostname;
+  const labels = host.split(".");
+  if (labels.some((label) => label === "")) return "URL host name has an empty label";
+  if (!/^[a-z0-9_.-]+$/.test(host)) return "URL host name contains invalid characters";
+
+  if (host === "localhost" || host.endsWith(".localhost")) return "URL host must not be localhost";
+  if (labels.length < 2) return "URL host must be a fully qualified domain name (single-label hosts are not allowed)";
+
+  const tld = labels[labels.length - 1] ?? "";
+  if (/^[0-9]+$/.test(tld) || /^0x[0-9a-f]*$/.test(tld)) return "URL host must not end in a numeric label";
+
+  for (const suffix of BLOCKED_SUFFIXES) {
+    if (hasSuffix(host, suffix)) return `URL host must be public; ".${suffix}" names are internal or reserved`;
+  }
+  const embedded = embeddedAddresses(labels).find((address) => !isPublicAddress(address));
+  if (embedded) return `URL host must be public; it names the non-public address ${embedded.toString()}`;
+  const alias = LOOPBACK_ALIASES.find((name) => hasSuffix(host, name));
+  if (alias) return `URL host must be public; "${alias}" names resolve to a loopback address`;
+  return null;
+}
+
+/** Only globally routable unicast addresses are public (ipaddr.js's range names everything else). */
+export function isPublicAddress(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  const target = address instanceof ipaddr.IPv6 && address.isIPv4MappedAddress() ? address.toIPv4Address() : address;
+  return target.range() === "unicast";
+}
+
+function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  return ipaddr.isValid(text) ? ipaddr.parse(text) : null;
+}
+
+/**
+ * Addresses a wildcard-DNS name encodes, as nip.io / sslip.io / xip.io and their clones read them:
+ * four numeric labels in a row (`10.0.0.1.nip.io`), a dashed quad inside a label (`app-10-0-0-1.x.io`),
+ * an 8-hex-digit label (`7f000001.nip.io`), and a dashed IPv6 label (`--1.sslip.io`, `fe80--1.sslip.io`).
+ */
+function embeddedAddresses(labels: string[]): (ipaddr.IPv4 | ipaddr.IPv6)[] {
+  const found: (ipaddr.IPv4 | ipaddr.IPv6)[] = [];
+  const add = (text: string) => {
+    const address = parseAddress(text);
+    if (address) found.push(address);
+  };
+  for (let i = 0; i + 4 <= labels.length; i++) {
+    const quad = labels.slice(i, i + 4);
+    if (quad.every((l) => /^[0-9]{1,3}$/.test(l)) && ipaddr.IPv4.isValidFourPartDecimal(quad.join("."))) add(quad.join("."));
+  }
+  for (const label of labels) {
+    for (const m of label.matchAll(/(?:^|[^0-9])([0-9]{1,3})-([0-9]{1,3})-([0-9]{1,3})-([0-9]{1,3})(?![0-9])/g)) add(m.slice(1, 5).join("."));
+    for (const m of label.matchAll(/(?:^|[^0-9a-f])([0-9a-f]{8})(?![0-9a-f])/g)) {
+      const n = Number.parseInt(m[1] ?? "", 16);
+      add([n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join("."));
+    }
+    if (label.includes("--")) {
+      // sslip.io spells IPv6 with dashes for colons; a prefix like "app-" is not part of the address.
+      const candidate = label.replace(/-/g, ":");
+      for (let start = 0; start < candidate.length; start++) {
+        if (start > 0 && candidate[start - 1] !== ":") continue;
+        const address = parseAddress(candidate.slice(start));
+        if (address instanceof ipaddr.IPv6) {
+          found.push(address);
+          break;
+        }
+      }
+    }
+  }
+  return found;
+}

@@ -1,0 +1,94 @@
+// Members and invitations (control plane, surface internal): list members, change a role, remove a member;
+// invite (a one-time link), list and revoke invitations; accept an invitation (new account or signed-in user).
+import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { guard } from "../../auth";
+import { isWriteMethod, refuseCrossSite, requireSameOrigin } from "../../auth/same-origin";
+import { sessionTokenOf, setSessionCookie } from "../../auth/session";
+import { depsFrom } from "../../deps";
+import type { AppEnv } from "../../http/app-env";
+import { AUTHENTICATED_ERRORS, WRITE_ERRORS, envelopeOf, errorResponses, listEnvelopeOf, ok, okList, routeGroup } from "../../http/envelope";
+import { ApiError } from "../../http/errors";
+import { PaginationQuery, pagination } from "../../http/pagination";
+import { sessionUser } from "../auth/service";
+import { acceptInvitation, createInvitation, listInvitations, revokeInvitation } from "./invitations";
+import { AcceptInvitationBody, CreateInvitationBody, Invitation, InvitationAccepted, InvitationWithLink, Member, MemberIdParam, RemovedMember, UpdateMemberBody } from "./schemas";
+import { changeMemberRole, listMembers, removeMember } from "./service";
+
+const common = routeGroup("members", "internal");
+const READ = guard("members.read", { allowSession: true });
+const MANAGE = guard("members.manage", { allowSession: true });
+const json = <T extends z.ZodType>(schema: T) => ({ "application/json": { schema } });
+const MEMBERS = "/api/v1/organizations/current/members";
+const INVITATIONS = "/api/v1/organizations/current/invitations";
+
+const list = createRoute({
+  ...common, method: "get", path: MEMBERS, operationId: "members-list", summary: "List the organization's members (oldest first)", ...READ,
+  request: { query: PaginationQuery },
+  responses: { 200: { description: "A page of members.", content: json(listEnvelopeOf(Member)) }, ...errorResponses(...AUTHENTICATED_ERRORS) },
+});
+const update = createRoute({
+  ...common, method: "patch", path: `${MEMBERS}/{id}`, operationId: "members-update",
+  summary: "Change a member's role (only an owner grants or takes away owner; the last owner stays)", ...MANAGE,
+  request: { params: MemberIdParam, body: { required: true, content: json(UpdateMemberBody) } },
+  responses: { 200: { description: "The member.", content: json(envelopeOf(Member)) }, ...errorResponses(...WRITE_ERRORS) },
+});
+const remove = createRoute({
+  ...common, method: "delete", path: `${MEMBERS}/{id}`, operationId: "members-remove",
+  summary: "Remove a member from the organization (their sessions lose access at once; the last owner stays)", ...MANAGE,
+  request: { params: MemberIdParam },
+  responses: { 200: { description: "Removed.", content: json(envelopeOf(RemovedMember)) }, ...errorResponses(...WRITE_ERRORS) },
+});
+const invite = createRoute({
+  ...common, method: "post", path: INVITATIONS, operationId: "invitations-create",
+  summary: "Invite someone by email with a role; answers the one-time link (shown only here, valid 7 days)", ...MANAGE,
+  request: { body: { required: true, content: json(CreateInvitationBody) } },
+  responses: { 201: { description: "Created; `token` and `url` are shown only here.", content: json(envelopeOf(InvitationWithLink)) }, ...errorResponses(...WRITE_ERRORS) },
+});
+const listInvites = createRoute({
+  ...common, method: "get", path: INVITATIONS, operationId: "invitations-list", summary: "List invitations, newest first (never with their links)", ...READ,
+  request: { query: PaginationQuery },
+  responses: { 200: { description: "A page of invitations.", content: json(listEnvelopeOf(Invitation)) }, ...errorResponses(...AUTHENTICATED_ERRORS) },
+});
+const revoke = createRoute({
+  ...common, method: "delete", path: `${INVITATIONS}/{id}`, operationId: "invitations-revoke", summary: "Revoke an invitation (its link stops working; idempotent)", ...MANAGE,
+  request: { params: MemberIdParam },
+  responses: { 200: { description: "The revoked invitation.", content: json(envelopeOf(Invitation)) }, ...errorResponses(...WRITE_ERRORS) },
+});
+const accept = createRoute({
+  ...routeGroup("auth", "internal"), method: "post", path: "/api/v1/auth/invitations/accept", operationId: "auth-accept-invitation", security: [],
+  summary: "Accept an invitation: with the console session cookie, as that (invited) user; without, as a new account (name + password), which starts a session",
+  request: { body: { required: true, content: json(AcceptInvitationBody) } },
+  responses: { 201: { description: "Joined; a new account also gets the `ponte_session` cookie.", content: json(envelopeOf(InvitationAccepted)) }, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 500) },
+});
+
+export function registerMemberRoutes(app: OpenAPIHono<AppEnv>) {
+  app.openapi(list, async (c) => {
+    const page = c.req.valid("query");
+    const { rows, totalCount } = await listMembers(depsFrom(c), c.get("principal"), page);
+    return okList(c, rows, pagination(page, totalCount));
+  });
+  app.openapi(update, async (c) => ok(c, await changeMemberRole(depsFrom(c), c.get("principal"), c.req.valid("param").id, c.req.valid("json").role), 200));
+  app.openapi(remove, async (c) => ok(c, await removeMember(depsFrom(c), c.get("principal"), c.req.valid("param").id), 200));
+  app.openapi(invite, async (c) => ok(c, await createInvitation(depsFrom(c), c.get("principal"), c.req.valid("json"), new URL(c.req.url).origin), 201));
+  app.openapi(listInvites, async (c) => {
+    const page = c.req.valid("query");
+    const { rows, totalCount } = await listInvitations(depsFrom(c), c.get("principal"), page);
+    return okList(c, rows, pagination(page, totalCount));
+  });
+  app.openapi(revoke, async (c) => ok(c, await revokeInvitation(depsFrom(c), c.get("principal"), c.req.valid("param").id), 200));
+  app.openapi(accept, async (c) => {
+    const deps = depsFrom(c);
+    const token = sessionTokenOf(c);
+    let signedIn = null;
+    if (token) {
+      // A cookie-authenticated write: same-origin, and the session must be live.
+      if (isWriteMethod(c.req.method)) requireSameOrigin(c);
+      const current = await sessionUser(deps, token);
+      if (!current) throw new ApiError("UNAUTHORIZED", "The session has expired or was ended; sign in again, or accept without the cookie as a new account.");
+      signedIn = current.user;
+    } else refuseCrossSite(c);
+    const { accepted, session } = await acceptInvitation(deps, c.req.valid("json"), signedIn);
+    if (session) setSessionCookie(c, session.token);
+    return ok(c, accepted, 201);
+  });
+}
