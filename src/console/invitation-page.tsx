@@ -5,7 +5,6 @@ import type { Context, Hono } from "hono";
 import { PASSWORD_MIN_LENGTH } from "../auth/password";
 import { refuseCrossSite, requireSameOrigin } from "../auth/same-origin";
 import { sessionTokenOf, setSessionCookie } from "../auth/session";
-import { depsFrom } from "../deps";
 import type { AppEnv } from "../http/app-env";
 import { ApiError } from "../http/errors";
 import { sessionUser } from "../modules/auth/service";
@@ -14,7 +13,7 @@ import { AcceptInvitationBody } from "../modules/members/schemas";
 import { type ConsoleContext, type ConsoleEnv, isExpected, parseForm, plainError, setTenantCookie, statusOf } from "./context";
 import { Alert, Page } from "./layout";
 
-const plainDeps = (c: ConsoleContext) => depsFrom(c as unknown as Context<AppEnv>);
+const plainDeps = (c: ConsoleContext) => (c as unknown as Context<AppEnv>).var.deps;
 const text = (form: Record<string, unknown>, name: string) => (typeof form[name] === "string" ? (form[name] as string) : "");
 
 const UNUSABLE = {

@@ -4,6 +4,7 @@
 import { env } from "cloudflare:test";
 import { PERMISSIONS } from "../../src/lib/permissions";
 import { newId } from "../../src/lib/ids";
+import { seedMember } from "./auth-support";
 import { CPF, dueDate } from "./billing-support";
 import { seedGatewayAccount, simKey } from "./gateway-support";
 import { insertEvent } from "./webhooks-support";
@@ -124,6 +125,18 @@ export const RECORD_FACTORIES: Record<string, RecordFactory> = {
       return { id };
     },
   },
+  "organizations/current/members": {
+    scope: "organization",
+    create: async (ws) => {
+      const { userId } = await seedMember(ws.organizationId, "developer");
+      const row = await env.DB.prepare("SELECT id FROM memberships WHERE user_id = ? AND organization_id = ?").bind(userId, ws.organizationId).first<{ id: string }>();
+      return { id: row!.id };
+    },
+  },
+  "organizations/current/invitations": {
+    scope: "organization",
+    create: async (ws) => ({ id: (await create(ws, "/api/v1/organizations/current/invitations", { email: `invitee-${newId()}@example.com.br`, role: "viewer" })).id }),
+  },
   customers: { scope: "workspace", create: customer },
   plans: { scope: "workspace", create: plan },
   payments: {
@@ -158,4 +171,5 @@ export const RECORD_FACTORIES: Record<string, RecordFactory> = {
 export const VALID_BODIES: Record<string, Record<string, unknown>> = {
   "POST /api/v1/webhook-endpoints/{id}/recover": { since: "2026-01-01T00:00:00Z" },
   "PATCH /api/v1/gateway-accounts/{id}": { upstreamApiKey: simKey() },
+  "PATCH /api/v1/organizations/current/members/{id}": { role: "viewer" },
 };

@@ -4,9 +4,9 @@ import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { guard } from "../../auth";
 import { isWriteMethod, refuseCrossSite, requireSameOrigin } from "../../auth/same-origin";
 import { sessionTokenOf, setSessionCookie } from "../../auth/session";
-import { depsFrom } from "../../deps";
 import type { AppEnv } from "../../http/app-env";
-import { AUTHENTICATED_ERRORS, WRITE_ERRORS, envelopeOf, errorResponses, listEnvelopeOf, ok, okList, routeGroup } from "../../http/envelope";
+import { envelopeOf, listEnvelopeOf, ok, okList } from "../../http/envelope";
+import { AUTHENTICATED_ERRORS, WRITE_ERRORS, errorResponses, routeGroup } from "../../http/openapi";
 import { ApiError } from "../../http/errors";
 import { PaginationQuery, pagination } from "../../http/pagination";
 import { sessionUser } from "../auth/service";
@@ -64,20 +64,20 @@ const accept = createRoute({
 export function registerMemberRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(list, async (c) => {
     const page = c.req.valid("query");
-    const { rows, totalCount } = await listMembers(depsFrom(c), c.get("principal"), page);
+    const { rows, totalCount } = await listMembers(c.var.deps, c.get("principal"), page);
     return okList(c, rows, pagination(page, totalCount));
   });
-  app.openapi(update, async (c) => ok(c, await changeMemberRole(depsFrom(c), c.get("principal"), c.req.valid("param").id, c.req.valid("json").role), 200));
-  app.openapi(remove, async (c) => ok(c, await removeMember(depsFrom(c), c.get("principal"), c.req.valid("param").id), 200));
-  app.openapi(invite, async (c) => ok(c, await createInvitation(depsFrom(c), c.get("principal"), c.req.valid("json"), new URL(c.req.url).origin), 201));
+  app.openapi(update, async (c) => ok(c, await changeMemberRole(c.var.deps, c.get("principal"), c.req.valid("param").id, c.req.valid("json").role), 200));
+  app.openapi(remove, async (c) => ok(c, await removeMember(c.var.deps, c.get("principal"), c.req.valid("param").id), 200));
+  app.openapi(invite, async (c) => ok(c, await createInvitation(c.var.deps, c.get("principal"), c.req.valid("json"), new URL(c.req.url).origin), 201));
   app.openapi(listInvites, async (c) => {
     const page = c.req.valid("query");
-    const { rows, totalCount } = await listInvitations(depsFrom(c), c.get("principal"), page);
+    const { rows, totalCount } = await listInvitations(c.var.deps, c.get("principal"), page);
     return okList(c, rows, pagination(page, totalCount));
   });
-  app.openapi(revoke, async (c) => ok(c, await revokeInvitation(depsFrom(c), c.get("principal"), c.req.valid("param").id), 200));
+  app.openapi(revoke, async (c) => ok(c, await revokeInvitation(c.var.deps, c.get("principal"), c.req.valid("param").id), 200));
   app.openapi(accept, async (c) => {
-    const deps = depsFrom(c);
+    const deps = c.var.deps;
     const token = sessionTokenOf(c);
     let signedIn = null;
     if (token) {
