@@ -50,7 +50,8 @@ export function jsonDepth(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     if (inString) {
-      if (ch === 0x5c) i++; // backslash: skip the escaped character
+      if (ch === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (ch === 0x22) inString = false;
     } else if (ch === 0x22) inString = true;
     else if (ch === 0x7b || ch === 0x5b) max = Math.max(max, ++depth);
@@ -63,7 +64,9 @@ export function jsonDepth(text: string): number {
 export function checkJsonBody(text: string): void {
   const depth = jsonDepth(text);
   if (depth > LIMITS.maxJsonDepth) {
-    throw new ApiError("INVALID_BODY", `Request body nests arrays and objects ${depth} deep; the limit is ${LIMITS.maxJsonDepth}.`, { maxDepth: LIMITS.maxJsonDepth });
+    throw new ApiError("INVALID_BODY", `Request body nests arrays and objects ${depth} deep; the limit is ${LIMITS.maxJsonDepth}.`, {
+      maxDepth: LIMITS.maxJsonDepth,
+    });
   }
   let parsed: unknown;
   try {
@@ -102,7 +105,9 @@ export const bodyGuard = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   const isJson = type === "application/json" || type.endsWith("+json");
   const isMultipart = type === "multipart/form-data";
   const unsupported = () =>
-    new ApiError("UNSUPPORTED_MEDIA_TYPE", "Request bodies must be application/json (multipart/form-data for document uploads).", { contentType: type || null });
+    new ApiError("UNSUPPORTED_MEDIA_TYPE", "Request bodies must be application/json (multipart/form-data for document uploads).", {
+      contentType: type || null,
+    });
   // A declared length says there is something to refuse without reading it.
   if (!isJson && !isMultipart && declaredLength !== undefined && Number(declaredLength) > 0) throw unsupported();
   const limit = isMultipart ? LIMITS.maxMultipartBodyBytes : LIMITS.maxJsonBodyBytes;

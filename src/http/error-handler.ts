@@ -7,7 +7,13 @@ import type { AppEnv } from "./app-env";
 import { errorBody } from "./envelope";
 import { ApiError, ERROR_STATUS, type ErrorCode, type ErrorDetails } from "./errors";
 
-export function errorResponse(c: Context, code: ErrorCode, message: string, details: ErrorDetails = {}, headers: Record<string, string> = {}) {
+export function errorResponse(
+  c: Context,
+  code: ErrorCode,
+  message: string,
+  details: ErrorDetails = {},
+  headers: Record<string, string> = {},
+) {
   const requestId = (c.get("requestId") as string | undefined) ?? "unknown";
   return c.json(errorBody(code, message, details, requestId), ERROR_STATUS[code], headers);
 }
@@ -26,10 +32,14 @@ const HTTP_EXCEPTION_CODES: Partial<Record<number, ErrorCode>> = {
 function httpExceptionResponse(c: Context, err: HTTPException) {
   if (err.status === 400) {
     // Hono's validators: a body that is not JSON, or form data that does not parse.
-    return /json/i.test(err.message) ? errorResponse(c, "MALFORMED_JSON", "Request body is not valid JSON.") : errorResponse(c, "BAD_REQUEST", err.message || "Bad request.");
+    return /json/i.test(err.message)
+      ? errorResponse(c, "MALFORMED_JSON", "Request body is not valid JSON.")
+      : errorResponse(c, "BAD_REQUEST", err.message || "Bad request.");
   }
   if (err.status === 415) {
-    return errorResponse(c, "UNSUPPORTED_MEDIA_TYPE", "This operation does not accept the Content-Type sent; send application/json.", { contentType: c.req.header("content-type") ?? null });
+    return errorResponse(c, "UNSUPPORTED_MEDIA_TYPE", "This operation does not accept the Content-Type sent; send application/json.", {
+      contentType: c.req.header("content-type") ?? null,
+    });
   }
   const code = HTTP_EXCEPTION_CODES[err.status] ?? "BAD_REQUEST";
   return errorResponse(c, code, err.message || code.toLowerCase().replaceAll("_", " "));
@@ -40,7 +50,13 @@ export const handleError: ErrorHandler<AppEnv> = (err, c) => {
   // Anything the client's request caused is a 4xx in the envelope; only a server fault is a 500.
   if (err instanceof HTTPException && err.status < 500) return httpExceptionResponse(c, err);
   // Log the failure for operators; the client learns only the request id.
-  console.error(JSON.stringify({ level: "error", requestId: c.get("requestId"), error: err instanceof Error ? err.stack ?? err.message : String(err) }));
+  console.error(
+    JSON.stringify({
+      level: "error",
+      requestId: c.get("requestId"),
+      error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+    }),
+  );
   return errorResponse(c, "INTERNAL_ERROR", "An unexpected error occurred. Quote the request id if you contact support.");
 };
 
@@ -51,7 +67,11 @@ export function validationFailed(error: ZodError, target: string): ApiError {
     message: issue.message,
     code: issue.code,
   }));
-  return new ApiError("VALIDATION_FAILED", `Invalid ${target === "json" ? "request body" : target}: ${fields.map((f) => f.path).join(", ")}.`, { fields });
+  return new ApiError(
+    "VALIDATION_FAILED",
+    `Invalid ${target === "json" ? "request body" : target}: ${fields.map((f) => f.path).join(", ")}.`,
+    { fields },
+  );
 }
 
 /**
@@ -80,7 +100,13 @@ export function notFoundHandler(routes: () => RouteTable): NotFoundHandler<AppEn
     for (const m of matchers) if (m.pattern.test(path)) for (const method of m.methods) allowed.add(method);
     if (allowed.size > 0 && !allowed.has(c.req.method)) {
       const allow = [...allowed].sort().join(", ");
-      return errorResponse(c, "METHOD_NOT_ALLOWED", `${c.req.method} is not allowed on ${c.req.path}. Allowed: ${allow}.`, { allowed: [...allowed].sort() }, { Allow: allow });
+      return errorResponse(
+        c,
+        "METHOD_NOT_ALLOWED",
+        `${c.req.method} is not allowed on ${c.req.path}. Allowed: ${allow}.`,
+        { allowed: [...allowed].sort() },
+        { Allow: allow },
+      );
     }
     return errorResponse(c, "NOT_FOUND", `No route for ${c.req.method} ${c.req.path}.`);
   };
@@ -96,7 +122,13 @@ function buildMatchers(routes: RouteTable) {
     byPath.set(r.path, set);
   }
   return [...byPath].map(([path, methods]) => ({
-    pattern: new RegExp(`^${path.replace(/\/+$/, "").split("/").map((seg) => (seg.startsWith(":") ? "[^/]+" : seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("/")}$`),
+    pattern: new RegExp(
+      `^${path
+        .replace(/\/+$/, "")
+        .split("/")
+        .map((seg) => (seg.startsWith(":") ? "[^/]+" : seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+        .join("/")}$`,
+    ),
     methods,
   }));
 }

@@ -13,7 +13,9 @@ describe("jsonDepth", () => {
 
   it("checkJsonBody refuses past 32 levels with INVALID_BODY and a non-object with INVALID_BODY", () => {
     expect(() => checkJsonBody(`{"a":${"[".repeat(31)}${"]".repeat(31)}}`)).not.toThrow();
-    expect(() => checkJsonBody(`{"a":${"[".repeat(32)}${"]".repeat(32)}}`)).toThrow(expect.objectContaining({ code: "INVALID_BODY", details: { maxDepth: 32 } }));
+    expect(() => checkJsonBody(`{"a":${"[".repeat(32)}${"]".repeat(32)}}`)).toThrow(
+      expect.objectContaining({ code: "INVALID_BODY", details: { maxDepth: 32 } }),
+    );
     expect(() => checkJsonBody("[]")).toThrow(expect.objectContaining({ code: "INVALID_BODY" }));
     expect(() => checkJsonBody("{")).toThrow(expect.objectContaining({ code: "MALFORMED_JSON" }));
   });

@@ -16,7 +16,11 @@ const nested = (depth: number) => `{"name":"Loja","x":${"[".repeat(depth - 1)}${
 describe("content types", () => {
   it("multipart/form-data to a JSON operation: 415 UNSUPPORTED_MEDIA_TYPE, the record unchanged", async () => {
     const t = await seedTenant();
-    const err = expectError(await call("PATCH", "/api/v1/organizations/current", { key: t.key, rawBody: form() }), 415, "UNSUPPORTED_MEDIA_TYPE");
+    const err = expectError(
+      await call("PATCH", "/api/v1/organizations/current", { key: t.key, rawBody: form() }),
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+    );
     expect(err.details.contentType).toMatch(/^multipart\/form-data/);
     expect((await call("GET", "/api/v1/organizations/current", { key: t.key })).body.data.name).toBe("Acme Ltda");
   });
@@ -24,7 +28,11 @@ describe("content types", () => {
   it("a form-encoded or text body: 415 naming the type", async () => {
     const t = await seedTenant();
     for (const type of ["application/x-www-form-urlencoded", "text/plain"]) {
-      const res = await call("PATCH", "/api/v1/organizations/current", { key: t.key, rawBody: "name=Nova", headers: { "Content-Type": type } });
+      const res = await call("PATCH", "/api/v1/organizations/current", {
+        key: t.key,
+        rawBody: "name=Nova",
+        headers: { "Content-Type": type },
+      });
       expect(expectError(res, 415, "UNSUPPORTED_MEDIA_TYPE").details.contentType).toBe(type);
     }
   });
@@ -37,15 +45,28 @@ describe("an empty body", () => {
     const charge = (await createCharge(t, customer.id, { value: "100.00" })).body.data;
     await sim("POST", `/v3/sandbox/payment/${charge.upstreamId}/confirm`, {}, t.upstreamKey);
     // How older HTTP clients send a POST without a body.
-    const res = await call("POST", `/api/v1/payments/${charge.id}/refund`, { key: t.key, rawBody: "", headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    const res = await call("POST", `/api/v1/payments/${charge.id}/refund`, {
+      key: t.key,
+      rawBody: "",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ status: "REFUNDED", refundedValue: "100.00" });
   });
 
   it("on an operation whose body is required is 400 VALIDATION_FAILED naming the body", async () => {
     const t = await seedTenant();
-    for (const headers of [{} as Record<string, string>, { "Content-Type": "application/x-www-form-urlencoded" }, { "Content-Type": "application/json" }, { "Content-Type": "multipart/form-data; boundary=x" }]) {
-      const err = expectError(await call("PATCH", "/api/v1/organizations/current", { key: t.key, rawBody: "", headers }), 400, "VALIDATION_FAILED");
+    for (const headers of [
+      {} as Record<string, string>,
+      { "Content-Type": "application/x-www-form-urlencoded" },
+      { "Content-Type": "application/json" },
+      { "Content-Type": "multipart/form-data; boundary=x" },
+    ]) {
+      const err = expectError(
+        await call("PATCH", "/api/v1/organizations/current", { key: t.key, rawBody: "", headers }),
+        400,
+        "VALIDATION_FAILED",
+      );
       expect(err.details.fields).toEqual([{ path: "body", message: "required: a JSON object", code: "invalid_type" }]);
     }
     expect((await call("GET", "/api/v1/organizations/current", { key: t.key })).body.data.name).toBe("Acme Ltda");
@@ -55,13 +76,25 @@ describe("an empty body", () => {
 describe("JSON nesting", () => {
   it(`${LIMITS.maxJsonDepth} levels pass the guard; one more is 400 INVALID_BODY naming the limit`, async () => {
     const t = await seedTenant();
-    const atLimit = await call("PATCH", "/api/v1/organizations/current", { key: t.key, rawBody: nested(LIMITS.maxJsonDepth), headers: { "Content-Type": "application/json" } });
+    const atLimit = await call("PATCH", "/api/v1/organizations/current", {
+      key: t.key,
+      rawBody: nested(LIMITS.maxJsonDepth),
+      headers: { "Content-Type": "application/json" },
+    });
     // Past the guard: the route's own validation names the unknown field.
     expect(expectError(atLimit, 400, "VALIDATION_FAILED").details.fields[0].path).toBe("body");
-    const over = await call("PATCH", "/api/v1/organizations/current", { key: t.key, rawBody: nested(LIMITS.maxJsonDepth + 1), headers: { "Content-Type": "application/json" } });
+    const over = await call("PATCH", "/api/v1/organizations/current", {
+      key: t.key,
+      rawBody: nested(LIMITS.maxJsonDepth + 1),
+      headers: { "Content-Type": "application/json" },
+    });
     expect(expectError(over, 400, "INVALID_BODY").details).toEqual({ maxDepth: LIMITS.maxJsonDepth });
     // 100 000 levels: refused without parsing (no stack overflow, no 500).
-    const deep = await call("POST", "/api/v1/customers", { key: t.key, rawBody: `{"a":${"[".repeat(100_000)}${"]".repeat(100_000)}}`, headers: { "Content-Type": "application/json" } });
+    const deep = await call("POST", "/api/v1/customers", {
+      key: t.key,
+      rawBody: `{"a":${"[".repeat(100_000)}${"]".repeat(100_000)}}`,
+      headers: { "Content-Type": "application/json" },
+    });
     expectError(deep, 400, "INVALID_BODY");
   });
 

@@ -36,7 +36,21 @@ const json = (text: string) => ({ kind: "text" as const, contentType: "applicati
 const badId = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: "grapheme", maxLength: 20 }),
-  fc.constantFrom("..", ".", "%", "%00", "a/b", "a\\b", "' OR 1=1 --", "\u0000", "null", "-1", "9".repeat(40), "x".repeat(2000), "../../v3/finance/balance"),
+  fc.constantFrom(
+    "..",
+    ".",
+    "%",
+    "%00",
+    "a/b",
+    "a\\b",
+    "' OR 1=1 --",
+    "\u0000",
+    "null",
+    "-1",
+    "9".repeat(40),
+    "x".repeat(2000),
+    "../../v3/finance/balance",
+  ),
   fc.uuid(),
 );
 const badQueryValue = fc.oneof(
@@ -70,8 +84,18 @@ function hostileBody(op: ApiOperation) {
   return fc.oneof(
     fc.constant({ kind: "none" as const }),
     fc.constant({ kind: "multipart" as const }),
-    fc.record({ kind: fc.constant("text" as const), contentType: fc.option(contentTypes, { nil: null }), text: fc.oneof(fc.constant(""), fc.string({ maxLength: 200 })) }),
-    fc.oneof(fc.string({ maxLength: 200 }), fc.json().map((j) => j.slice(0, -1)), fc.constantFrom("", "null", "[]", "1", '"x"', "{", '{"a":}', "\uFEFF{}", "{}{}")).map(json),
+    fc.record({
+      kind: fc.constant("text" as const),
+      contentType: fc.option(contentTypes, { nil: null }),
+      text: fc.oneof(fc.constant(""), fc.string({ maxLength: 200 })),
+    }),
+    fc
+      .oneof(
+        fc.string({ maxLength: 200 }),
+        fc.json().map((j) => j.slice(0, -1)),
+        fc.constantFrom("", "null", "[]", "1", '"x"', "{", '{"a":}', "\uFEFF{}", "{}{}"),
+      )
+      .map(json),
     nested,
     huge,
     wrongTypes,
@@ -130,7 +154,8 @@ async function breach(res: Response): Promise<string | null> {
     return `${res.status} not JSON: ${text.slice(0, 200)}`;
   }
   const e = parsed?.error;
-  if (!e || typeof e.code !== "string" || typeof e.message !== "string" || typeof e.details !== "object") return `${res.status} not the error envelope: ${text.slice(0, 200)}`;
+  if (!e || typeof e.code !== "string" || typeof e.message !== "string" || typeof e.details !== "object")
+    return `${res.status} not the error envelope: ${text.slice(0, 200)}`;
   if (e.requestId !== requestId) return `${res.status} error.requestId ${e.requestId} != X-Request-Id ${requestId}`;
   return null;
 }
@@ -166,8 +191,11 @@ describe("the reported cases, on every operation", () => {
 });
 
 describe.each(OPERATIONS.map((op) => [op.label, op] as const))("%s", (_label, op) => {
-  test.prop([hostileRequest(op)], { seed: SEED, numRuns: RUNS_PER_OPERATION, endOnFailure: true })("hostile input never yields a 5xx", async (hostile) => {
-    const problem = await breach(await send(op, hostile));
-    expect(problem).toBeNull();
-  });
+  test.prop([hostileRequest(op)], { seed: SEED, numRuns: RUNS_PER_OPERATION, endOnFailure: true })(
+    "hostile input never yields a 5xx",
+    async (hostile) => {
+      const problem = await breach(await send(op, hostile));
+      expect(problem).toBeNull();
+    },
+  );
 });

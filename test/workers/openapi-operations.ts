@@ -36,7 +36,9 @@ type OpenApiDocument = { paths: Record<string, Record<string, any>> };
 
 /** The document the app serves at /api/v1/openapi.json, built in process (tests are collected before any request can be made). */
 export function openApiDocument(): OpenApiDocument {
-  return buildApp().getOpenAPI31Document(OPENAPI_CONFIG as Parameters<ReturnType<typeof buildApp>["getOpenAPI31Document"]>[0]) as unknown as OpenApiDocument;
+  return buildApp().getOpenAPI31Document(
+    OPENAPI_CONFIG as Parameters<ReturnType<typeof buildApp>["getOpenAPI31Document"]>[0],
+  ) as unknown as OpenApiDocument;
 }
 
 /** The same document as served over HTTP, to check the in-process one is the real one. */
@@ -49,7 +51,9 @@ function schemaProperties(schema: any, components: any): string[] {
   if (!schema) return [];
   if (schema.$ref) return schemaProperties(components?.schemas?.[String(schema.$ref).split("/").pop()!], components);
   const own = Object.keys(schema.properties ?? {});
-  const nested = [...(schema.allOf ?? []), ...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].flatMap((s: any) => schemaProperties(s, components));
+  const nested = [...(schema.allOf ?? []), ...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].flatMap((s: any) =>
+    schemaProperties(s, components),
+  );
   return [...new Set([...own, ...nested])];
 }
 
@@ -80,7 +84,9 @@ export function operationsOf(doc: OpenApiDocument): ApiOperation[] {
         security: (op.security ?? []).flatMap((s: Record<string, unknown>) => Object.keys(s)) as SecurityScheme[],
         surface: op["x-surface"],
         pathParams: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!),
-        queryParams: params.filter((p) => p.in === "query").map((p) => ({ name: p.name, required: Boolean(p.required), schema: p.schema ?? {} })),
+        queryParams: params
+          .filter((p) => p.in === "query")
+          .map((p) => ({ name: p.name, required: Boolean(p.required), schema: p.schema ?? {} })),
         body: op.requestBody
           ? {
               required: Boolean(op.requestBody.required),

@@ -55,7 +55,11 @@ describe("the guarded operations", () => {
 
 describe("no credential: 401", () => {
   it.each(AUTHENTICATED.map((op) => [op.label, op] as const))("%s", async (_label, op) => {
-    const res = await call(op.method, fillPath(op, () => crypto.randomUUID()), { body: bodyFor(op) });
+    const res = await call(
+      op.method,
+      fillPath(op, () => crypto.randomUUID()),
+      { body: bodyFor(op) },
+    );
     expectError(res, 401, "UNAUTHORIZED");
   });
 });
@@ -70,23 +74,37 @@ describe("a key without the operation's permission: 403 naming it", () => {
   const keyLacking = (permission: Permission) => {
     if (!keys.has(permission)) {
       const lacking = new Set([permission, permission.replace(/\.read$/, ".manage")]);
-      keys.set(permission, seedApiKey(organizationId, null, { permissions: PERMISSIONS.filter((p) => !lacking.has(p)) }).then((k) => k.key));
+      keys.set(
+        permission,
+        seedApiKey(organizationId, null, { permissions: PERMISSIONS.filter((p) => !lacking.has(p)) }).then((k) => k.key),
+      );
     }
     return keys.get(permission)!;
   };
   it.each(GUARDED.map((op) => [op.label, op] as const))("%s", async (_label, op) => {
-    const res = await request(op, fillPath(op, () => crypto.randomUUID()), await keyLacking(op.permission!));
+    const res = await request(
+      op,
+      fillPath(op, () => crypto.randomUUID()),
+      await keyLacking(op.permission!),
+    );
     const error = expectError(res, 403, "FORBIDDEN");
     expect(error.details.requiredPermission).toBe(op.permission);
   });
 });
 
 /** What a passthrough forwards for another tenant's record: never its upstream id, never with its credential. */
-async function expectNotForwardedToOwner(op: ApiOperation, caller: TenantWorkspace, owner: TenantWorkspace, record: CreatedRecord, res: ApiResponse) {
+async function expectNotForwardedToOwner(
+  op: ApiOperation,
+  caller: TenantWorkspace,
+  owner: TenantWorkspace,
+  record: CreatedRecord,
+  res: ApiResponse,
+) {
   expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
   expect(await simRequests(owner.upstreamKey), "the record owner's gateway account was called").toEqual([]);
   const forwarded = await simRequests(caller.upstreamKey);
-  if (record.upstreamId) for (const r of forwarded) expect(r.path, `${op.label} translated another tenant's id`).not.toContain(record.upstreamId);
+  if (record.upstreamId)
+    for (const r of forwarded) expect(r.path, `${op.label} translated another tenant's id`).not.toContain(record.upstreamId);
 }
 
 describe("another tenant's record: 404", () => {
@@ -125,7 +143,8 @@ describe("another tenant's record: 404", () => {
     if (workspaceScoped) {
       const neighbour = await recordsIn(sibling);
       const otherWorkspace = await requestFor(neighbour, sibling);
-      if (passthrough) for (const name of op.pathParams) await expectNotForwardedToOwner(op, home, sibling, neighbour[name]!, otherWorkspace);
+      if (passthrough)
+        for (const name of op.pathParams) await expectNotForwardedToOwner(op, home, sibling, neighbour[name]!, otherWorkspace);
       else expectError(otherWorkspace, 404, "NOT_FOUND");
     }
 

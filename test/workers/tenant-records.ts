@@ -4,6 +4,7 @@
 import { env } from "cloudflare:test";
 import { PERMISSIONS } from "../../src/lib/permissions";
 import { newId } from "../../src/lib/ids";
+import { seedMember } from "./auth-support";
 import { CPF, dueDate } from "./billing-support";
 import { seedGatewayAccount, simKey } from "./gateway-support";
 import { insertEvent } from "./webhooks-support";
@@ -38,8 +39,20 @@ export async function seedTenantWithTwoWorkspaces(): Promise<{ tenant: TestTenan
   const workspaceId = newId();
   const now = new Date().toISOString();
   await env.DB.batch([
-    env.DB.prepare("INSERT INTO organizations (id, name, default_workspace_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)").bind(organizationId, "Acme Ltda", workspaceId, now, now),
-    env.DB.prepare("INSERT INTO workspaces (id, organization_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)").bind(workspaceId, organizationId, "Default", now, now),
+    env.DB.prepare("INSERT INTO organizations (id, name, default_workspace_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)").bind(
+      organizationId,
+      "Acme Ltda",
+      workspaceId,
+      now,
+      now,
+    ),
+    env.DB.prepare("INSERT INTO workspaces (id, organization_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)").bind(
+      workspaceId,
+      organizationId,
+      "Default",
+      now,
+      now,
+    ),
   ]);
   const { apiKeyId, key } = await seedApiKey(organizationId, null, { permissions: PERMISSIONS });
   const siblingId = await seedWorkspace(organizationId, "Sibling");
@@ -48,7 +61,11 @@ export async function seedTenantWithTwoWorkspaces(): Promise<{ tenant: TestTenan
     const gatewayAccountId = await seedGatewayAccount({ organizationId, workspaceId: id }, upstreamKey);
     return { organizationId, workspaceId: id, key, gatewayAccountId, upstreamKey };
   };
-  return { tenant: { organizationId, workspaceId, apiKeyId, key }, home: await workspace(workspaceId), sibling: await workspace(siblingId) };
+  return {
+    tenant: { organizationId, workspaceId, apiKeyId, key },
+    home: await workspace(workspaceId),
+    sibling: await workspace(siblingId),
+  };
 }
 
 async function create(ws: TenantWorkspace, path: string, body: Record<string, unknown>, expected = [200, 201]): Promise<any> {
@@ -61,15 +78,22 @@ const customer = async (ws: TenantWorkspace) => {
   const c = await create(ws, "/api/v1/customers", { name: "Maria Silva", cpfCnpj: CPF, email: "maria@example.com" });
   return { id: c.id as string, upstreamId: c.upstreamId as string };
 };
-const plan = async (ws: TenantWorkspace) => ({ id: (await create(ws, "/api/v1/plans", { name: "Pro", value: "49.90", cycle: "MONTHLY", billingType: "PIX" })).id as string });
+const plan = async (ws: TenantWorkspace) => ({
+  id: (await create(ws, "/api/v1/plans", { name: "Pro", value: "49.90", cycle: "MONTHLY", billingType: "PIX" })).id as string,
+});
 
 /** Keyed by the path before the parameter, after /api/v1 (see `paramResource`). */
 export const RECORD_FACTORIES: Record<string, RecordFactory> = {
   workspaces: { scope: "organization", create: async (ws) => ({ id: await seedWorkspace(ws.organizationId, "Another") }) },
-  "api-keys": { scope: "organization", create: async (ws) => ({ id: (await create(ws, "/api/v1/api-keys", { name: "factory", permissions: ["payments.read"] })).id }) },
+  "api-keys": {
+    scope: "organization",
+    create: async (ws) => ({ id: (await create(ws, "/api/v1/api-keys", { name: "factory", permissions: ["payments.read"] })).id }),
+  },
   "webhook-endpoints": {
     scope: "workspace",
-    create: async (ws) => ({ id: (await create(ws, "/api/v1/webhook-endpoints", { url: "https://hooks.merchant.com.br/ponte", eventKinds: ["*"] })).id }),
+    create: async (ws) => ({
+      id: (await create(ws, "/api/v1/webhook-endpoints", { url: "https://hooks.merchant.com.br/ponte", eventKinds: ["*"] })).id,
+    }),
   },
   "webhook-logs": {
     scope: "workspace",
@@ -101,19 +125,40 @@ export const RECORD_FACTORIES: Record<string, RecordFactory> = {
       return { id };
     },
   },
+  "organizations/current/members": {
+    scope: "organization",
+    create: async (ws) => {
+      const { userId } = await seedMember(ws.organizationId, "developer");
+      const row = await env.DB.prepare("SELECT id FROM memberships WHERE user_id = ? AND organization_id = ?").bind(userId, ws.organizationId).first<{ id: string }>();
+      return { id: row!.id };
+    },
+  },
+  "organizations/current/invitations": {
+    scope: "organization",
+    create: async (ws) => ({ id: (await create(ws, "/api/v1/organizations/current/invitations", { email: `invitee-${newId()}@example.com.br`, role: "viewer" })).id }),
+  },
   customers: { scope: "workspace", create: customer },
   plans: { scope: "workspace", create: plan },
   payments: {
     scope: "workspace",
     create: async (ws) => {
-      const c = await create(ws, "/api/v1/payments", { customer: (await customer(ws)).id, billingType: "PIX", value: "100.00", dueDate: dueDate() });
+      const c = await create(ws, "/api/v1/payments", {
+        customer: (await customer(ws)).id,
+        billingType: "PIX",
+        value: "100.00",
+        dueDate: dueDate(),
+      });
       return { id: c.id, upstreamId: c.upstreamId };
     },
   },
   subscriptions: {
     scope: "workspace",
     create: async (ws) => {
-      const s = await create(ws, "/api/v1/subscriptions", { plan: (await plan(ws)).id, customer: (await customer(ws)).id, nextDueDate: dueDate(3) });
+      const s = await create(ws, "/api/v1/subscriptions", {
+        plan: (await plan(ws)).id,
+        customer: (await customer(ws)).id,
+        nextDueDate: dueDate(3),
+      });
       return { id: s.id, upstreamId: s.upstreamId };
     },
   },
@@ -126,4 +171,5 @@ export const RECORD_FACTORIES: Record<string, RecordFactory> = {
 export const VALID_BODIES: Record<string, Record<string, unknown>> = {
   "POST /api/v1/webhook-endpoints/{id}/recover": { since: "2026-01-01T00:00:00Z" },
   "PATCH /api/v1/gateway-accounts/{id}": { upstreamApiKey: simKey() },
+  "PATCH /api/v1/organizations/current/members/{id}": { role: "viewer" },
 };
