@@ -147,13 +147,13 @@ describe("the retention sweeper's cap per run", () => {
     const expired = 1_000 + 7;
     const cutoff = Math.floor(Date.now() / 1000) - 24 * 60 * 60;
     await env.DB.prepare(
-      `INSERT INTO idempotency_keys (organization_id, key, request_hash, state, response_status, response_body, created_at)
+      `INSERT INTO idempotency_keys (organization_id, credential_id, key, request_hash, state, response_status, response_body, created_at)
        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?2)
-       SELECT ?1, 'old-' || i, 'h', 'completed', 200, '{}', ?3 - 60 - i FROM n`,
+       SELECT ?1, 'api_key:seed', 'old-' || i, 'h', 'completed', 200, NULL, ?3 - 60 - i FROM n`,
     )
       .bind(t.organizationId, expired, cutoff)
       .run();
-    await env.DB.prepare("INSERT INTO idempotency_keys (organization_id, key, request_hash, state, response_status, response_body, created_at) VALUES (?, 'live', 'h', 'completed', 200, '{}', ?)")
+    await env.DB.prepare("INSERT INTO idempotency_keys (organization_id, credential_id, key, request_hash, state, response_status, response_body, created_at) VALUES (?, 'api_key:seed', 'live', 'h', 'completed', 200, NULL, ?)")
       .bind(t.organizationId, cutoff + 3600)
       .run();
     const left = () => countRows("SELECT count(*) AS n FROM idempotency_keys WHERE organization_id = ? AND key != 'live'", t.organizationId);
