@@ -6,6 +6,7 @@ import { d1QueryCounter } from "./http/query-counter";
 import { bodyGuard } from "./http/body-guard";
 import { renderDocsPage } from "./http/docs-page";
 import { handleError, notFoundHandler, validationHook } from "./http/error-handler";
+import { provideDeps } from "./http/provide-deps";
 import { requestId } from "./http/request-id";
 import { registerPassthroughRoutes } from "./compat/passthrough-routes";
 import { registerApiKeyRoutes } from "./modules/api-keys/routes";
@@ -42,6 +43,7 @@ export function buildApp() {
 
   app.use("*", requestId());
   app.use("*", d1QueryCounter());
+  app.use("*", provideDeps());
   app.use("/api/v1/*", bodyGuard());
 
   registerHealthRoutes(app);

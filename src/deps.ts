@@ -1,4 +1,5 @@
 // What services receive instead of the HTTP context: database, bindings, clock, request id.
+// A request's Deps come from `provideDeps` (src/http/provide-deps.ts) as `c.var.deps`.
 import type { Env } from "./config";
 import { createDb, type Db } from "./db/client";
 
@@ -11,29 +12,6 @@ export interface Deps {
   waitUntil: (promise: Promise<unknown>) => void;
   /** Overrides LIMITS.upstreamTimeoutMs for native billing calls (tests inject a short one). */
   upstreamTimeoutMs?: number;
-}
-
-/** The part of a request's context that deps are built from (a Hono `Context<AppEnv>` is one; this file knows nothing of HTTP). */
-export interface RequestScope {
-  env: Env;
-  get(key: "requestId"): string;
-  readonly executionCtx: { waitUntil(promise: Promise<unknown>): void };
-}
-
-export function depsFrom(c: RequestScope): Deps {
-  return {
-    db: createDb(c.env.DB),
-    env: c.env,
-    now: () => new Date(),
-    requestId: c.get("requestId"),
-    waitUntil: (p) => {
-      try {
-        c.executionCtx.waitUntil(p);
-      } catch {
-        void p.catch(() => undefined);
-      }
-    },
-  };
 }
 
 /** Deps for work outside a request (queue consumer, cron sweepers, Durable Objects): real clock, own id. */

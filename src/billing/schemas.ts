@@ -31,6 +31,28 @@ export const DateOnly = z
   .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), "must be a real calendar date")
   .openapi({ example: "2026-12-20" });
 
+/** The card fields a charge or subscription body may carry. */
+interface CardFields {
+  billingType?: (typeof BILLING_TYPES)[number] | undefined;
+  creditCardToken?: string | undefined;
+  creditCard?: unknown;
+  creditCardHolderInfo?: unknown;
+}
+
+/** Card fields (creditCardToken, creditCard) need billingType CREDIT_CARD when the body names a billing type. */
+export function cardFieldsNeedCreditCard(body: CardFields, ctx: z.RefinementCtx) {
+  if (body.billingType !== undefined && body.billingType !== "CREDIT_CARD" && (body.creditCard || body.creditCardToken)) {
+    ctx.addIssue({ code: "custom", path: ["billingType"], message: "card fields need billingType CREDIT_CARD" });
+  }
+}
+
+/** Raw card data (creditCard) travels with its holder's data (creditCardHolderInfo). */
+export function holderInfoWithCard(body: CardFields, ctx: z.RefinementCtx) {
+  if (body.creditCard && !body.creditCardHolderInfo) {
+    ctx.addIssue({ code: "custom", path: ["creditCardHolderInfo"], message: "required with creditCard" });
+  }
+}
+
 export const Money = z.string().openapi({ example: "129.90" });
 export const SyncStatus = z.enum(["pending", "synced", "failed"]).openapi({ description: "pending: not yet confirmed by the upstream (a sweeper reconciles it)." });
 export const IdParam = z.object({ id: z.string().min(1).max(100).openapi({ param: { name: "id", in: "path" } }) });

@@ -1,5 +1,7 @@
-// Catalogue lookups shared by the passthrough routes and the native billing routes, so every
-// compatibility operation documents the same OpenAPI fields (tag, operationId, surface, permission).
+// The OpenAPI fields of a compatibility operation, read from its catalogue row (never hand-copied):
+// the passthrough routes (compat/passthrough-routes.ts) and the native billing routes
+// (modules/customers, payments, payment-methods, subscriptions) both build on `catalogueRoute`, so
+// every compatibility operation documents the same tag, operationId, summary, surface and permission.
 import type { Permission } from "../lib/permissions";
 import { CATALOGUE, type CatalogueOperation } from "./catalogue";
 
@@ -33,6 +35,37 @@ export function catalogueRoute(operationId: string) {
     "x-implementation": op.kind,
     "x-permission": op.permission as Permission,
   };
+}
+
+/** A native row (served by Ponte itself); throws at module load on a passthrough or unknown id. */
+function nativeRow(operationId: string): CatalogueOperation {
+  const op = catalogueOperation(operationId);
+  if (op.kind !== "native") throw new Error(`catalogue operation '${operationId}' is ${op.kind}, not native`);
+  return op;
+}
+
+/** What a native route spreads into `createRoute`: the catalogue fields plus its method and documented path. */
+export function nativeOperation(operationId: string) {
+  const op = nativeRow(operationId);
+  return {
+    ...catalogueRoute(operationId),
+    "x-implementation": "native" as const,
+    method: op.method.toLowerCase() as Lowercase<CatalogueOperation["method"]>,
+    path: documentedPath(op),
+  };
+}
+
+/** The permission the catalogue gives a native row (what its route's `guard()` checks). */
+export const permissionOf = (operationId: string) => nativeRow(operationId).permission as Permission;
+
+/**
+ * The row's success status. The literal is for the route's TypeScript types; the catalogue decides,
+ * and a mismatch fails at module load (every test run), so the two can never drift apart.
+ */
+export function successStatusOf<S extends 200 | 201>(operationId: string, typed: S): S {
+  const status = nativeRow(operationId).successStatus;
+  if (status !== typed) throw new Error(`catalogue says ${operationId} answers ${status}, the route is typed ${typed}`);
+  return typed;
 }
 
 /** `{id}` → `:id`, the router's spelling of a path parameter. */

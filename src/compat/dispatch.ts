@@ -1,7 +1,8 @@
 // Passthrough: one catalogue operation forwarded to the upstream with the workspace's gateway
 // account. Only the catalogue decides the upstream method and path; the client supplies ids (one
 // safe path segment each), the query string and the body, never a host, a path or a header.
-import type { Principal } from "../auth/principal";
+import type { Permission } from "../lib/permissions";
+import { type Principal, requirePermission } from "../auth/principal";
 import type { Deps } from "../deps";
 import { resolveGatewayAccount } from "../gateway/accounts";
 import { callUpstream, type UpstreamFile } from "../gateway/client";
@@ -41,6 +42,7 @@ export function upstreamPathFor(op: CatalogueOperation, params: Record<string, s
 
 export async function forwardPassthrough(deps: Deps, principal: Principal, request: PassthroughRequest): Promise<PassthroughResult> {
   const op = request.operation;
+  requirePermission(principal, op.permission as Permission);
   // The credential lookup and the id translation are independent reads: run them together.
   const [credentials, params] = await Promise.all([resolveGatewayAccount(deps, principal), translateNativeIds(deps, principal, request.params)]);
   const sendsBody = op.bodyRequired && request.body !== null;

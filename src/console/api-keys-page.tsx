@@ -2,7 +2,6 @@
 // the secret shown once in the POST's own response, list, revoke. All through the api-keys service.
 import type { Hono } from "hono";
 import { RESOURCES, type Permission } from "../lib/permissions";
-import { requirePermission } from "../auth/principal";
 import { keyEnvironmentFor } from "../config";
 import { CreateApiKeyBody } from "../modules/api-keys/schemas";
 import { createApiKey, listApiKeys, revokeApiKey } from "../modules/api-keys/service";
@@ -117,7 +116,6 @@ export function registerApiKeyPages(app: Hono<ConsoleEnv>) {
     const values = { name: typeof form.name === "string" ? form.name : "", permissions, workspaceId: typeof form.workspaceId === "string" ? form.workspaceId : "" };
     const { deps, principal } = c.get("console");
     try {
-      requirePermission(principal, "api_keys.manage");
       const input = parseForm(CreateApiKeyBody, { name: values.name, permissions, workspaceId: values.workspaceId || null });
       const created = await createApiKey(deps, principal, input);
       return render(c, { created: { name: created.name, secret: created.secret } }, 201);
@@ -130,7 +128,6 @@ export function registerApiKeyPages(app: Hono<ConsoleEnv>) {
   app.post("/api-keys/:id/revoke", async (c) => {
     const { deps, principal } = c.get("console");
     try {
-      requirePermission(principal, "api_keys.manage");
       await revokeApiKey(deps, principal, c.req.param("id"));
       return c.redirect("/console/api-keys?revoked=1", 303);
     } catch (err) {

@@ -3,8 +3,6 @@
 import type { Hono } from "hono";
 import { refuseCrossSite } from "../auth/same-origin";
 import { clearSessionCookie, setSessionCookie, sessionTokenOf } from "../auth/session";
-import { depsFrom } from "../deps";
-import type { AppEnv } from "../http/app-env";
 import { clientIp } from "../modules/auth/routes";
 import { LoginBody, SignUpBody } from "../modules/auth/schemas";
 import { logIn, logOut, signUp } from "../modules/auth/service";
@@ -12,13 +10,11 @@ import { PASSWORD_MIN_LENGTH } from "../auth/password";
 import { requireSameOrigin } from "../auth/same-origin";
 import { type ConsoleContext, type ConsoleEnv, TENANT_COOKIE, isExpected, parseForm, plainError, requireConsoleSession, setTenantCookie, statusOf } from "./context";
 import { Alert, Page } from "./layout";
-import type { Context } from "hono";
 import { deleteCookie } from "hono/cookie";
 
 type FormValues = Record<string, string>;
 
 const text = (form: Record<string, unknown>, name: string) => (typeof form[name] === "string" ? (form[name] as string) : "");
-const plainDeps = (c: ConsoleContext) => depsFrom(c as unknown as Context<AppEnv>);
 
 function SignInPage({ c, error, values }: { c: ConsoleContext; error?: string | undefined; values?: FormValues | undefined }) {
   return (
@@ -77,7 +73,7 @@ export function registerConsoleAuthPages(app: Hono<ConsoleEnv>) {
     try {
       refuseCrossSite(c);
       const input = parseForm(LoginBody, { email: text(form, "email").trim(), password: text(form, "password") });
-      const result = await logIn(plainDeps(c), input, clientIp(c));
+      const result = await logIn(c.var.deps, input, clientIp(c));
       setSessionCookie(c, result.token);
       deleteCookie(c, TENANT_COOKIE, { path: "/console" });
       return c.redirect("/console", 303);
@@ -94,7 +90,7 @@ export function registerConsoleAuthPages(app: Hono<ConsoleEnv>) {
     try {
       refuseCrossSite(c);
       const input = parseForm(SignUpBody, { ...values, email: values.email.trim(), password: text(form, "password") });
-      const result = await signUp(plainDeps(c), input, clientIp(c));
+      const result = await signUp(c.var.deps, input, clientIp(c));
       setSessionCookie(c, result.token);
       deleteCookie(c, TENANT_COOKIE, { path: "/console" });
       return c.redirect("/console", 303);
@@ -108,7 +104,7 @@ export function registerConsoleAuthPages(app: Hono<ConsoleEnv>) {
   app.post("/sign-out", async (c) => {
     requireSameOrigin(c);
     const token = sessionTokenOf(c);
-    if (token) await logOut(plainDeps(c), token);
+    if (token) await logOut(c.var.deps, token);
     clearSessionCookie(c);
     deleteCookie(c, TENANT_COOKIE, { path: "/console" });
     return c.redirect("/console/sign-in", 303);

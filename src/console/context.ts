@@ -4,7 +4,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { requireSameOrigin } from "../auth/same-origin";
 import { resolveSession, sessionTokenOf, type SessionPrincipal } from "../auth/session";
-import { depsFrom, type Deps } from "../deps";
+import type { Deps } from "../deps";
 import type { AppEnv } from "../http/app-env";
 import { ApiError } from "../http/errors";
 import { validationFailed } from "../http/error-handler";
@@ -54,7 +54,7 @@ export function setTenantCookie(c: Context, organizationId: string, workspaceId:
 export const requireConsoleSession = (): MiddlewareHandler<ConsoleEnv> => async (c, next) => {
   if (c.req.method === "POST") requireSameOrigin(c);
   const token = sessionTokenOf(c);
-  const deps = depsFrom(c as unknown as Context<AppEnv>);
+  const deps = c.var.deps;
   let principal: SessionPrincipal | null = null;
   if (token) {
     try {

@@ -2,7 +2,6 @@
 // upstream key (never shown back), Verify it, rotate the inbound webhook token (shown once, in the POST's
 // own response). Every action calls the gateway-accounts service; nothing here talks to the upstream.
 import type { Hono } from "hono";
-import { requirePermission } from "../auth/principal";
 import { CreateGatewayAccountBody, UpdateGatewayAccountBody } from "../modules/gateway-accounts/schemas";
 import { createGatewayAccount, listGatewayAccounts, rotateWebhookToken, updateGatewayAccount, verifyGatewayAccount } from "../modules/gateway-accounts/service";
 import { type ConsoleContext, type ConsoleEnv, isExpected, parseForm, plainError, shellFor, statusOf } from "./context";
@@ -51,7 +50,6 @@ function UpstreamWebhookOutcome({ outcome }: { outcome: UpstreamWebhook }) {
 
 async function render(c: ConsoleContext, state: PageState = {}, status = 200) {
   const { principal } = c.get("console");
-  requirePermission(principal, "gateway_accounts.read");
   const account = await currentAccount(c);
   const canManage = principal.permissions.has("gateway_accounts.manage");
   return c.html(
@@ -125,12 +123,11 @@ const keyFrom = (form: Record<string, unknown>) => (typeof form.upstreamApiKey =
 export function registerGatewayPages(app: Hono<ConsoleEnv>) {
   app.get("/gateway", (c) => render(c));
 
-  // One handler shape for every action: permission, one service call, then the page with its outcome.
+  // One handler shape for every action: one service call (which checks the permission), then the page with its outcome.
   const action = (path: string, run: (c: ConsoleContext, form: Record<string, unknown>) => Promise<PageState>, created = false) =>
     app.post(`/gateway${path}`, async (c) => {
       const form = await c.req.parseBody();
       try {
-        requirePermission(c.get("console").principal, "gateway_accounts.manage");
         return await render(c, await run(c, form), created ? 201 : 200);
       } catch (err) {
         if (!isExpected(err)) throw err;

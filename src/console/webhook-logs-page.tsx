@@ -1,7 +1,6 @@
 // The webhook log area: deliveries filtered by endpoint, kind and status; one delivery with its attempts
 // (time, status code, duration, response excerpt) and payload; redeliver. All through webhook-logs' service.
 import type { Hono } from "hono";
-import { requirePermission } from "../auth/principal";
 import { DELIVERY_STATUSES, type DeliveryStatus } from "../db/schema";
 import { listEndpoints } from "../modules/webhook-endpoints/service";
 import { getDelivery, listDeliveries, redeliver } from "../modules/webhook-logs/service";
@@ -110,7 +109,6 @@ export function registerWebhookLogPages(app: Hono<ConsoleEnv>) {
     const id = c.req.param("id");
     const { deps, principal } = c.get("console");
     try {
-      requirePermission(principal, "webhook_endpoints.manage");
       const attempt = await redeliver(deps, principal, id);
       return renderDelivery(c, id, { notice: `Redelivered: ${attempt.succeeded ? "succeeded" : "failed"} with status ${attempt.statusCode ?? "none"} in ${attempt.durationMs} ms.` });
     } catch (err) {

@@ -2,7 +2,6 @@
 // secret, Test (a ping attempted now; its status and timing shown), re-enable after auto-disable.
 // Every action calls the webhook-endpoints service; nothing here decides delivery rules.
 import type { Hono } from "hono";
-import { requirePermission } from "../auth/principal";
 import { EVENT_KINDS } from "../events/kinds";
 import { CreateWebhookEndpointBody, UpdateWebhookEndpointBody } from "../modules/webhook-endpoints/schemas";
 import { createEndpoint, enableEndpoint, getEndpoint, listEndpoints, rotateSecret, sendTestPing, updateEndpoint } from "../modules/webhook-endpoints/service";
@@ -130,7 +129,6 @@ export function registerWebhookPages(app: Hono<ConsoleEnv>) {
     const values = { url: String(form.url ?? ""), description: String(form.description ?? ""), eventKinds: kindsFrom(form) };
     const { deps, principal } = c.get("console");
     try {
-      requirePermission(principal, "webhook_endpoints.manage");
       const input = parseForm(CreateWebhookEndpointBody, { url: values.url.trim(), description: values.description.trim() || null, eventKinds: values.eventKinds });
       const created = await createEndpoint(deps, principal, input);
       return renderList(c, { created: { url: created.url, secret: created.secret, id: created.id } }, 201);
@@ -141,13 +139,12 @@ export function registerWebhookPages(app: Hono<ConsoleEnv>) {
   });
   app.get("/webhooks/:id", (c) => renderDetail(c, c.req.param("id")));
 
-  // One handler shape for every endpoint action: permission, service call, then the detail page.
+  // One handler shape for every endpoint action: the service call (which checks the permission), then the detail page.
   const action = (path: string, run: (c: ConsoleContext, id: string, form: Record<string, unknown>) => Promise<Parameters<typeof renderDetail>[2]>) =>
     app.post(`/webhooks/:id${path}`, async (c) => {
       const id = c.req.param("id");
       const form = await c.req.parseBody({ all: true });
       try {
-        requirePermission(c.get("console").principal, "webhook_endpoints.manage");
         return await renderDetail(c, id, await run(c, id, form));
       } catch (err) {
         if (!isExpected(err)) throw err;

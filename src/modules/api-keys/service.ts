@@ -4,7 +4,7 @@ import { inCredentialScope } from "../../db/tenant-scope";
 import { generateApiKeySecret, displayParts, hashApiKey } from "../../auth/api-key-secret";
 import { forgetApiKey } from "../../auth/key-cache";
 import { isPermission } from "../../lib/permissions";
-import type { Principal } from "../../auth/principal";
+import { type Principal, requirePermission } from "../../auth/principal";
 import { keyEnvironmentFor } from "../../config";
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
@@ -98,6 +98,7 @@ async function buildKey(deps: Deps, principal: Principal, input: CreateApiKeyInp
 }
 
 export async function createApiKey(deps: Deps, principal: Principal, input: CreateApiKeyInput) {
+  requirePermission(principal, "api_keys.manage");
   const { row, secret } = await buildKey(deps, principal, input);
   await deps.db.batch([
     deps.db.insert(apiKeys).values(row),
@@ -107,6 +108,7 @@ export async function createApiKey(deps: Deps, principal: Principal, input: Crea
 }
 
 export async function listApiKeys(deps: Deps, principal: Principal, page: PageRequest) {
+  requirePermission(principal, "api_keys.read");
   const where = and(...scope(principal));
   const { rows, totalCount } = await newestFirstPage(deps.db, apiKeys, where, page);
   return { rows: rows.map(presentApiKey), totalCount };
@@ -119,10 +121,12 @@ async function findKey(deps: Deps, principal: Principal, id: string): Promise<Ap
 }
 
 export async function getApiKey(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "api_keys.read");
   return presentApiKey(await findKey(deps, principal, id));
 }
 
 export async function revokeApiKey(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "api_keys.manage");
   const row = await findKey(deps, principal, id);
   assertHoldsAll(principal, row.permissions, "revoke");
   if (row.revokedAt) return presentApiKey(row);
@@ -137,6 +141,7 @@ export async function revokeApiKey(deps: Deps, principal: Principal, id: string)
 
 /** A new key with the same name, scope and permissions; the old one is revoked in the same batch. */
 export async function rotateApiKey(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "api_keys.manage");
   const old = await findKey(deps, principal, id);
   assertHoldsAll(principal, old.permissions, "rotate");
   if (old.revokedAt) throw new ApiError("INVALID_STATE", "A revoked key cannot be rotated.", { status: "revoked" });

@@ -1,9 +1,9 @@
 // Audit logs (control plane, surface internal): who did what, newest first.
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { guard } from "../../auth";
-import { depsFrom } from "../../deps";
 import type { AppEnv } from "../../http/app-env";
-import { AUTHENTICATED_ERRORS, errorResponses, listEnvelopeOf, okList , routeGroup } from "../../http/envelope";
+import { okList } from "../../http/envelope";
+import { AUTHENTICATED_ERRORS, errorResponses, listResponse, routeGroup } from "../../http/openapi";
 import { PaginationQuery, pagination } from "../../http/pagination";
 import { listAuditLogs } from "./service";
 
@@ -24,37 +24,51 @@ const AuditLog = z
 
 const isoTime = z.iso.datetime({ offset: true });
 const AuditQuery = PaginationQuery.extend({
-  action: z.string().max(100).optional().openapi({ param: { name: "action", in: "query" } }),
-  targetId: z.string().max(100).optional().openapi({ param: { name: "targetId", in: "query" } }),
+  action: z
+    .string()
+    .max(100)
+    .optional()
+    .openapi({ param: { name: "action", in: "query" } }),
+  targetId: z
+    .string()
+    .max(100)
+    .optional()
+    .openapi({ param: { name: "targetId", in: "query" } }),
   from: isoTime.optional().openapi({ param: { name: "from", in: "query" }, description: "ISO 8601; entries at or after." }),
   to: isoTime.optional().openapi({ param: { name: "to", in: "query" }, description: "ISO 8601; entries at or before." }),
 });
 
-const list = createRoute({
-  ...routeGroup("audit", "internal"), method: "get", path: "/api/v1/audit-logs", operationId: "audit-logs-list",
-  summary: "List audit log entries",
-  ...guard("audit_logs.read", { allowSession: true }),
-  request: { query: AuditQuery },
-  responses: { 200: { description: "A page of entries, newest first.", content: { "application/json": { schema: listEnvelopeOf(AuditLog) } } }, ...errorResponses(...AUTHENTICATED_ERRORS) },
-});
+const norm = (t?: string) => (t ? new Date(t).toISOString() : undefined);
 
 export function registerAuditRoutes(app: OpenAPIHono<AppEnv>) {
-  app.openapi(list, async (c) => {
-    const { limit, offset, ...filters } = c.req.valid("query");
-    const norm = (t?: string) => (t ? new Date(t).toISOString() : undefined);
-    const { rows, totalCount } = await listAuditLogs(depsFrom(c), c.get("principal"), { ...filters, from: norm(filters.from), to: norm(filters.to) }, { limit, offset });
-    const data = rows.map((r) => ({
-      id: r.id,
-      object: "audit_log" as const,
-      organizationId: r.organizationId,
-      workspaceId: r.workspaceId,
-      actor: { type: r.actorType, id: r.actorId },
-      action: r.action,
-      target: { type: r.targetType, id: r.targetId },
-      requestId: r.requestId,
-      metadata: r.metadata ?? null,
-      createdAt: r.createdAt,
-    }));
-    return okList(c, data, pagination({ limit, offset }, totalCount));
-  });
+  app.openapi(
+    createRoute({
+      ...routeGroup("audit", "internal"),
+      method: "get",
+      path: "/api/v1/audit-logs",
+      operationId: "audit-logs-list",
+      summary: "List audit log entries",
+      ...guard("audit_logs.read", { allowSession: true }),
+      request: { query: AuditQuery },
+      responses: { 200: listResponse("A page of entries, newest first.", AuditLog), ...errorResponses(...AUTHENTICATED_ERRORS) },
+    }),
+    async (c) => {
+      const { limit, offset, ...filters } = c.req.valid("query");
+      const range = { from: norm(filters.from), to: norm(filters.to) };
+      const { rows, totalCount } = await listAuditLogs(c.var.deps, c.var.principal, { ...filters, ...range }, { limit, offset });
+      const data = rows.map((r) => ({
+        id: r.id,
+        object: "audit_log" as const,
+        organizationId: r.organizationId,
+        workspaceId: r.workspaceId,
+        actor: { type: r.actorType, id: r.actorId },
+        action: r.action,
+        target: { type: r.targetType, id: r.targetId },
+        requestId: r.requestId,
+        metadata: r.metadata ?? null,
+        createdAt: r.createdAt,
+      }));
+      return okList(c, data, pagination({ limit, offset }, totalCount));
+    },
+  );
 }

@@ -1,7 +1,7 @@
 // The audit trail: every control-plane write records who did what to which record, in the same batch.
 import { and, eq, gte, lte, type SQL } from "drizzle-orm";
 import { inCredentialScope } from "../../db/tenant-scope";
-import type { Principal } from "../../auth/principal";
+import { type Principal, requirePermission } from "../../auth/principal";
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
 import { auditLogs } from "../../db/schema";
@@ -43,6 +43,7 @@ export interface AuditFilters {
 }
 
 export async function listAuditLogs(deps: Deps, principal: Principal, filters: AuditFilters, page: PageRequest) {
+  requirePermission(principal, "audit_logs.read");
   const conditions: SQL[] = [inCredentialScope(auditLogs, principal)];
   if (filters.action) conditions.push(eq(auditLogs.action, filters.action));
   if (filters.targetId) conditions.push(eq(auditLogs.targetId, filters.targetId));

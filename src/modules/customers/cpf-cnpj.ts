@@ -81,3 +81,10 @@ export function validateCpfCnpj(input: string): CpfCnpjResult {
     reason: `CPF/CNPJ must have 11 (CPF) or 14 (CNPJ) characters, got ${value.length}`,
   };
 }
+
+/** The normalized id of a value the request schema already accepted (`CpfCnpj` in schemas.ts, where the rule lives). */
+export function validatedTaxId(input: string): Extract<CpfCnpjResult, { ok: true }> {
+  const result = validateCpfCnpj(input);
+  if (!result.ok) throw new Error(`validatedTaxId: ${result.reason}`);
+  return result;
+}

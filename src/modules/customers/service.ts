@@ -1,7 +1,7 @@
 // Customers: the Ponte record is written first (pending), mirrored to the upstream with Ponte's id as
 // `externalReference`, then marked synced; a lost answer is reconciled by that reference.
 import { and, eq, isNull, like, type SQL } from "drizzle-orm";
-import { tenantOf, type Principal } from "../../auth/principal";
+import { type Principal, requirePermission, tenantOf } from "../../auth/principal";
 import { credentialsFor, isAmbiguousFailure, upstreamJson, type GatewayCredentials } from "../../billing/upstream";
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
@@ -9,7 +9,7 @@ import { customers } from "../../db/schema";
 import { ApiError, notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { resolveGatewayAccount } from "../../gateway/accounts";
-import { normalizeCpfCnpj, validateCpfCnpj } from "./cpf-cnpj";
+import { normalizeCpfCnpj, validatedTaxId } from "./cpf-cnpj";
 import { newestFirstPage } from "../../db/paging";
 import { inTenant } from "../../db/tenant-scope";
 import type { Tenant } from "../../lib/tenant";
@@ -68,9 +68,9 @@ function upstreamCustomerBody(row: CustomerRow) {
 }
 
 export async function createCustomer(deps: Deps, principal: Principal, input: CustomerInput & { name: string; cpfCnpj: string }) {
+  requirePermission(principal, "customers.manage");
   const credentials = await resolveGatewayAccount(deps, principal);
-  const taxId = validateCpfCnpj(input.cpfCnpj);
-  if (!taxId.ok) throw new ApiError("VALIDATION_FAILED", "Invalid request body: body.cpfCnpj.", { fields: [{ path: "body.cpfCnpj", message: taxId.reason, code: "custom" }] });
+  const taxId = validatedTaxId(input.cpfCnpj);
   const now = deps.now().toISOString();
   const row: CustomerRow = {
     id: newId(),
@@ -144,6 +144,7 @@ export async function customerForBilling(deps: Deps, credentials: GatewayCredent
 }
 
 export async function listCustomers(deps: Deps, principal: Principal, page: PageRequest, filters: { name?: string | undefined; email?: string | undefined; cpfCnpj?: string | undefined; externalReference?: string | undefined; includeDeleted?: string | undefined }) {
+  requirePermission(principal, "customers.read");
   const conditions = scope(tenantOf(principal));
   if (filters.includeDeleted !== "true") conditions.push(isNull(customers.deletedAt));
   if (filters.name) conditions.push(like(customers.name, `%${filters.name.replace(/[%_]/g, "")}%`));
@@ -156,18 +157,19 @@ export async function listCustomers(deps: Deps, principal: Principal, page: Page
 }
 
 export async function getCustomer(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "customers.read");
   return presentCustomer(await findCustomerRow(deps, tenantOf(principal), id));
 }
 
 /** PUT: the upstream is updated first, so a refusal leaves the Ponte record untouched. */
 export async function updateCustomer(deps: Deps, principal: Principal, id: string, input: CustomerInput) {
+  requirePermission(principal, "customers.manage");
   const row = await findCustomerRow(deps, tenantOf(principal), id);
   if (row.deletedAt) throw new ApiError("INVALID_STATE", `Customer '${id}' is deleted; restore it before updating.`, { customerId: id, status: "deleted" });
   const changes: Partial<CustomerRow> = {};
   if (input.name !== undefined) changes.name = input.name;
   if (input.cpfCnpj !== undefined) {
-    const taxId = validateCpfCnpj(input.cpfCnpj);
-    if (!taxId.ok) throw new ApiError("VALIDATION_FAILED", "Invalid request body: body.cpfCnpj.", { fields: [{ path: "body.cpfCnpj", message: taxId.reason, code: "custom" }] });
+    const taxId = validatedTaxId(input.cpfCnpj);
     changes.cpfCnpj = taxId.value;
     changes.personType = taxId.personType;
   }
@@ -183,6 +185,7 @@ export async function updateCustomer(deps: Deps, principal: Principal, id: strin
 }
 
 export async function deleteCustomer(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "customers.manage");
   const row = await findCustomerRow(deps, tenantOf(principal), id);
   if (row.deletedAt) return presentCustomer(row);
   const credentials = await resolveGatewayAccount(deps, principal);
@@ -193,6 +196,7 @@ export async function deleteCustomer(deps: Deps, principal: Principal, id: strin
 }
 
 export async function restoreCustomer(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "customers.manage");
   const row = await findCustomerRow(deps, tenantOf(principal), id);
   if (!row.deletedAt) throw new ApiError("INVALID_STATE", `Customer '${id}' is not deleted; only a deleted customer can be restored.`, { customerId: id, status: "active" });
   const credentials = await resolveGatewayAccount(deps, principal);

@@ -1,7 +1,7 @@
 // Gateway accounts: a workspace's upstream API key per environment (sealed at rest) and the inbound
 // webhook token the upstream sends back. Neither the key nor the token hash ever leaves this file.
 import { and, eq } from "drizzle-orm";
-import type { Principal } from "../../auth/principal";
+import { type Principal, requirePermission } from "../../auth/principal";
 import { openSecret, randomToken, sealSecret, sha256Hex } from "../../lib/secret-box";
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
@@ -64,6 +64,7 @@ export interface GatewayKeyInput {
 }
 
 export async function createGatewayAccount(deps: Deps, principal: Principal, requestOrigin: string, input: GatewayKeyInput) {
+  requirePermission(principal, "gateway_accounts.manage");
   const conflict = () =>
     new ApiError("CONFLICT", `This workspace already has a gateway account for the ${principal.environment} environment; replace its key with PATCH.`, {
       workspaceId: principal.workspaceId,
@@ -106,17 +107,20 @@ export async function createGatewayAccount(deps: Deps, principal: Principal, req
 }
 
 export async function listGatewayAccounts(deps: Deps, principal: Principal, requestOrigin: string, page: PageRequest) {
+  requirePermission(principal, "gateway_accounts.read");
   const where = and(...scope(principal));
   const { rows, totalCount } = await newestFirstPage(deps.db, gatewayAccounts, where, page);
   return { rows: rows.map((r) => present(deps, requestOrigin, r)), totalCount };
 }
 
 export async function getGatewayAccount(deps: Deps, principal: Principal, requestOrigin: string, id: string) {
+  requirePermission(principal, "gateway_accounts.read");
   return present(deps, requestOrigin, await findAccount(deps, principal, id));
 }
 
 /** Replaces the upstream key; the account must be verified again. The webhook token is unchanged. */
 export async function updateGatewayAccount(deps: Deps, principal: Principal, requestOrigin: string, id: string, input: GatewayKeyInput) {
+  requirePermission(principal, "gateway_accounts.manage");
   const row = await findAccount(deps, principal, id);
   const now = deps.now().toISOString();
   const changes = {
@@ -136,6 +140,7 @@ export async function updateGatewayAccount(deps: Deps, principal: Principal, req
 
 /** Asks the upstream whether the key works: 2xx → active, 401/403 → invalid_credentials; other failures change nothing. */
 export async function verifyGatewayAccount(deps: Deps, principal: Principal, requestOrigin: string, id: string) {
+  requirePermission(principal, "gateway_accounts.manage");
   const row = await findAccount(deps, principal, id);
   const key = await openSecret(deps.env.SECRETS_ENCRYPTION_KEY, row.upstreamKeySealed, row.id);
   const result = await callUpstream(deps, credentialsOf(row, key), { operationId: "native:verify-gateway-account", method: "GET", path: "/v3/myAccount/status" });
@@ -154,6 +159,7 @@ export async function verifyGatewayAccount(deps: Deps, principal: Principal, req
 
 /** A new inbound token (shown once); the old one stops working at once. The upstream webhook is re-pointed best effort. */
 export async function rotateWebhookToken(deps: Deps, principal: Principal, requestOrigin: string, id: string) {
+  requirePermission(principal, "gateway_accounts.manage");
   const row = await findAccount(deps, principal, id);
   const token = newWebhookToken();
   const now = deps.now().toISOString();
@@ -173,6 +179,7 @@ export async function rotateWebhookToken(deps: Deps, principal: Principal, reque
  * Ponte can only refuse. The record goes first: a failed upstream call never keeps an account alive.
  */
 export async function deleteGatewayAccount(deps: Deps, principal: Principal, requestOrigin: string, id: string) {
+  requirePermission(principal, "gateway_accounts.manage");
   const row = await findAccount(deps, principal, id);
   await deps.db.batch([
     deps.db.delete(gatewayAccounts).where(eq(gatewayAccounts.id, id)),

@@ -1,6 +1,6 @@
 // The upstream call log of a workspace: one row per call, written by the gateway client.
 import { and, eq, gte, lte, type SQL } from "drizzle-orm";
-import type { Principal } from "../../auth/principal";
+import { type Principal, requirePermission } from "../../auth/principal";
 import type { Deps } from "../../deps";
 import { gatewayApiLogs } from "../../db/schema";
 import { notFound } from "../../http/errors";
@@ -37,6 +37,7 @@ export interface GatewayApiLogFilters {
 const scope = (principal: Principal): SQL[] => [inTenant(gatewayApiLogs, principal)];
 
 export async function listGatewayApiLogs(deps: Deps, principal: Principal, filters: GatewayApiLogFilters, page: PageRequest) {
+  requirePermission(principal, "gateway_accounts.read");
   const conditions = scope(principal);
   if (filters.operationId) conditions.push(eq(gatewayApiLogs.operationId, filters.operationId));
   if (filters.status !== undefined) conditions.push(eq(gatewayApiLogs.upstreamStatus, filters.status));
@@ -48,6 +49,7 @@ export async function listGatewayApiLogs(deps: Deps, principal: Principal, filte
 }
 
 export async function getGatewayApiLog(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "gateway_accounts.read");
   const row = await deps.db.select().from(gatewayApiLogs).where(and(eq(gatewayApiLogs.id, id), ...scope(principal))).get();
   if (!row) throw notFound("gateway API log", id);
   return presentGatewayApiLog(row);

@@ -1,6 +1,6 @@
 // The caller's organization: read it and rename it (audited).
 import { eq } from "drizzle-orm";
-import type { Principal } from "../../lib/principal";
+import { type Principal, requirePermission } from "../../auth/principal";
 import type { Deps } from "../../deps";
 import { organizations } from "../../db/schema";
 import { notFound } from "../../http/errors";
@@ -10,12 +10,14 @@ type OrganizationRow = typeof organizations.$inferSelect;
 export const presentOrganization = (row: OrganizationRow) => ({ ...row, object: "organization" as const });
 
 export async function currentOrganization(deps: Deps, principal: Principal) {
+  requirePermission(principal, "organizations.read");
   const row = await deps.db.select().from(organizations).where(eq(organizations.id, principal.organizationId)).get();
   if (!row) throw notFound("organization", principal.organizationId);
   return row;
 }
 
 export async function renameOrganization(deps: Deps, principal: Principal, name: string) {
+  requirePermission(principal, "organizations.manage");
   const row = await currentOrganization(deps, principal);
   const updatedAt = deps.now().toISOString();
   await deps.db.batch([

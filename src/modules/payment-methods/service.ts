@@ -1,7 +1,7 @@
 // Card tokenization: the card goes straight to the upstream tokenizer; Ponte keeps token, brand, last 4.
 import { z } from "@hono/zod-openapi";
 import { and, eq, or } from "drizzle-orm";
-import { tenantOf, type Principal } from "../../auth/principal";
+import { type Principal, requirePermission, tenantOf } from "../../auth/principal";
 import { upstreamJson } from "../../billing/upstream";
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
@@ -29,6 +29,7 @@ export const PaymentMethod = z
   .openapi("PaymentMethod");
 
 export async function tokenizeCard(deps: Deps, principal: Principal, input: z.infer<typeof TokenizeBody>) {
+  requirePermission(principal, "payment_methods.manage");
   const credentials = await resolveGatewayAccount(deps, principal);
   const customer = await customerForBilling(deps, credentials, tenantOf(principal), input.customer);
   const token = await upstreamJson<{ creditCardNumber: string; creditCardBrand: string; creditCardToken: string }>(deps, credentials, {

@@ -1,7 +1,7 @@
 // Refunds: each is its own record. The amount is reserved with ONE conditional UPDATE before the
 // upstream is called, so concurrent refunds can never add up to more than the charge.
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { tenantOf, type Principal } from "../../auth/principal";
+import { type Principal, requirePermission, tenantOf } from "../../auth/principal";
 import { changedRows, insertIfChanged } from "../../db/insert-if-changed";
 import { centsOf } from "../../billing/schemas";
 import { upstreamJson } from "../../billing/upstream";
@@ -47,6 +47,7 @@ function refundTooLarge(row: ChargeRow, requested: number): ApiError {
 }
 
 export async function refundCharge(deps: Deps, principal: Principal, id: string, input: { value?: string | number | undefined; description?: string | undefined }) {
+  requirePermission(principal, "payments.manage");
   const tenant = tenantOf(principal);
   const row = await findChargeRow(deps, tenant, id);
   assertChargeAction(row.status, "refund", row.id);
@@ -115,6 +116,7 @@ export async function refundCharge(deps: Deps, principal: Principal, id: string,
 }
 
 export async function listRefunds(deps: Deps, principal: Principal, id: string, page: PageRequest) {
+  requirePermission(principal, "payments.read");
   const row = await findChargeRow(deps, tenantOf(principal), id);
   const where = eq(refunds.chargeId, row.id);
   const { rows, totalCount } = await newestFirstPage(deps.db, refunds, where, page);

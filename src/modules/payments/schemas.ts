@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { BillingType, DateOnly, Money, SyncStatus, moneyInput } from "../../billing/schemas";
+import { BillingType, DateOnly, Money, SyncStatus, cardFieldsNeedCreditCard, holderInfoWithCard, moneyInput } from "../../billing/schemas";
 import { CHARGE_STATUSES } from "./charge-status";
 
 const Discount = z.object({
@@ -29,10 +29,9 @@ export const CreditCardHolderInfo = z.object({
   mobilePhone: z.string().max(30).nullable().optional(),
 });
 
-export const CreateChargeBody = z
-  .object({
+const ChargeFields = z.object({
     customer: z.string().min(1).max(100).openapi({ description: "Ponte customer id." }),
-    billingType: BillingType,
+    billingType: BillingType.openapi({ description: "CREDIT_CARD when the body carries creditCardToken or creditCard." }),
     value: moneyInput({ positive: true }),
     dueDate: DateOnly,
     description: z.string().max(500).nullable().optional(),
@@ -40,14 +39,26 @@ export const CreateChargeBody = z
     discount: Discount.optional(),
     fine: Fine.optional(),
     interest: Interest.optional(),
-    creditCardToken: z.string().min(1).max(200).optional().openapi({ description: "A Ponte payment-method id (from tokenize) or an upstream card token." }),
-    creditCard: CreditCard.optional(),
-    creditCardHolderInfo: CreditCardHolderInfo.optional(),
+    creditCardToken: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .openapi({ description: "A Ponte payment-method id (from tokenize) or an upstream card token. Needs billingType CREDIT_CARD." }),
+    creditCard: CreditCard.optional().openapi({ description: "Raw card data, sent straight to the upstream. Needs billingType CREDIT_CARD and creditCardHolderInfo." }),
+    creditCardHolderInfo: CreditCardHolderInfo.optional().openapi({ description: "The card holder's data; required with creditCard." }),
     remoteIp: z.string().max(64).optional(),
-  })
-  .openapi("CreateCharge");
+  });
 
-export const CardChargeBody = CreateChargeBody.extend({ billingType: z.literal("CREDIT_CARD") }).openapi("CreateCardCharge");
+/** The rules that span fields: card fields only with CREDIT_CARD, raw card data only with its holder's data. */
+const chargeRules = (body: z.infer<typeof ChargeFields>, ctx: z.RefinementCtx) => {
+  cardFieldsNeedCreditCard(body, ctx);
+  holderInfoWithCard(body, ctx);
+};
+
+export const CreateChargeBody = ChargeFields.superRefine(chargeRules).openapi("CreateCharge");
+
+export const CardChargeBody = ChargeFields.extend({ billingType: z.literal("CREDIT_CARD") }).superRefine(chargeRules).openapi("CreateCardCharge");
 
 export const RefundBody = z
   .object({ value: moneyInput({ positive: true }).optional().openapi({ description: "Omit for the whole remaining amount." }), description: z.string().max(500).optional() })

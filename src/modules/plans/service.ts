@@ -1,7 +1,7 @@
 // Plans: native only (the upstream has none); a subscription copies value and cycle from one.
 import { z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
-import { tenantOf, type Principal } from "../../auth/principal";
+import { type Principal, requirePermission, tenantOf } from "../../auth/principal";
 import { BillingType, Cycle, Money, centsOf, moneyInput } from "../../billing/schemas";
 import type { Tenant } from "../../lib/tenant";
 import type { Deps } from "../../deps";
@@ -36,6 +36,7 @@ export async function findPlanRow(deps: Deps, tenant: Tenant, id: string): Promi
 }
 
 export async function createPlan(deps: Deps, principal: Principal, input: z.infer<typeof CreatePlanBody>) {
+  requirePermission(principal, "plans.manage");
   const now = deps.now().toISOString();
   const row: PlanRow = { id: newId(), ...tenantOf(principal), name: input.name, description: input.description ?? null, valueCents: centsOf(input.value), cycle: input.cycle, billingType: input.billingType ?? null, status: "active", createdAt: now, updatedAt: now };
   await deps.db.insert(plans).values(row);
@@ -43,17 +44,20 @@ export async function createPlan(deps: Deps, principal: Principal, input: z.infe
 }
 
 export async function listPlans(deps: Deps, principal: Principal, page: PageRequest, status?: "active" | "archived") {
+  requirePermission(principal, "plans.read");
   const where = and(inTenant(plans, principal), ...(status ? [eq(plans.status, status)] : []));
   const { rows, totalCount } = await newestFirstPage(deps.db, plans, where, page);
   return { rows: rows.map(presentPlan), totalCount };
 }
 
 export async function getPlan(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "plans.read");
   return presentPlan(await findPlanRow(deps, tenantOf(principal), id));
 }
 
 /** Changes apply to subscriptions created afterwards; existing subscriptions keep their terms. */
 export async function updatePlan(deps: Deps, principal: Principal, id: string, input: z.infer<typeof UpdatePlanBody>) {
+  requirePermission(principal, "plans.manage");
   const row = await findPlanRow(deps, tenantOf(principal), id);
   if (row.status === "archived") throw new ApiError("INVALID_STATE", `Plan '${id}' is archived; it cannot be changed.`, { planId: id, status: row.status });
   const changes: Partial<PlanRow> = { updatedAt: deps.now().toISOString() };
@@ -68,6 +72,7 @@ export async function updatePlan(deps: Deps, principal: Principal, id: string, i
 
 /** Archived plans take no new subscriptions; archiving again is a no-op. */
 export async function archivePlan(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "plans.manage");
   const row = await findPlanRow(deps, tenantOf(principal), id);
   if (row.status === "archived") return presentPlan(row);
   const updatedAt = deps.now().toISOString();

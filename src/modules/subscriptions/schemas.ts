@@ -1,14 +1,13 @@
 import { z } from "@hono/zod-openapi";
-import { BillingType, Cycle, DateOnly, Money, SyncStatus, moneyInput } from "../../billing/schemas";
+import { BillingType, Cycle, DateOnly, Money, SyncStatus, cardFieldsNeedCreditCard, moneyInput } from "../../billing/schemas";
 import { CreditCard, CreditCardHolderInfo } from "../payments/schemas";
 
 export const SUBSCRIPTION_STATUSES = ["ACTIVE", "INACTIVE", "EXPIRED", "CANCELED"] as const;
 
-export const CreateSubscriptionBody = z
-  .object({
+const SubscriptionFields = z.object({
     plan: z.string().min(1).max(100).openapi({ description: "Ponte plan id; value, cycle and billingType default to the plan's." }),
     customer: z.string().min(1).max(100),
-    billingType: BillingType.optional(),
+    billingType: BillingType.optional().openapi({ description: "Defaults to the plan's; CREDIT_CARD when the body carries creditCardToken or creditCard." }),
     nextDueDate: DateOnly,
     value: moneyInput({ positive: true }).optional(),
     cycle: Cycle.optional(),
@@ -18,10 +17,12 @@ export const CreateSubscriptionBody = z
     creditCard: CreditCard.optional(),
     creditCardHolderInfo: CreditCardHolderInfo.optional(),
     remoteIp: z.string().max(64).optional(),
-  })
-  .openapi("CreateSubscription");
+  });
 
-export const CardSubscriptionBody = CreateSubscriptionBody.extend({ billingType: z.literal("CREDIT_CARD") }).openapi("CreateCardSubscription");
+// A billing type left to the plan's default is checked against the card fields by the service (it needs the plan).
+export const CreateSubscriptionBody = SubscriptionFields.superRefine(cardFieldsNeedCreditCard).openapi("CreateSubscription");
+
+export const CardSubscriptionBody = SubscriptionFields.extend({ billingType: z.literal("CREDIT_CARD") }).openapi("CreateCardSubscription");
 
 export const UpdateSubscriptionBody = z
   .object({

@@ -2,7 +2,7 @@
 // charges arrive through the upstream's webhooks. Cancel stops future charges.
 import { and, eq, inArray, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
-import { tenantOf, type Principal } from "../../auth/principal";
+import { type Principal, requirePermission, tenantOf } from "../../auth/principal";
 import { changedRows } from "../../db/insert-if-changed";
 import { centsOf } from "../../billing/schemas";
 import { isAmbiguousFailure, upstreamJson, type GatewayCredentials } from "../../billing/upstream";
@@ -68,6 +68,7 @@ function upstreamSubscriptionBody(row: SubscriptionRow, customerUpstreamId: stri
 }
 
 export async function createSubscription(deps: Deps, principal: Principal, input: z.infer<typeof CreateSubscriptionBody>) {
+  requirePermission(principal, "subscriptions.manage");
   const tenant = tenantOf(principal);
   const plan = await findPlanRow(deps, tenant, input.plan).catch(() => {
     throw fieldError("body.plan", `no plan with id '${input.plan}'`);
@@ -153,6 +154,7 @@ export async function reconcileSubscription(deps: Deps, credentials: GatewayCred
 }
 
 export async function listSubscriptions(deps: Deps, principal: Principal, page: PageRequest, filters: { customer?: string | undefined; plan?: string | undefined; status?: string | undefined }) {
+  requirePermission(principal, "subscriptions.read");
   const conditions: SQL[] = [inTenant(subscriptions, principal)];
   if (filters.customer) conditions.push(eq(subscriptions.customerId, filters.customer));
   if (filters.plan) conditions.push(eq(subscriptions.planId, filters.plan));
@@ -163,6 +165,7 @@ export async function listSubscriptions(deps: Deps, principal: Principal, page: 
 }
 
 export async function getSubscription(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "subscriptions.read");
   return presentSubscription(await findSubscriptionRow(deps, tenantOf(principal), id));
 }
 
@@ -172,6 +175,7 @@ function requireOpen(row: SubscriptionRow, action: string): asserts row is Subsc
 }
 
 export async function updateSubscription(deps: Deps, principal: Principal, id: string, input: z.infer<typeof UpdateSubscriptionBody>) {
+  requirePermission(principal, "subscriptions.manage");
   const row = await findSubscriptionRow(deps, tenantOf(principal), id);
   requireOpen(row, "update");
   const changes: Partial<SubscriptionRow> = {};
@@ -193,6 +197,7 @@ export async function updateSubscription(deps: Deps, principal: Principal, id: s
 }
 
 export async function cancelSubscription(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "subscriptions.manage");
   const row = await findSubscriptionRow(deps, tenantOf(principal), id);
   requireOpen(row, "cancel");
   const credentials = await resolveGatewayAccount(deps, principal);

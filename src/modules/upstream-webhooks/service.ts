@@ -40,14 +40,6 @@ export async function authenticateUpstream(deps: Deps, accountId: string, token:
   return { accountId: account.id, organizationId: account.organizationId, workspaceId: account.workspaceId };
 }
 
-export function parseEnvelope(body: unknown): UpstreamEnvelope {
-  const b = body as Partial<UpstreamEnvelope> | null;
-  if (!b || typeof b !== "object" || typeof b.id !== "string" || b.id === "" || typeof b.event !== "string" || b.event === "") {
-    throw new ApiError("VALIDATION_FAILED", "An upstream webhook needs string fields id and event.", { fields: [{ path: "body.id", message: "required", code: "custom" }] });
-  }
-  return b as UpstreamEnvelope;
-}
-
 /** Records the delivery (dedupe), applies it, marks it processed. Returns whether it was a duplicate. */
 export async function receiveUpstreamWebhook(deps: Deps, account: Tenant & { accountId: string }, envelope: UpstreamEnvelope): Promise<{ duplicate: boolean }> {
   const rowId = newId();

@@ -1,7 +1,7 @@
 // Webhook endpoints of the caller's workspace: register, list, edit, delete, rotate the secret, re-enable,
 // send a test ping, and re-queue failed deliveries. The signing secret exists only in create/rotate answers.
 import { and, eq, gte, inArray, ne, sql } from "drizzle-orm";
-import type { Principal } from "../../auth/principal";
+import { type Principal, requirePermission } from "../../auth/principal";
 import { sealSecret } from "../../lib/secret-box";
 import { LIMITS } from "../../config";
 import type { Deps } from "../../deps";
@@ -68,6 +68,7 @@ export interface CreateEndpointInput {
 }
 
 export async function createEndpoint(deps: Deps, principal: Principal, input: CreateEndpointInput) {
+  requirePermission(principal, "webhook_endpoints.manage");
   const url = validUrl(deps, input.url);
   const id = newId();
   const secret = generateSigningSecret();
@@ -94,12 +95,14 @@ export async function createEndpoint(deps: Deps, principal: Principal, input: Cr
 }
 
 export async function listEndpoints(deps: Deps, principal: Principal, page: PageRequest) {
+  requirePermission(principal, "webhook_endpoints.read");
   const where = and(...scope(principal));
   const { rows, totalCount } = await newestFirstPage(deps.db, webhookEndpoints, where, page);
   return { rows: rows.map(presentEndpoint), totalCount };
 }
 
 export async function getEndpoint(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "webhook_endpoints.read");
   return presentEndpoint(await findEndpoint(deps, principal, id));
 }
 
@@ -109,6 +112,7 @@ const failOpenDeliveries = (deps: Deps, endpointId: string, now: string) =>
     .where(and(eq(webhookDeliveries.endpointId, endpointId), inArray(webhookDeliveries.status, ["pending", "retrying"])));
 
 export async function updateEndpoint(deps: Deps, principal: Principal, id: string, input: Partial<CreateEndpointInput>) {
+  requirePermission(principal, "webhook_endpoints.manage");
   const row = await findEndpoint(deps, principal, id);
   const now = deps.now().toISOString();
   const next: EndpointRow = { ...row, updatedAt: now };
@@ -130,6 +134,7 @@ export async function updateEndpoint(deps: Deps, principal: Principal, id: strin
 
 /** Re-enable (after an auto-disable or a manual one) and start the failure streak over. */
 export async function enableEndpoint(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "webhook_endpoints.manage");
   const row = await findEndpoint(deps, principal, id);
   const now = deps.now().toISOString();
   const next: EndpointRow = { ...row, enabled: true, disabledReason: null, disabledAt: null, consecutiveFailures: 0, updatedAt: now };
@@ -142,6 +147,7 @@ export async function enableEndpoint(deps: Deps, principal: Principal, id: strin
 }
 
 export async function deleteEndpoint(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "webhook_endpoints.manage");
   const row = await findEndpoint(deps, principal, id);
   const now = deps.now().toISOString();
   await deps.db.batch([
@@ -154,6 +160,7 @@ export async function deleteEndpoint(deps: Deps, principal: Principal, id: strin
 
 /** A new secret, shown once; the old one keeps signing (a second v1) for 24 h, then is dropped. */
 export async function rotateSecret(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "webhook_endpoints.manage");
   const row = await findEndpoint(deps, principal, id);
   const now = deps.now();
   const secret = generateSigningSecret();
@@ -174,6 +181,7 @@ export async function rotateSecret(deps: Deps, principal: Principal, id: string)
 
 /** The Test action: a `ping` event and its delivery, attempted once now (even to a disabled endpoint). */
 export async function sendTestPing(deps: Deps, principal: Principal, id: string, fetcher?: Fetcher) {
+  requirePermission(principal, "webhook_endpoints.manage");
   const endpoint = await findEndpoint(deps, principal, id);
   const now = deps.now().toISOString();
   const eventId = newId();
@@ -190,6 +198,7 @@ export async function sendTestPing(deps: Deps, principal: Principal, id: string,
 
 /** Re-queue every failed delivery of the endpoint created since `since`; the EndpointDO sends them. */
 export async function recoverDeliveries(deps: Deps, principal: Principal, id: string, since: string) {
+  requirePermission(principal, "webhook_endpoints.manage");
   const endpoint = await findEndpoint(deps, principal, id);
   if (!endpoint.enabled) throw new ApiError("INVALID_STATE", "The endpoint is disabled; enable it before recovering deliveries.", { status: "disabled", disabledReason: endpoint.disabledReason });
   const sinceIso = new Date(since).toISOString();

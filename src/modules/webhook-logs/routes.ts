@@ -2,9 +2,9 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { guard } from "../../auth";
 import { DELIVERY_STATUSES } from "../../db/schema";
-import { depsFrom } from "../../deps";
 import type { AppEnv } from "../../http/app-env";
-import { AUTHENTICATED_ERRORS, WRITE_ERRORS, envelopeOf, errorResponses, listEnvelopeOf, ok, okList, routeGroup } from "../../http/envelope";
+import { ok, okList } from "../../http/envelope";
+import { AUTHENTICATED_ERRORS, WRITE_ERRORS, dataResponse, errorResponses, listResponse, routeGroup } from "../../http/openapi";
 import { PaginationQuery, pagination } from "../../http/pagination";
 import { AttemptResult } from "../webhook-endpoints/schemas";
 import { getDelivery, listDeliveries, redeliver } from "./service";
@@ -36,44 +36,70 @@ const WebhookDeliveryDetail = WebhookDelivery.extend({
 
 const isoTime = z.iso.datetime({ offset: true });
 const LogQuery = PaginationQuery.extend({
-  endpointId: z.uuid().optional().openapi({ param: { name: "endpointId", in: "query" } }),
-  eventType: z.string().max(100).optional().openapi({ param: { name: "eventType", in: "query" }, example: "payment.received" }),
-  status: z.enum(DELIVERY_STATUSES).optional().openapi({ param: { name: "status", in: "query" } }),
+  endpointId: z
+    .uuid()
+    .optional()
+    .openapi({ param: { name: "endpointId", in: "query" } }),
+  eventType: z
+    .string()
+    .max(100)
+    .optional()
+    .openapi({ param: { name: "eventType", in: "query" }, example: "payment.received" }),
+  status: z
+    .enum(DELIVERY_STATUSES)
+    .optional()
+    .openapi({ param: { name: "status", in: "query" } }),
   from: isoTime.optional().openapi({ param: { name: "from", in: "query" }, description: "ISO 8601; deliveries created at or after." }),
   to: isoTime.optional().openapi({ param: { name: "to", in: "query" }, description: "ISO 8601; deliveries created at or before." }),
 });
 const DeliveryIdParam = z.object({ deliveryId: z.uuid().openapi({ param: { name: "deliveryId", in: "path" } }) });
 
-const list = createRoute({
-  ...common, method: "get", path: "/api/v1/webhook-logs", operationId: "webhook-logs-list",
-  summary: "List webhook deliveries, newest first",
-  ...guard("webhook_endpoints.read", { allowSession: true }),
-  request: { query: LogQuery },
-  responses: { 200: { description: "A page of deliveries.", content: { "application/json": { schema: listEnvelopeOf(WebhookDelivery) } } }, ...errorResponses(...AUTHENTICATED_ERRORS) },
-});
-
-const get = createRoute({
-  ...common, method: "get", path: "/api/v1/webhook-logs/{deliveryId}", operationId: "webhook-logs-get",
-  summary: "Get a delivery with its payload and every attempt",
-  ...guard("webhook_endpoints.read", { allowSession: true }),
-  request: { params: DeliveryIdParam },
-  responses: { 200: { description: "The delivery.", content: { "application/json": { schema: envelopeOf(WebhookDeliveryDetail) } } }, ...errorResponses(...AUTHENTICATED_ERRORS) },
-});
-
-const redeliverRoute = createRoute({
-  ...common, method: "post", path: "/api/v1/webhook-logs/{deliveryId}/redeliver", operationId: "webhook-logs-redeliver",
-  summary: "Attempt a delivery again now (same delivery id; outside the retry schedule and failure streak)",
-  ...guard("webhook_endpoints.manage", { allowSession: true }),
-  request: { params: DeliveryIdParam },
-  responses: { 200: { description: "The attempt's result.", content: { "application/json": { schema: envelopeOf(AttemptResult) } } }, ...errorResponses(...WRITE_ERRORS) },
-});
+const READ = guard("webhook_endpoints.read", { allowSession: true });
 
 export function registerWebhookLogRoutes(app: OpenAPIHono<AppEnv>) {
-  app.openapi(list, async (c) => {
-    const { limit, offset, ...filters } = c.req.valid("query");
-    const { rows, totalCount } = await listDeliveries(depsFrom(c), c.get("principal"), filters, { limit, offset });
-    return okList(c, rows, pagination({ limit, offset }, totalCount));
-  });
-  app.openapi(get, async (c) => ok(c, await getDelivery(depsFrom(c), c.get("principal"), c.req.valid("param").deliveryId), 200));
-  app.openapi(redeliverRoute, async (c) => ok(c, await redeliver(depsFrom(c), c.get("principal"), c.req.valid("param").deliveryId), 200));
+  app.openapi(
+    createRoute({
+      ...common,
+      method: "get",
+      path: "/api/v1/webhook-logs",
+      operationId: "webhook-logs-list",
+      summary: "List webhook deliveries, newest first",
+      ...READ,
+      request: { query: LogQuery },
+      responses: { 200: listResponse("A page of deliveries.", WebhookDelivery), ...errorResponses(...AUTHENTICATED_ERRORS) },
+    }),
+    async (c) => {
+      const { limit, offset, ...filters } = c.req.valid("query");
+      const { rows, totalCount } = await listDeliveries(c.var.deps, c.var.principal, filters, { limit, offset });
+      return okList(c, rows, pagination({ limit, offset }, totalCount));
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      ...common,
+      method: "get",
+      path: "/api/v1/webhook-logs/{deliveryId}",
+      operationId: "webhook-logs-get",
+      summary: "Get a delivery with its payload and every attempt",
+      ...READ,
+      request: { params: DeliveryIdParam },
+      responses: { 200: dataResponse("The delivery.", WebhookDeliveryDetail), ...errorResponses(...AUTHENTICATED_ERRORS) },
+    }),
+    async (c) => ok(c, await getDelivery(c.var.deps, c.var.principal, c.req.valid("param").deliveryId), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      ...common,
+      method: "post",
+      path: "/api/v1/webhook-logs/{deliveryId}/redeliver",
+      operationId: "webhook-logs-redeliver",
+      summary: "Attempt a delivery again now (same delivery id; outside the retry schedule and failure streak)",
+      ...guard("webhook_endpoints.manage", { allowSession: true }),
+      request: { params: DeliveryIdParam },
+      responses: { 200: dataResponse("The attempt's result.", AttemptResult), ...errorResponses(...WRITE_ERRORS) },
+    }),
+    async (c) => ok(c, await redeliver(c.var.deps, c.var.principal, c.req.valid("param").deliveryId), 200),
+  );
 }

@@ -1,6 +1,6 @@
 // The webhook log: deliveries with filters, one delivery with its attempts and payload, and redeliver.
 import { and, asc, eq, gte, lte, type SQL } from "drizzle-orm";
-import type { Principal } from "../../auth/principal";
+import { type Principal, requirePermission } from "../../auth/principal";
 import type { Deps } from "../../deps";
 import { events, webhookAttempts, webhookDeliveries, type DeliveryStatus } from "../../db/schema";
 import { runManualAttempt } from "../../events/attempts";
@@ -45,6 +45,7 @@ export interface DeliveryFilters {
 }
 
 export async function listDeliveries(deps: Deps, principal: Principal, filters: DeliveryFilters, page: PageRequest) {
+  requirePermission(principal, "webhook_endpoints.read");
   const conditions: SQL[] = scope(principal);
   if (filters.endpointId) conditions.push(eq(webhookDeliveries.endpointId, filters.endpointId));
   if (filters.eventType) conditions.push(eq(webhookDeliveries.eventType, filters.eventType));
@@ -63,6 +64,7 @@ async function findDelivery(deps: Deps, principal: Principal, id: string): Promi
 }
 
 export async function getDelivery(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "webhook_endpoints.read");
   const row = await findDelivery(deps, principal, id);
   const [attempts, event] = await deps.db.batch([
     deps.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, id)).orderBy(asc(webhookAttempts.attemptedAt), asc(webhookAttempts.id)),
@@ -79,6 +81,7 @@ export async function getDelivery(deps: Deps, principal: Principal, id: string) 
 
 /** One more attempt now, outside the retry schedule and the failure streak; the delivery id is kept. */
 export async function redeliver(deps: Deps, principal: Principal, id: string, fetcher?: Fetcher) {
+  requirePermission(principal, "webhook_endpoints.manage");
   await findDelivery(deps, principal, id);
   const attempt = await runManualAttempt(deps, id, "manual", fetcher);
   // The endpoint was deleted: its log stays readable, but there is nowhere to send.

@@ -1,6 +1,6 @@
 // Workspaces of the caller's organization: create, list, get, rename, archive.
 import { and, eq, type SQL } from "drizzle-orm";
-import type { Principal } from "../../auth/principal";
+import { type Principal, requirePermission } from "../../auth/principal";
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
 import { organizations, workspaces } from "../../db/schema";
@@ -29,6 +29,7 @@ function scope(principal: Principal): SQL[] {
 }
 
 export async function createWorkspace(deps: Deps, principal: Principal, input: { name: string }) {
+  requirePermission(principal, "workspaces.manage");
   if (principal.workspaceRestricted) {
     throw new ApiError("FORBIDDEN", "A workspace-bound credential cannot create workspaces; use an organization-wide key.");
   }
@@ -42,6 +43,7 @@ export async function createWorkspace(deps: Deps, principal: Principal, input: {
 }
 
 export async function listWorkspaces(deps: Deps, principal: Principal, page: PageRequest) {
+  requirePermission(principal, "workspaces.read");
   const where = and(...scope(principal));
   const { rows, totalCount } = await newestFirstPage(deps.db, workspaces, where, page);
   return { rows: rows.map(presentWorkspace), totalCount };
@@ -54,10 +56,12 @@ async function findWorkspace(deps: Deps, principal: Principal, id: string) {
 }
 
 export async function getWorkspace(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "workspaces.read");
   return presentWorkspace(await findWorkspace(deps, principal, id));
 }
 
 export async function updateWorkspace(deps: Deps, principal: Principal, id: string, input: { name?: string | undefined }) {
+  requirePermission(principal, "workspaces.manage");
   const row = await findWorkspace(deps, principal, id);
   if (row.archivedAt) throw new ApiError("INVALID_STATE", "An archived workspace cannot be changed.", { status: "archived" });
   const updated = { ...row, name: input.name ?? row.name, updatedAt: deps.now().toISOString() };
@@ -69,6 +73,7 @@ export async function updateWorkspace(deps: Deps, principal: Principal, id: stri
 }
 
 export async function archiveWorkspace(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "workspaces.manage");
   const row = await findWorkspace(deps, principal, id);
   if (row.archivedAt) return presentWorkspace(row);
   const org = await deps.db.select({ defaultWorkspaceId: organizations.defaultWorkspaceId }).from(organizations).where(eq(organizations.id, principal.organizationId)).get();

@@ -1,0 +1,47 @@
+// The rules a request must follow are in the OpenAPI document, because they live in the schemas
+// the routes validate with (not in the services): bounds, patterns, formats and the cross-field
+// rules' descriptions.
+import { describe, expect, it } from "vitest";
+
+// The app is typed against workers-types, which the Node type project does not load: import it untyped.
+const appModule = "../../src/app";
+const { buildApp, OPENAPI_CONFIG } = (await import(appModule)) as { buildApp: () => any; OPENAPI_CONFIG: unknown };
+const doc = buildApp().getOpenAPI31Document(OPENAPI_CONFIG);
+
+function bodySchema(path: string, method: string): any {
+  const schema = doc.paths[path][method].requestBody.content["application/json"].schema;
+  return schema.$ref ? doc.components.schemas[schema.$ref.split("/").pop()] : schema;
+}
+const resolve = (schema: any) => (schema?.$ref ? doc.components.schemas[schema.$ref.split("/").pop()] : schema);
+
+describe("request rules in the OpenAPI document", () => {
+  it("a charge's cross-field card rules are described on the fields they name", () => {
+    const charge = bodySchema("/api/v1/payments", "post");
+    expect(charge.properties.billingType.description).toMatch(/CREDIT_CARD when the body carries creditCardToken or creditCard/);
+    expect(charge.properties.creditCardHolderInfo.description).toMatch(/required with creditCard/);
+    expect(charge.properties.creditCard.description).toMatch(/Needs billingType CREDIT_CARD and creditCardHolderInfo/);
+    expect(charge.properties.creditCardToken.description).toMatch(/Needs billingType CREDIT_CARD/);
+    expect(charge.required).toEqual(expect.arrayContaining(["customer", "billingType", "value", "dueDate"]));
+  });
+
+  it("a subscription documents that a billing type with card fields must be CREDIT_CARD", () => {
+    const subscription = bodySchema("/api/v1/subscriptions", "post");
+    expect(subscription.properties.billingType.description).toMatch(/CREDIT_CARD when the body carries creditCardToken or creditCard/);
+  });
+
+  it("field bounds and patterns are in the document: dates, lengths, the CPF/CNPJ rule", () => {
+    const charge = bodySchema("/api/v1/payments", "post");
+    expect(charge.properties.dueDate.pattern).toBe("^\\d{4}-\\d{2}-\\d{2}$");
+    expect(charge.properties.customer).toMatchObject({ minLength: 1, maxLength: 100 });
+    expect(resolve(charge.properties.discount)?.properties.dueDateLimitDays).toMatchObject({ minimum: 0, maximum: 3650 });
+    const customer = bodySchema("/api/v1/customers", "post");
+    expect(customer.properties.cpfCnpj.description).toMatch(/check digits verified/);
+  });
+
+  it("an upstream webhook must carry a non-empty id and event", () => {
+    const webhook = bodySchema("/api/v1/webhooks/upstream/{gatewayAccountId}", "post");
+    expect(webhook.properties.id.minLength).toBe(1);
+    expect(webhook.properties.event.minLength).toBe(1);
+    expect(webhook.required).toEqual(expect.arrayContaining(["id", "event"]));
+  });
+});
