@@ -45,7 +45,7 @@ try {
   const result = {
     request: `GET ${path} (bearer key, warm isolate)`,
     d1RoundTripsPerRequest: d1Queries,
-    d1RoundTripsForAuth: d1Queries - 1, // warm isolate: the key lookup is served from memory (src/auth/key-cache.ts)
+    d1RoundTripsForAuth: d1Queries - 1, // warm isolate: the key lookup is served from memory (src/access/key-cache.ts)
     d1RoundTripsProbed: probes, // a probe may include the cache's background re-read (≤ 1 per key per second)
     ponte: { p50Ms: +fmt(percentile(ponteLat, 50)), p99Ms: +fmt(percentile(ponteLat, 99)), rps: +fmt(ponteRps, 0) },
     bare: { p50Ms: +fmt(percentile(bareLat, 50)), p99Ms: +fmt(percentile(bareLat, 99)), rps: +fmt(bareRps, 0) },

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// Issue 4 benchmark: native charge creation (PIX) through Ponte — auth, idempotency, D1 writes and the
+// Issue 4 benchmark: native payment creation (PIX) through Ponte — auth, idempotency, D1 writes and the
 // upstream call to the simulator — vs a bare worker doing ONE D1 insert, in one run. Prints p50/p99,
 // throughput, their ratio, and the D1 round trips of a create (X-D1-Queries, counted only because this
 // run sets D1_QUERY_COUNTING=1). The simulator's webhooks are not connected: a real upstream sends
 // them later, while the simulator's "sync" delivery would put one inside every create.
-//   npm run bench:charges            (REQUESTS=150 CONCURRENCY=8 SECONDS=5 to change the load)
+//   npm run bench:payments            (REQUESTS=150 CONCURRENCY=8 SECONDS=5 to change the load)
 import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,7 +15,7 @@ import { compare, fmt, loadAverage, loadOptions, measureLatency, startWrangler, 
 const load = loadOptions({ requests: 150, concurrency: 8, seconds: 5 });
 const WARMUP = 30;
 
-const tmp = benchStateDir("ponte-bench-charges");
+const tmp = benchStateDir("ponte-bench-payments");
 const [state, bareState] = [join(tmp, "ponte"), join(tmp, "bare")];
 mkdirSync(state);
 mkdirSync(bareState);
@@ -33,26 +33,26 @@ try {
   const auth = { Authorization: `Bearer ${demo.apiKey}`, "Content-Type": "application/json" };
   const post = async (base, path, body, headers = auth) => fetch(base + path, { method: "POST", headers, body: JSON.stringify(body) });
 
-  // The customer every charge bills; creating it also proves the simulator answers through the API.
+  // The customer every payment bills; creating it also proves the simulator answers through the API.
   const created = await post(ponte.base, "/api/v1/customers", { name: "Bench Cliente", cpfCnpj: "52998224725" });
   const customer = await created.json();
   if (!created.ok) throw new Error(`customer create: ${created.status} ${JSON.stringify(customer)}`);
   const dueDate = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
-  const charge = { customer: customer.data.id, billingType: "PIX", value: "129.90", dueDate };
+  const payment = { customer: customer.data.id, billingType: "PIX", value: "129.90", dueDate };
 
   // Each create carries a fresh Idempotency-Key, as a careful client sends it.
-  const viaPonte = () => post(ponte.base, "/api/v1/payments", charge, { ...auth, "Idempotency-Key": randomUUID() });
-  const viaBare = () => post(bare.base, "/", charge, { "Content-Type": "application/json" });
+  const viaPonte = () => post(ponte.base, "/api/v1/payments", payment, { ...auth, "Idempotency-Key": randomUUID() });
+  const viaBare = () => post(bare.base, "/", payment, { "Content-Type": "application/json" });
 
   const first = await viaPonte();
   const firstBody = await first.json();
-  if (!first.ok || !firstBody.data?.id) throw new Error(`charge create: ${first.status} ${JSON.stringify(firstBody)}`);
+  if (!first.ok || !firstBody.data?.id) throw new Error(`payment create: ${first.status} ${JSON.stringify(firstBody)}`);
 
   await measureLatency(viaPonte, WARMUP);
   await measureLatency(viaBare, WARMUP);
   // Probed warm (last_used_at was refreshed at most a minute ago, so that write is not in the count).
   const probe = async (headers) => {
-    const res = await post(ponte.base, "/api/v1/payments", charge, { ...headers, "X-D1-Query-Count": "1" });
+    const res = await post(ponte.base, "/api/v1/payments", payment, { ...headers, "X-D1-Query-Count": "1" });
     await res.arrayBuffer();
     if (!res.ok) throw new Error(`probe create: ${res.status}`);
     return Number(res.headers.get("X-D1-Queries"));
@@ -65,25 +65,25 @@ try {
   const { a, b } = await compare(viaPonte, viaBare, load);
   const result = {
     request: "POST /api/v1/payments {billingType: PIX} with a fresh Idempotency-Key, warm isolate, simulator as upstream",
-    firstCharge: { status: firstBody.data.status, upstreamSynced: firstBody.data.syncStatus ?? "n/a" },
+    firstPayment: { status: firstBody.data.status, upstreamSynced: firstBody.data.syncStatus ?? "n/a" },
     // X-D1-Queries counts the statements started before the response. The gateway API log row is
     // written later, batched with other calls' rows (src/gateway/call-log.ts), so it is not counted.
     d1RoundTripsPerCreate: {
       onRequestPath: withKey,
       afterTheResponse: "the gateway-api-log row, batched per isolate",
       withoutIdempotencyKey: { onRequestPath: withoutKey },
-      // From the code: src/auth/authenticate.ts, src/http/idempotency.ts, src/modules/payments/service.ts + charge-state.ts.
+      // From the code: src/access/authenticate.ts, src/http/idempotency.ts, src/modules/payments/service.ts + lifecycle.ts.
       onRequestPathStatements: [
         "idempotency claim [key only]",
-        "charge by idempotency key [key only]",
+        "payment by idempotency key [key only]",
         "customer",
-        "INSERT charge (pending)",
+        "INSERT payment (pending)",
         "batch: link upstream id + payment.created event",
-        "re-read the charge",
+        "re-read the payment",
         "idempotency complete [key only]",
       ],
       notCounted: [
-        "API key lookup: served from memory on a warm isolate (src/auth/key-cache.ts); one SELECT when cold",
+        "API key lookup: served from memory on a warm isolate (src/access/key-cache.ts); one SELECT when cold",
         "gateway account: cached 5 s per isolate (LIMITS.gatewayCredentialCacheMs); a miss adds one SELECT on the request path",
         "api_keys.last_used_at: waitUntil, at most once a minute per key",
       ],

@@ -4,7 +4,7 @@
 // enqueues (created 2 min ago, never enqueued), then fires the cron (`/__scheduled`): the sweeper
 // enqueues them, the queue consumer fans out N×M deliveries, EndpointDOs POST them. It reports
 // deliveries/second, trigger-to-receipt latency p50/p99, and the signing cost per delivery. Then, one
-// at a time, it creates PIX charges through the API (the simulator as upstream) and times each
+// at a time, it creates PIX payments through the API (the simulator as upstream) and times each
 // payment.created from the create request to its receipt: the normal outbox → queue → delivery path.
 // Bounded: M events, N endpoints, a 120 s deadline; stops wrangler and the receivers itself.
 import { spawnSync } from "node:child_process";
@@ -100,16 +100,16 @@ async function main() {
   const last = Math.max(...got.map((r) => r.at));
   const burstReceipts = receipts.length;
 
-  // 7. Single events through the normal path: create a charge, time its payment.created to each endpoint.
+  // 7. Single events through the normal path: create a payment, time its payment.created to each endpoint.
   const auth = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
   const customer = await (await fetch(`${base}/api/v1/customers`, { method: "POST", headers: auth, body: JSON.stringify({ name: "Bench Cliente", cpfCnpj: "52998224725" }) })).json();
   const single = [];
   for (let i = 0; i < SINGLE_EVENTS && Date.now() < deadline; i++) {
     const started = performance.now() + performance.timeOrigin;
     const res = await fetch(`${base}/api/v1/payments`, { method: "POST", headers: auth, body: JSON.stringify({ customer: customer.data.id, billingType: "PIX", value: "10.00", dueDate: "2026-12-31" }) });
-    const charge = await res.json();
-    if (!res.ok) throw new Error(`charge create: ${res.status} ${JSON.stringify(charge)}`);
-    const mine = () => receipts.filter((r) => r.type === "payment.created" && r.resourceId === charge.data.id);
+    const payment = await res.json();
+    if (!res.ok) throw new Error(`payment create: ${res.status} ${JSON.stringify(payment)}`);
+    const mine = () => receipts.filter((r) => r.type === "payment.created" && r.resourceId === payment.data.id);
     while (mine().length < ENDPOINTS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
     for (const r of mine()) single.push(r.at - started);
   }
@@ -123,7 +123,7 @@ async function main() {
     duplicates: burstReceipts - got.length,
     deliveriesPerSecond: Number((got.length / ((last - first) / 1000)).toFixed(1)),
     triggerToReceiptMs: { p50: Math.round(percentile(latencies, 50)), p99: Math.round(percentile(latencies, 99)), max: Math.round(latencies[latencies.length - 1]) },
-    singleEvents: { charges: SINGLE_EVENTS, deliveries: single.length, createToReceiptMs: { p50: Math.round(percentile(single, 50)), p99: Math.round(percentile(single, 99)) } },
+    singleEvents: { payments: SINGLE_EVENTS, deliveries: single.length, createToReceiptMs: { p50: Math.round(percentile(single, 50)), p99: Math.round(percentile(single, 99)) } },
     signingMicrosecondsPerDelivery: { oneSecret: Number(signOne.toFixed(1)), twoSecretsDuringRotation: Number(signTwo.toFixed(1)) },
     load: { loadAverageBefore: loadBefore, loadAverageAfter: loadAverage() },
   };

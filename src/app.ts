@@ -14,7 +14,7 @@ import { registerConsole } from "./console";
 import { registerAuditRoutes } from "./modules/audit/routes";
 import { registerGatewayAccountRoutes } from "./modules/gateway-accounts/routes";
 import { registerGatewayApiLogRoutes } from "./modules/gateway-api-logs/routes";
-import { registerAuthRoutes } from "./modules/auth/routes";
+import { registerAuthRoutes } from "./modules/accounts/routes";
 import { registerHealthRoutes } from "./modules/health/routes";
 import { registerOrganizationRoutes } from "./modules/organizations/routes";
 import { registerMemberRoutes } from "./modules/members/routes";

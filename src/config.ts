@@ -45,7 +45,7 @@ export const LIMITS = {
   idempotencyInFlightStaleSeconds: 60,
   /** A cached API-key lookup is re-read in the background once older than this… */
   apiKeyCacheFreshMs: 1_000,
-  /** …and never served once older than this (see src/auth/key-cache.ts). */
+  /** …and never served once older than this (see src/access/key-cache.ts). */
   apiKeyCacheMaxAgeMs: 10_000,
   apiKeyCacheEntries: 10_000,
   /** Skip rewriting api_keys.last_used_at more often than this, so reads stay at one query. */
@@ -76,7 +76,7 @@ export const LIMITS = {
   gatewayCredentialCacheEntries: 1_000,
   /** Console sessions last this long from sign-in (fixed, not sliding). */
   sessionTtlSeconds: 7 * 24 * 60 * 60,
-  /** Sign-in attempts are counted per (email, client network) and per client network over this window (src/modules/auth/throttle.ts). */
+  /** Sign-in attempts are counted per (email, client network) and per client network over this window (src/modules/accounts/throttle.ts). */
   loginWindowSeconds: 15 * 60,
   loginAttemptsPerEmailNetwork: 5,
   loginAttemptsPerNetwork: 50,

@@ -4,8 +4,8 @@ import { backgroundDeps, type Deps } from "./deps";
 import { reconcilePendingSync } from "./modules/reconciliation/sweeper";
 import { sweepOverdueDeliveries, sweepUnfannedEvents } from "./events/sweeper";
 import { pruneExpiredIdempotencyKeys } from "./http/idempotency";
-import { pruneEndedAuthAttempts } from "./modules/auth/throttle";
-import { pruneExpiredSessions } from "./modules/auth/service";
+import { pruneEndedAuthAttempts } from "./modules/accounts/throttle";
+import { pruneExpiredSessions } from "./modules/accounts/service";
 
 /** Records reconciled with the upstream (linked, re-created or failed) in one sweep. */
 async function reconcileBilling(deps: Deps): Promise<number> {

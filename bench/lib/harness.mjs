@@ -63,7 +63,7 @@ export function deadline(seconds) {
  * streams every worker invocation's spans — each request, each service-binding call, each local
  * D1/rate-limiter Durable Object call — to a collector worker that stores them on disk. It is a dev
  * tool with no production counterpart, it costs about 1.2 ms per invocation on this machine, and it
- * charges Ponte (several invocations per request) more than a one-invocation baseline. Benchmarks
+ * payments Ponte (several invocations per request) more than a one-invocation baseline. Benchmarks
  * switch it off on every side; X_LOCAL_OBSERVABILITY=true measures with wrangler's default instead.
  */
 export const LOCAL_TRACING = process.env.X_LOCAL_OBSERVABILITY === "true";

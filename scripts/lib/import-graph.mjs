@@ -13,7 +13,7 @@ export const LAYERS = [
   ["lib", "config"],
   ["db", "deps"],
   ["http"],
-  ["auth"],
+  ["access"],
   ["gateway", "events", "compat", "billing"],
   ["modules"],
   ["app", "scheduled", "index", "console"],

@@ -59,7 +59,7 @@ export const sqlString = (v) => (v === null || v === undefined ? "NULL" : `'${St
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
-/** Same format and hashing as src/auth/api-key-secret.ts. */
+/** Same format and hashing as src/access/api-key-secret.ts. */
 export function newTestKey() {
   let secret = "";
   for (let i = 0; i < 40; i++) secret += BASE62[randomInt(62)];

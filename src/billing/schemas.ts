@@ -31,7 +31,7 @@ export const DateOnly = z
   .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), "must be a real calendar date")
   .openapi({ example: "2026-12-20" });
 
-/** The card fields a charge or subscription body may carry. */
+/** The card fields a payment or subscription body may carry. */
 interface CardFields {
   billingType?: (typeof BILLING_TYPES)[number] | undefined;
   creditCardToken?: string | undefined;

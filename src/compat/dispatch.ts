@@ -2,7 +2,7 @@
 // account. Only the catalogue decides the upstream method and path; the client supplies ids (one
 // safe path segment each), the query string and the body, never a host, a path or a header.
 import type { Permission } from "../lib/permissions";
-import { type Principal, requirePermission } from "../auth/principal";
+import { type Principal, requirePermission } from "../access/principal";
 import type { Deps } from "../deps";
 import { resolveGatewayAccount } from "../gateway/accounts";
 import { callUpstream, type UpstreamFile } from "../gateway/client";

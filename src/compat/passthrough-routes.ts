@@ -3,7 +3,7 @@
 // themselves instead of through zod validators (the OpenAPI document still comes from createRoute).
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { guard } from "../auth";
+import { guard } from "../access";
 import type { Permission } from "../lib/permissions";
 import type { AppEnv } from "../http/app-env";
 import { errorResponses } from "../http/openapi";
@@ -51,7 +51,7 @@ function documentFor(op: CatalogueOperation) {
     ...security,
     method: op.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete",
     path: documentedPath(op),
-    description: `Passthrough to the upstream's \`${op.upstreamMethod} ${op.upstreamPath}\`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, charge or subscription UUID in the path is replaced by its upstream id.`,
+    description: `Passthrough to the upstream's \`${op.upstreamMethod} ${op.upstreamPath}\`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.`,
     request: {
       ...(params ? { params } : {}),
       ...(op.bodyRequired ? { body: { required: true, content } } : {}),

@@ -1,13 +1,13 @@
 // Sign-up, sign-in, sign-out and the organization/workspace switcher. Forms post back here and
 // redirect (303) on success; a failure re-renders the form with the reason in plain words.
 import type { Hono } from "hono";
-import { refuseCrossSite } from "../auth/same-origin";
-import { clearSessionCookie, setSessionCookie, sessionTokenOf } from "../auth/session";
-import { clientIp } from "../modules/auth/routes";
-import { LoginBody, SignUpBody } from "../modules/auth/schemas";
-import { logIn, logOut, signUp } from "../modules/auth/service";
-import { PASSWORD_MIN_LENGTH } from "../auth/password";
-import { requireSameOrigin } from "../auth/same-origin";
+import { refuseCrossSite } from "../access/same-origin";
+import { clearSessionCookie, setSessionCookie, sessionTokenOf } from "../access/session";
+import { clientIp } from "../modules/accounts/routes";
+import { LoginBody, SignUpBody } from "../modules/accounts/schemas";
+import { logIn, logOut, signUp } from "../modules/accounts/service";
+import { PASSWORD_MIN_LENGTH } from "../access/password";
+import { requireSameOrigin } from "../access/same-origin";
 import { type ConsoleContext, type ConsoleEnv, TENANT_COOKIE, isExpected, parseForm, plainError, requireConsoleSession, setTenantCookie, statusOf } from "./context";
 import { Alert, Page } from "./layout";
 import { deleteCookie } from "hono/cookie";

@@ -2,13 +2,13 @@
 // `ponte_console_tenant` cookie set by the switcher), security headers, and errors in plain words.
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { requireSameOrigin } from "../auth/same-origin";
-import { resolveSession, sessionTokenOf, type SessionPrincipal } from "../auth/session";
+import { requireSameOrigin } from "../access/same-origin";
+import { resolveSession, sessionTokenOf, type SessionPrincipal } from "../access/session";
 import type { Deps } from "../deps";
 import type { AppEnv } from "../http/app-env";
 import { ApiError } from "../http/errors";
 import { validationFailed } from "../http/error-handler";
-import { listMemberships, sessionUser, type MembershipView } from "../modules/auth/service";
+import { listMemberships, sessionUser, type MembershipView } from "../modules/accounts/service";
 import type { ShellContext } from "./layout";
 import type { ZodError } from "zod";
 

@@ -30,7 +30,7 @@ async function currentAccount(c: ConsoleContext): Promise<Account | undefined> {
 /** The account's status, in the words a merchant needs to act on it. */
 export function StatusInWords({ account }: { account: Account }) {
   if (account.status === "active") {
-    return <p data-gateway-status="active"><span class="badge ok">active</span> The upstream accepted this key (verified {when(account.verifiedAt)}). Charges and passthrough calls use it.</p>;
+    return <p data-gateway-status="active"><span class="badge ok">active</span> The upstream accepted this key (verified {when(account.verifiedAt)}). Payments and passthrough calls use it.</p>;
   }
   if (account.status === "invalid_credentials") {
     return <p data-gateway-status="invalid_credentials"><span class="badge bad">invalid credentials</span> The upstream refused this key. Replace it with a valid key, then press Verify.</p>;
@@ -55,7 +55,7 @@ async function render(c: ConsoleContext, state: PageState = {}, status = 200) {
   return c.html(
     <Page title="Gateway account" shell={shellFor(c, "/console/gateway")}>
       <h1>Gateway account</h1>
-      <p class="muted">The upstream account this workspace charges through, for the <strong>{principal.environment}</strong> environment.</p>
+      <p class="muted">The upstream account this workspace payments through, for the <strong>{principal.environment}</strong> environment.</p>
       {state.error ? <Alert kind="error">{state.error}</Alert> : null}
       {state.notice ? <Alert kind="success">{state.notice}</Alert> : null}
       {state.token ? (

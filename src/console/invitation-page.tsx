@@ -2,11 +2,11 @@
 // click; anyone else creates their account (email fixed by the invitation) and joins. On success the
 // console switches to the new organization.
 import type { Hono } from "hono";
-import { PASSWORD_MIN_LENGTH } from "../auth/password";
-import { refuseCrossSite, requireSameOrigin } from "../auth/same-origin";
-import { sessionTokenOf, setSessionCookie } from "../auth/session";
+import { PASSWORD_MIN_LENGTH } from "../access/password";
+import { refuseCrossSite, requireSameOrigin } from "../access/same-origin";
+import { sessionTokenOf, setSessionCookie } from "../access/session";
 import { ApiError } from "../http/errors";
-import { sessionUser } from "../modules/auth/service";
+import { sessionUser } from "../modules/accounts/service";
 import { acceptInvitation, ACCEPT_PAGE_PATH, findInvitationByToken } from "../modules/members/invitations";
 import { AcceptInvitationBody } from "../modules/members/schemas";
 import { type ConsoleContext, type ConsoleEnv, isExpected, parseForm, plainError, setTenantCookie, statusOf } from "./context";

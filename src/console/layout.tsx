@@ -1,7 +1,7 @@
 // The console's page shell: one inline stylesheet and one tiny copy-button script (both under a
 // per-response CSP nonce), the navigation, and the organization/workspace switcher.
 import type { Child } from "hono/jsx";
-import type { MembershipView } from "../modules/auth/service";
+import type { MembershipView } from "../modules/accounts/service";
 
 const CSS = `
 *{box-sizing:border-box}body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2933;background:#f5f7fa}

@@ -1,10 +1,10 @@
-// Overview: what exists in the current organization/workspace, the latest charges and webhook deliveries.
+// Overview: what exists in the current organization/workspace, the latest payments and webhook deliveries.
 // Workspace data comes from the modules' own list functions (scoped by organization AND workspace there);
 // each section appears only when the role may read it.
 import type { Hono } from "hono";
 import type { Permission } from "../lib/permissions";
 import { listCustomers } from "../modules/customers/service";
-import { listCharges } from "../modules/payments/service";
+import { listPayments } from "../modules/payments/service";
 import { listDeliveries } from "../modules/webhook-logs/service";
 import type { ConsoleEnv } from "./context";
 import { shellFor } from "./context";
@@ -26,13 +26,13 @@ export function registerOverviewPage(app: Hono<ConsoleEnv>) {
     const org = principal.organizationId;
     const may = (p: Permission) => principal.permissions.has(p);
     // Organization-wide counts have no list function that fits; one read-only query scoped by organization.
-    const [counts, charges, customers, deliveries] = await Promise.all([
+    const [counts, payments, customers, deliveries] = await Promise.all([
       c.env.DB.prepare(
         `SELECT (SELECT COUNT(*) FROM api_keys WHERE organization_id = ?1 AND revoked_at IS NULL) AS api_keys,
                 (SELECT COUNT(*) FROM workspaces WHERE organization_id = ?1 AND archived_at IS NULL) AS workspaces,
                 (SELECT COUNT(*) FROM memberships WHERE organization_id = ?1) AS members`,
       ).bind(org).first<OrgCounts>(),
-      may("payments.read") ? listCharges(deps, principal, RECENT, {}) : NONE,
+      may("payments.read") ? listPayments(deps, principal, RECENT, {}) : NONE,
       may("customers.read") ? listCustomers(deps, principal, { limit: 1, offset: 0 }, {}) : NONE,
       may("webhook_endpoints.read") ? listDeliveries(deps, principal, {}, RECENT) : NONE,
     ]);
@@ -42,7 +42,7 @@ export function registerOverviewPage(app: Hono<ConsoleEnv>) {
       ["Active API keys", counts?.api_keys, "/console/api-keys", may("api_keys.read")],
       ["Workspaces", counts?.workspaces, null, true],
       ["Members", counts?.members, null, true],
-      ["Charges in this workspace", charges.totalCount, null, may("payments.read")],
+      ["Payments in this workspace", payments.totalCount, null, may("payments.read")],
       ["Customers in this workspace", customers.totalCount, null, may("customers.read")],
       ["Webhook deliveries", deliveries.totalCount, "/console/webhook-logs", may("webhook_endpoints.read")],
     ];
@@ -60,14 +60,14 @@ export function registerOverviewPage(app: Hono<ConsoleEnv>) {
         </div>
         {may("payments.read") ? (
           <>
-            <h2>Recent charges</h2>
-            {charges.rows.length === 0 ? (
-              <p class="muted">No charges in this workspace yet.</p>
+            <h2>Recent payments</h2>
+            {payments.rows.length === 0 ? (
+              <p class="muted">No payments in this workspace yet.</p>
             ) : (
-              <table data-recent="charges">
-                <thead><tr><th scope="col">Charge</th><th scope="col">Billing type</th><th scope="col">Value (BRL)</th><th scope="col">Status</th><th scope="col">Due</th><th scope="col">Created</th></tr></thead>
+              <table data-recent="payments">
+                <thead><tr><th scope="col">Payment</th><th scope="col">Billing type</th><th scope="col">Value (BRL)</th><th scope="col">Status</th><th scope="col">Due</th><th scope="col">Created</th></tr></thead>
                 <tbody>
-                  {charges.rows.map((ch) => (
+                  {payments.rows.map((ch) => (
                     <tr><td><code>{ch.id}</code></td><td>{ch.billingType}</td><td>{ch.value}</td><td><span class="badge">{ch.status}</span></td><td>{ch.dueDate}</td><td>{when(ch.createdAt)}</td></tr>
                   ))}
                 </tbody>

@@ -2,7 +2,7 @@
 // the link shown once, revoke). Everything goes through the members service and its role rules.
 import type { Hono } from "hono";
 import { ROLES, type Role } from "../lib/permissions";
-import { requirePermission } from "../auth/principal";
+import { requirePermission } from "../access/principal";
 import { createInvitation, listInvitations, revokeInvitation } from "../modules/members/invitations";
 import { missingPermissionsFor, roleOf } from "../modules/members/role-rules";
 import { CreateInvitationBody, UpdateMemberBody } from "../modules/members/schemas";

@@ -9,5 +9,6 @@ export const EXPECTED_MIGRATIONS: readonly string[] = [
   "0006_console.sql",
   "0007_retention_indexes.sql",
   "0008_security_hardening.sql",
-  "0009_invitations.sql"
+  "0009_invitations.sql",
+  "0010_payments_vocabulary.sql"
 ];

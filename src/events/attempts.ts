@@ -6,7 +6,7 @@ import type { Deps } from "../deps";
 import { newId } from "../lib/ids";
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import { attemptHttpDelivery, type AttemptOutcome, type Fetcher } from "./deliver";
-import { deliveryHeaders, envelopeBody } from "./envelope";
+import { deliveryHeaders, envelopeBody } from "./event-body";
 import { nextAttemptAt } from "./retry-schedule";
 
 export type AttemptTrigger = "automatic" | "manual" | "test";

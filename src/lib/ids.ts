@@ -1,5 +1,5 @@
 /**
- * Primary-key ids for payments, customers, charges, etc.
+ * Primary-key ids for payments, customers, payments, etc.
  *
  * `newId()` returns a UUIDv7 (RFC 9562 §5.7) in lower-case canonical form:
  *   - bits 0..47   unix epoch milliseconds (big-endian), so ids sort by creation time;

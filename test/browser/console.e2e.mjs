@@ -168,7 +168,7 @@ async function main() {
   if (hasWebhooks) await webhookFlow(page, base, shot);
   else log("skip - webhook pages are not in this build");
 
-  // 5. Gateway account: connect an upstream key, token once, Verify → active; then a charge shows on the overview.
+  // 5. Gateway account: connect an upstream key, token once, Verify → active; then a payment shows on the overview.
   await gatewayFlow(page, base, shot, secret);
 
   // 6. Team: invite a colleague (link once), they join from the link, the owner changes their role, revokes another invitation, removes them.
@@ -250,18 +250,18 @@ async function gatewayFlow(page, base, shot, apiKey) {
   check((await page.locator("main").textContent()).includes("Verified: the upstream accepted the key"), "Verify reports the account active in plain words");
   await shot("11-gateway-verified");
 
-  // A charge through the API (the key from step 3) appears on the overview.
+  // A payment through the API (the key from step 3) appears on the overview.
   const api = (path, body) => fetch(`${base}${path}`, { method: "POST", headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
   const customer = await api("/api/v1/customers", { name: "Maria E2E", cpfCnpj: "529.982.247-25", email: "maria@example.com" });
   check(customer.status === 200, `a customer is created through the API (${customer.status})`);
   const dueDate = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
-  const charge = await api("/api/v1/payments", { customer: customer.body.data.id, billingType: "PIX", value: "42.50", dueDate });
-  check(charge.status === 200, `a charge is created through the API (${charge.status})`);
+  const payment = await api("/api/v1/payments", { customer: customer.body.data.id, billingType: "PIX", value: "42.50", dueDate });
+  check(payment.status === 200, `a payment is created through the API (${payment.status})`);
   await page.getByRole("link", { name: "Overview", exact: true }).click();
   await page.waitForURL(`${base}/console`);
-  const recent = (await page.locator('table[data-recent="charges"]').textContent()) ?? "";
-  check(recent.includes(charge.body.data.id) && recent.includes("42.50") && recent.includes("PIX"), "the overview lists the charge with its value and billing type");
-  await shot("12-overview-with-charge");
+  const recent = (await page.locator('table[data-recent="payments"]').textContent()) ?? "";
+  check(recent.includes(payment.body.data.id) && recent.includes("42.50") && recent.includes("PIX"), "the overview lists the payment with its value and billing type");
+  await shot("12-overview-with-payment");
 }
 
 async function teamFlow(page, base, shot, ownerEmail, ownerPassword) {

@@ -15,13 +15,13 @@ function bodySchema(path: string, method: string): any {
 const resolve = (schema: any) => (schema?.$ref ? doc.components.schemas[schema.$ref.split("/").pop()] : schema);
 
 describe("request rules in the OpenAPI document", () => {
-  it("a charge's cross-field card rules are described on the fields they name", () => {
-    const charge = bodySchema("/api/v1/payments", "post");
-    expect(charge.properties.billingType.description).toMatch(/CREDIT_CARD when the body carries creditCardToken or creditCard/);
-    expect(charge.properties.creditCardHolderInfo.description).toMatch(/required with creditCard/);
-    expect(charge.properties.creditCard.description).toMatch(/Needs billingType CREDIT_CARD and creditCardHolderInfo/);
-    expect(charge.properties.creditCardToken.description).toMatch(/Needs billingType CREDIT_CARD/);
-    expect(charge.required).toEqual(expect.arrayContaining(["customer", "billingType", "value", "dueDate"]));
+  it("a payment's cross-field card rules are described on the fields they name", () => {
+    const payment = bodySchema("/api/v1/payments", "post");
+    expect(payment.properties.billingType.description).toMatch(/CREDIT_CARD when the body carries creditCardToken or creditCard/);
+    expect(payment.properties.creditCardHolderInfo.description).toMatch(/required with creditCard/);
+    expect(payment.properties.creditCard.description).toMatch(/Needs billingType CREDIT_CARD and creditCardHolderInfo/);
+    expect(payment.properties.creditCardToken.description).toMatch(/Needs billingType CREDIT_CARD/);
+    expect(payment.required).toEqual(expect.arrayContaining(["customer", "billingType", "value", "dueDate"]));
   });
 
   it("a subscription documents that a billing type with card fields must be CREDIT_CARD", () => {
@@ -30,10 +30,10 @@ describe("request rules in the OpenAPI document", () => {
   });
 
   it("field bounds and patterns are in the document: dates, lengths, the CPF/CNPJ rule", () => {
-    const charge = bodySchema("/api/v1/payments", "post");
-    expect(charge.properties.dueDate.pattern).toBe("^\\d{4}-\\d{2}-\\d{2}$");
-    expect(charge.properties.customer).toMatchObject({ minLength: 1, maxLength: 100 });
-    expect(resolve(charge.properties.discount)?.properties.dueDateLimitDays).toMatchObject({ minimum: 0, maximum: 3650 });
+    const payment = bodySchema("/api/v1/payments", "post");
+    expect(payment.properties.dueDate.pattern).toBe("^\\d{4}-\\d{2}-\\d{2}$");
+    expect(payment.properties.customer).toMatchObject({ minLength: 1, maxLength: 100 });
+    expect(resolve(payment.properties.discount)?.properties.dueDateLimitDays).toMatchObject({ minimum: 0, maximum: 3650 });
     const customer = bodySchema("/api/v1/customers", "post");
     expect(customer.properties.cpfCnpj.description).toMatch(/check digits verified/);
   });

@@ -1,7 +1,7 @@
 // API keys: secret shown once, hashed at rest, list/get without secrets, revoke, rotate, no escalation.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { hashApiKey } from "../../src/auth/api-key-secret";
+import { hashApiKey } from "../../src/access/api-key-secret";
 import { callWithCookie, seedMember } from "./auth-support";
 import { call, expectError, seedApiKey, seedTenant } from "./support";
 

@@ -1,8 +1,8 @@
 // Sign-up, sign-in, sign-out, session expiry, the login throttle and password changes.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { PASSWORD_ITERATIONS, hashPassword, verifyPassword } from "../../src/auth/password";
-import { hashSessionToken } from "../../src/auth/session";
+import { PASSWORD_ITERATIONS, hashPassword, verifyPassword } from "../../src/access/password";
+import { hashSessionToken } from "../../src/access/session";
 import { PASSWORD, SAME_ORIGIN, callWithCookie, seedMember, sessionCookieFrom, signUpUser, uniqueEmail, uniqueIp } from "./auth-support";
 import { call, expectError } from "./support";
 

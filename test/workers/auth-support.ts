@@ -1,6 +1,6 @@
 // Console-session helpers for the auth tests: sign up through the API and carry the cookie.
 import { env } from "cloudflare:test";
-import { hashSessionToken } from "../../src/auth/session";
+import { hashSessionToken } from "../../src/access/session";
 import { newId } from "../../src/lib/ids";
 import { BASE, call, type CallOptions } from "./support";
 

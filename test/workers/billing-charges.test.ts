@@ -1,8 +1,8 @@
-// Charges end to end through the simulator: lifecycles per billing type, illegal moves, refunds.
+// Payments end to end through the simulator: lifecycles per billing type, illegal moves, refunds.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, expectError, seedTenant } from "./support";
-import { createCharge, createCustomer, dueDate, eventsOf, seedBillingTenant, sim, simRequests } from "./billing-support";
+import { createPayment, createCustomer, dueDate, eventsOf, seedBillingTenant, sim, simRequests } from "./billing-support";
 
 const HOLDER = { name: "Maria Silva", email: "maria@example.com", cpfCnpj: "52998224725", postalCode: "01310-100", addressNumber: "100", phone: "11999990000" };
 const card = (number: string) => ({ holderName: "MARIA SILVA", number, expiryMonth: "12", expiryYear: String(new Date().getUTCFullYear() + 2), ccv: "123" });
@@ -17,20 +17,20 @@ function crc16(text: string): string {
   return crc.toString(16).toUpperCase().padStart(4, "0");
 }
 
-describe("PIX charge lifecycle", () => {
+describe("PIX payment lifecycle", () => {
   it("create → valid BR Code + PNG → sim confirm → RECEIVED with one payment.received", async () => {
     const t = await seedBillingTenant();
     const customer = await createCustomer(t);
-    const res = await createCharge(t, customer.id, { value: "129.90", externalReference: "order-1" });
+    const res = await createPayment(t, customer.id, { value: "129.90", externalReference: "order-1" });
     expect(res.status).toBe(200);
-    const charge = res.body.data;
-    expect(charge).toMatchObject({ object: "payment", status: "PENDING", value: "129.90", refundedValue: "0.00", syncStatus: "synced", externalReference: "order-1", customer: customer.id });
-    expect(charge.upstreamId).toMatch(/^pay_/);
+    const payment = res.body.data;
+    expect(payment).toMatchObject({ object: "payment", status: "PENDING", value: "129.90", refundedValue: "0.00", syncStatus: "synced", externalReference: "order-1", customer: customer.id });
+    expect(payment.upstreamId).toMatch(/^pay_/);
     // The upstream got Ponte's id as externalReference, and the amount as a number.
     const [post] = await simRequests(t, "POST", "/v3/payments");
-    expect(JSON.parse(post!.body as string)).toMatchObject({ externalReference: charge.id, value: 129.9 });
+    expect(JSON.parse(post!.body as string)).toMatchObject({ externalReference: payment.id, value: 129.9 });
 
-    for (const path of [`/api/v1/payments/${charge.id}/pix`, `/api/v1/payments/${charge.id}/pixQrCode`]) {
+    for (const path of [`/api/v1/payments/${payment.id}/pix`, `/api/v1/payments/${payment.id}/pixQrCode`]) {
       const pix = await call("GET", path, { key: t.key });
       expect(pix.status).toBe(200);
       const { payload, encodedImage, expirationDate } = pix.body.data;
@@ -40,50 +40,50 @@ describe("PIX charge lifecycle", () => {
       expect(expirationDate).toMatch(/^\d{4}-\d{2}-\d{2}/);
     }
 
-    expect((await sim("POST", `/v3/sandbox/payment/${charge.upstreamId}/confirm`, {}, t.upstreamKey)).status).toBe(200);
-    const got = await call("GET", `/api/v1/payments/${charge.id}`, { key: t.key });
+    expect((await sim("POST", `/v3/sandbox/payment/${payment.upstreamId}/confirm`, {}, t.upstreamKey)).status).toBe(200);
+    const got = await call("GET", `/api/v1/payments/${payment.id}`, { key: t.key });
     expect(got.body.data.status).toBe("RECEIVED");
     const events = await eventsOf(t);
     expect(events.map((e) => e.type)).toEqual(["payment.created", "payment.received"]);
-    expect(events[1]!.data).toMatchObject({ id: charge.id, status: "RECEIVED", value: "129.90" });
+    expect(events[1]!.data).toMatchObject({ id: payment.id, status: "RECEIVED", value: "129.90" });
     // The upstream's webhooks were received and recorded once each.
     const inbound = await env.DB.prepare("SELECT event FROM upstream_webhook_events WHERE gateway_account_id = ? ORDER BY received_at").bind(t.gatewayAccountId).all<{ event: string }>();
     expect(inbound.results.map((r) => r.event)).toEqual(["PAYMENT_CREATED", "PAYMENT_RECEIVED"]);
   });
 
-  it("overdue then received through sim webhooks; cancel of a RECEIVED charge is 409 naming the status", async () => {
+  it("overdue then received through sim webhooks; cancel of a RECEIVED payment is 409 naming the status", async () => {
     const t = await seedBillingTenant();
     const customer = await createCustomer(t);
-    const charge = (await createCharge(t, customer.id)).body.data;
-    await sim("POST", `/v3/sandbox/payment/${charge.upstreamId}/overdue`, {}, t.upstreamKey);
-    expect((await call("GET", `/api/v1/payments/${charge.id}/status`, { key: t.key })).body.data.status).toBe("OVERDUE");
-    await sim("POST", `/v3/sandbox/payment/${charge.upstreamId}/confirm`, {}, t.upstreamKey);
+    const payment = (await createPayment(t, customer.id)).body.data;
+    await sim("POST", `/v3/sandbox/payment/${payment.upstreamId}/overdue`, {}, t.upstreamKey);
+    expect((await call("GET", `/api/v1/payments/${payment.id}/status`, { key: t.key })).body.data.status).toBe("OVERDUE");
+    await sim("POST", `/v3/sandbox/payment/${payment.upstreamId}/confirm`, {}, t.upstreamKey);
     expect((await eventsOf(t)).map((e) => e.type)).toEqual(["payment.created", "payment.overdue", "payment.received"]);
-    const err = expectError(await call("POST", `/api/v1/payments/${charge.id}/cancel`, { key: t.key }), 409, "INVALID_STATE");
+    const err = expectError(await call("POST", `/api/v1/payments/${payment.id}/cancel`, { key: t.key }), 409, "INVALID_STATE");
     expect(err.message).toContain("RECEIVED");
     expect(err.details.status).toBe("RECEIVED");
-    expectError(await call("DELETE", `/api/v1/payments/${charge.id}`, { key: t.key }), 409, "INVALID_STATE");
+    expectError(await call("DELETE", `/api/v1/payments/${payment.id}`, { key: t.key }), 409, "INVALID_STATE");
   });
 
-  it("cancel a PENDING charge: CANCELED, upstream deleted, exactly one payment.canceled", async () => {
+  it("cancel a PENDING payment: CANCELED, upstream deleted, exactly one payment.canceled", async () => {
     const t = await seedBillingTenant();
     const customer = await createCustomer(t);
-    const charge = (await createCharge(t, customer.id)).body.data;
-    const res = await call("POST", `/api/v1/payments/${charge.id}/cancel`, { key: t.key });
+    const payment = (await createPayment(t, customer.id)).body.data;
+    const res = await call("POST", `/api/v1/payments/${payment.id}/cancel`, { key: t.key });
     expect(res.status).toBe(200);
     expect(res.body.data.status).toBe("CANCELED");
-    expect(await simRequests(t, "DELETE", `/v3/payments/${charge.upstreamId}`)).toHaveLength(1);
+    expect(await simRequests(t, "DELETE", `/v3/payments/${payment.upstreamId}`)).toHaveLength(1);
     expect((await eventsOf(t, "payment.canceled")).length).toBe(1);
-    expectError(await call("POST", `/api/v1/payments/${charge.id}/cancel`, { key: t.key }), 409, "INVALID_STATE");
-    expectError(await call("POST", `/api/v1/payments/${charge.id}/refund`, { key: t.key, body: {} }), 409, "INVALID_STATE");
+    expectError(await call("POST", `/api/v1/payments/${payment.id}/cancel`, { key: t.key }), 409, "INVALID_STATE");
+    expectError(await call("POST", `/api/v1/payments/${payment.id}/refund`, { key: t.key, body: {} }), 409, "INVALID_STATE");
   });
 });
 
-describe("BOLETO and card charges", () => {
-  it("BOLETO: the charge carries bankSlipUrl and the 47-digit identification line (fetched at create)", async () => {
+describe("BOLETO and card payments", () => {
+  it("BOLETO: the payment carries bankSlipUrl and the 47-digit identification line (fetched at create)", async () => {
     const t = await seedBillingTenant();
     const customer = await createCustomer(t);
-    const res = await createCharge(t, customer.id, { billingType: "BOLETO", value: "250.00", fine: { value: "2.00" }, interest: { value: 1 } });
+    const res = await createPayment(t, customer.id, { billingType: "BOLETO", value: "250.00", fine: { value: "2.00" }, interest: { value: 1 } });
     expect(res.status).toBe(200);
     expect(res.body.data.bankSlipUrl).toMatch(/^https:\/\//);
     expect(res.body.data.identificationField.replace(/\D/g, "")).toHaveLength(47);
@@ -92,14 +92,14 @@ describe("BOLETO and card charges", () => {
     expectError(await call("POST", `/api/v1/payments/${res.body.data.id}/refund`, { key: t.key, body: {} }), 409, "INVALID_STATE");
   });
 
-  it("CARD: tokenize → charge with the payment-method id → CONFIRMED; no D1 row holds the card number", async () => {
+  it("CARD: tokenize → payment with the payment-method id → CONFIRMED; no D1 row holds the card number", async () => {
     const t = await seedBillingTenant();
     const customer = await createCustomer(t);
     const number = "4111111111111111";
     const tok = await call("POST", "/api/v1/payment-methods/tokenize", { key: t.key, body: { customer: customer.id, creditCard: card(number), creditCardHolderInfo: HOLDER, remoteIp: "203.0.113.7" } });
     expect(tok.status).toBe(200);
     expect(tok.body.data).toMatchObject({ object: "payment_method", customer: customer.id, brand: "VISA", last4: "1111" });
-    const res = await createCharge(t, customer.id, { billingType: "CREDIT_CARD", creditCardToken: tok.body.data.id, remoteIp: "203.0.113.7" });
+    const res = await createPayment(t, customer.id, { billingType: "CREDIT_CARD", creditCardToken: tok.body.data.id, remoteIp: "203.0.113.7" });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ status: "CONFIRMED", creditCard: { brand: "VISA", last4: "1111" } });
     expect((await eventsOf(t)).map((e) => e.type)).toEqual(["payment.created", "payment.confirmed"]);
@@ -113,10 +113,10 @@ describe("BOLETO and card charges", () => {
   it.each(["5184019740373151", "4916561358240741"])("refused card %s: 400 with the upstream's reason, FAILED record kept, payment.failed", async (number) => {
     const t = await seedBillingTenant();
     const customer = await createCustomer(t);
-    const res = await createCharge(t, customer.id, { billingType: "CREDIT_CARD", creditCard: card(number), creditCardHolderInfo: HOLDER, remoteIp: "203.0.113.7" });
+    const res = await createPayment(t, customer.id, { billingType: "CREDIT_CARD", creditCard: card(number), creditCardHolderInfo: HOLDER, remoteIp: "203.0.113.7" });
     const err = expectError(res, 400, "BAD_REQUEST");
     expect(err.message).toMatch(/não autorizada/);
-    const stored = await call("GET", `/api/v1/payments/${err.details.chargeId}`, { key: t.key });
+    const stored = await call("GET", `/api/v1/payments/${err.details.paymentId}`, { key: t.key });
     expect(stored.body.data).toMatchObject({ status: "FAILED", syncStatus: "failed" });
     expect(stored.body.data.failureReason).toMatch(/não autorizada/);
     expect((await eventsOf(t)).map((e) => e.type)).toEqual(["payment.failed"]);
@@ -134,41 +134,41 @@ async function assertNoTableContains(needles: string[]) {
 }
 
 describe("refunds", () => {
-  async function receivedCharge(value = "100.00") {
+  async function receivedPayment(value = "100.00") {
     const t = await seedBillingTenant();
     const customer = await createCustomer(t);
-    const charge = (await createCharge(t, customer.id, { value })).body.data;
-    await sim("POST", `/v3/sandbox/payment/${charge.upstreamId}/confirm`, {}, t.upstreamKey);
-    return { t, charge };
+    const payment = (await createPayment(t, customer.id, { value })).body.data;
+    await sim("POST", `/v3/sandbox/payment/${payment.upstreamId}/confirm`, {}, t.upstreamKey);
+    return { t, payment };
   }
 
   it("5 concurrent partial refunds of 30.00 on 100.00: exactly 3 succeed, the sum stays within the value", async () => {
-    const { t, charge } = await receivedCharge();
-    const results = await Promise.all(Array.from({ length: 5 }, () => call("POST", `/api/v1/payments/${charge.id}/refund`, { key: t.key, body: { value: "30.00" } })));
+    const { t, payment } = await receivedPayment();
+    const results = await Promise.all(Array.from({ length: 5 }, () => call("POST", `/api/v1/payments/${payment.id}/refund`, { key: t.key, body: { value: "30.00" } })));
     expect(results.filter((r) => r.status === 200)).toHaveLength(3);
     for (const r of results.filter((r) => r.status !== 200)) expect(expectError(r, 409, "INVALID_STATE").details.refundableValue).toBe("10.00");
-    const got = (await call("GET", `/api/v1/payments/${charge.id}`, { key: t.key })).body.data;
+    const got = (await call("GET", `/api/v1/payments/${payment.id}`, { key: t.key })).body.data;
     expect(got).toMatchObject({ status: "RECEIVED", refundedValue: "90.00" });
-    const refunds = await call("GET", `/api/v1/payments/${charge.id}/refunds`, { key: t.key });
+    const refunds = await call("GET", `/api/v1/payments/${payment.id}/refunds`, { key: t.key });
     expect(refunds.body.data.map((r: { status: string; value: string }) => `${r.status}:${r.value}`)).toEqual(["done:30.00", "done:30.00", "done:30.00"]);
-    expect(await simRequests(t, "POST", `/v3/payments/${charge.upstreamId}/refund`)).toHaveLength(3);
+    expect(await simRequests(t, "POST", `/v3/payments/${payment.upstreamId}/refund`)).toHaveLength(3);
     expect((await eventsOf(t, "payment.refunded")).length).toBe(3);
     // The rest: refunding more than is left is 409; the remainder refunds fully.
-    const tooMuch = expectError(await call("POST", `/api/v1/payments/${charge.id}/refund`, { key: t.key, body: { value: "10.01" } }), 409, "INVALID_STATE");
+    const tooMuch = expectError(await call("POST", `/api/v1/payments/${payment.id}/refund`, { key: t.key, body: { value: "10.01" } }), 409, "INVALID_STATE");
     expect(tooMuch.message).toContain("RECEIVED");
-    const rest = await call("POST", `/api/v1/payments/${charge.id}/refund`, { key: t.key, body: {} });
+    const rest = await call("POST", `/api/v1/payments/${payment.id}/refund`, { key: t.key, body: {} });
     expect(rest.body.data).toMatchObject({ status: "REFUNDED", refundedValue: "100.00" });
     expect((await eventsOf(t, "payment.refunded")).length).toBe(4);
-    expectError(await call("POST", `/api/v1/payments/${charge.id}/refund`, { key: t.key, body: { value: "1.00" } }), 409, "INVALID_STATE");
+    expectError(await call("POST", `/api/v1/payments/${payment.id}/refund`, { key: t.key, body: { value: "1.00" } }), 409, "INVALID_STATE");
   });
 
   it("a refund the upstream refuses releases the reservation and is recorded failed", async () => {
-    const { t, charge } = await receivedCharge();
-    await sim("POST", "/__sim/faults", { token: t.upstreamKey, method: "POST", pathPrefix: `/v3/payments/${charge.upstreamId}/refund`, fault: "status", status: 400 });
-    expectError(await call("POST", `/api/v1/payments/${charge.id}/refund`, { key: t.key, body: { value: "40.00" } }), 400, "BAD_REQUEST");
-    const got = (await call("GET", `/api/v1/payments/${charge.id}`, { key: t.key })).body.data;
+    const { t, payment } = await receivedPayment();
+    await sim("POST", "/__sim/faults", { token: t.upstreamKey, method: "POST", pathPrefix: `/v3/payments/${payment.upstreamId}/refund`, fault: "status", status: 400 });
+    expectError(await call("POST", `/api/v1/payments/${payment.id}/refund`, { key: t.key, body: { value: "40.00" } }), 400, "BAD_REQUEST");
+    const got = (await call("GET", `/api/v1/payments/${payment.id}`, { key: t.key })).body.data;
     expect(got).toMatchObject({ status: "RECEIVED", refundedValue: "0.00" });
-    const refunds = (await call("GET", `/api/v1/payments/${charge.id}/refunds`, { key: t.key })).body.data;
+    const refunds = (await call("GET", `/api/v1/payments/${payment.id}/refunds`, { key: t.key })).body.data;
     expect(refunds).toMatchObject([{ status: "failed", value: "40.00" }]);
   });
 });
@@ -177,7 +177,7 @@ describe("validation and isolation", () => {
   it.each([["10.999"], ["-1"], ["abc"], [0], ["0.00"]])("value %j → 400 naming body.value", async (value) => {
     const t = await seedBillingTenant({ webhooks: false });
     const customer = await createCustomer(t);
-    const err = expectError(await createCharge(t, customer.id, { value }), 400, "VALIDATION_FAILED");
+    const err = expectError(await createPayment(t, customer.id, { value }), 400, "VALIDATION_FAILED");
     expect(err.details.fields.map((f: { path: string }) => f.path)).toContain("body.value");
   });
 
@@ -188,21 +188,21 @@ describe("validation and isolation", () => {
     expect((await call("GET", "/api/v1/customers", { key: t.key })).body.meta.pagination.totalCount).toBe(0);
   });
 
-  it("another workspace's customer, charge and refunds are 404 on every route", async () => {
+  it("another workspace's customer, payment and refunds are 404 on every route", async () => {
     const a = await seedBillingTenant();
     const b = await seedBillingTenant({ webhooks: false });
     const customer = await createCustomer(a);
-    const charge = (await createCharge(a, customer.id)).body.data;
+    const payment = (await createPayment(a, customer.id)).body.data;
     for (const [method, path] of [
       ["GET", `/api/v1/customers/${customer.id}`], ["PUT", `/api/v1/customers/${customer.id}`], ["DELETE", `/api/v1/customers/${customer.id}`], ["POST", `/api/v1/customers/${customer.id}/restore`],
-      ["GET", `/api/v1/payments/${charge.id}`], ["DELETE", `/api/v1/payments/${charge.id}`], ["GET", `/api/v1/payments/${charge.id}/status`], ["GET", `/api/v1/payments/${charge.id}/pix`],
-      ["GET", `/api/v1/payments/${charge.id}/pixQrCode`], ["POST", `/api/v1/payments/${charge.id}/refund`], ["GET", `/api/v1/payments/${charge.id}/refunds`], ["POST", `/api/v1/payments/${charge.id}/cancel`],
+      ["GET", `/api/v1/payments/${payment.id}`], ["DELETE", `/api/v1/payments/${payment.id}`], ["GET", `/api/v1/payments/${payment.id}/status`], ["GET", `/api/v1/payments/${payment.id}/pix`],
+      ["GET", `/api/v1/payments/${payment.id}/pixQrCode`], ["POST", `/api/v1/payments/${payment.id}/refund`], ["GET", `/api/v1/payments/${payment.id}/refunds`], ["POST", `/api/v1/payments/${payment.id}/cancel`],
     ] as const) {
       expectError(await call(method, path, { key: b.key, ...(method === "PUT" || method === "POST" ? { body: {} } : {}) }), 404, "NOT_FOUND");
     }
     expect((await call("GET", "/api/v1/payments", { key: b.key })).body.data).toEqual([]);
-    // b cannot charge a's customer either.
-    expectError(await createCharge(b, customer.id), 400, "VALIDATION_FAILED");
+    // b cannot payment a's customer either.
+    expectError(await createPayment(b, customer.id), 400, "VALIDATION_FAILED");
   });
 
   it("permissions: a read-only key cannot create (403 naming it); no key is 401; no gateway account is 409", async () => {

@@ -43,7 +43,7 @@ export async function createCustomer(t: BillingTenant, overrides: Record<string,
 
 export const dueDate = (days = 7) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
-export async function createCharge(t: BillingTenant, customer: string, body: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+export async function createPayment(t: BillingTenant, customer: string, body: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
   return call("POST", "/api/v1/payments", { key: t.key, headers, body: { customer, billingType: "PIX", value: "100.00", dueDate: dueDate(), ...body } });
 }
 

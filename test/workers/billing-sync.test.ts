@@ -3,24 +3,24 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { reconcilePendingSync } from "../../src/modules/reconciliation/sweeper";
 import { expandPermissions, PERMISSIONS } from "../../src/lib/permissions";
-import { createCharge as createChargeService } from "../../src/modules/payments/service";
+import { createPayment as createPaymentService } from "../../src/modules/payments/service";
 import { ApiError } from "../../src/http/errors";
 import { call, expectError } from "./support";
-import { createCharge, createCustomer, dueDate, eventsOf, seedBillingTenant, sim, simRequests, testDeps, upstreamWebhook, type BillingTenant } from "./billing-support";
+import { createPayment, createCustomer, dueDate, eventsOf, seedBillingTenant, sim, simRequests, testDeps, upstreamWebhook, type BillingTenant } from "./billing-support";
 
 const principalOf = (t: BillingTenant) => ({ kind: "api_key" as const, actorId: t.apiKeyId, organizationId: t.organizationId, workspaceId: t.workspaceId, environment: "test" as const, workspaceRestricted: false, permissions: expandPermissions(PERMISSIONS) });
 const later = () => new Date(Date.now() + 5 * 60_000);
 
 describe("idempotent creates", () => {
-  it("the same Idempotency-Key ×5 in parallel: one Ponte charge, one upstream POST", async () => {
+  it("the same Idempotency-Key ×5 in parallel: one Ponte payment, one upstream POST", async () => {
     const t = await seedBillingTenant();
     const customer = await createCustomer(t);
-    const results = await Promise.all(Array.from({ length: 5 }, () => createCharge(t, customer.id, {}, { "Idempotency-Key": "order-42" })));
+    const results = await Promise.all(Array.from({ length: 5 }, () => createPayment(t, customer.id, {}, { "Idempotency-Key": "order-42" })));
     const okOnes = results.filter((r) => r.status === 200);
     expect(okOnes.length).toBeGreaterThanOrEqual(1);
     for (const r of results.filter((r) => r.status !== 200)) expectError(r, 409, "IDEMPOTENCY_KEY_IN_USE");
     expect(new Set(okOnes.map((r) => r.body.data.id)).size).toBe(1);
-    const again = await createCharge(t, customer.id, {}, { "Idempotency-Key": "order-42" });
+    const again = await createPayment(t, customer.id, {}, { "Idempotency-Key": "order-42" });
     expect(again.body.data.id).toBe(okOnes[0]!.body.data.id);
     expect((await call("GET", "/api/v1/payments", { key: t.key })).body.meta.pagination.totalCount).toBe(1);
     expect(await simRequests(t, "POST", "/v3/payments")).toHaveLength(1);
@@ -28,28 +28,28 @@ describe("idempotent creates", () => {
 });
 
 describe("sync sweeper", () => {
-  it("upstream answers late (delay): the record stays pending; the sweeper links it by externalReference without a second charge", async () => {
+  it("upstream answers late (delay): the record stays pending; the sweeper links it by externalReference without a second payment", async () => {
     const t = await seedBillingTenant({ webhooks: false });
     const customer = await createCustomer(t);
     await sim("POST", "/__sim/faults", { token: t.upstreamKey, method: "POST", pathPrefix: "/v3/payments", fault: "delay", delayMs: 120 });
     const deps = testDeps({ upstreamTimeoutMs: 30 });
-    const err = await createChargeService(deps, principalOf(t), { customer: customer.id, billingType: "PIX", value: "50.00", dueDate: dueDate() }, "late-1").catch((e: unknown) => e);
+    const err = await createPaymentService(deps, principalOf(t), { customer: customer.id, billingType: "PIX", value: "50.00", dueDate: dueDate() }, "late-1").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).code).toBe("UPSTREAM_TIMEOUT");
     const pending = (await call("GET", "/api/v1/payments", { key: t.key })).body.data;
     expect(pending).toMatchObject([{ syncStatus: "pending", upstreamId: null, status: "PENDING" }]);
     await new Promise((r) => setTimeout(r, 150)); // let the delayed upstream create finish
     const report = await reconcilePendingSync(testDeps({ now: later }));
-    expect(report.charges).toEqual({ synced: 1, failed: 0 });
+    expect(report.payments).toEqual({ synced: 1, failed: 0 });
     const synced = (await call("GET", `/api/v1/payments/${pending[0].id}`, { key: t.key })).body.data;
     expect(synced.syncStatus).toBe("synced");
-    const upstreamCharges = (await sim<{ data: { id: string; externalReference: string }[] }>("GET", `/v3/payments?externalReference=${pending[0].id}`, undefined, t.upstreamKey)).body.data;
-    expect(upstreamCharges).toHaveLength(1);
-    expect(synced.upstreamId).toBe(upstreamCharges[0]!.id);
+    const upstreamPayments = (await sim<{ data: { id: string; externalReference: string }[] }>("GET", `/v3/payments?externalReference=${pending[0].id}`, undefined, t.upstreamKey)).body.data;
+    expect(upstreamPayments).toHaveLength(1);
+    expect(synced.upstreamId).toBe(upstreamPayments[0]!.id);
     expect(await simRequests(t, "POST", "/v3/payments")).toHaveLength(1);
     expect((await eventsOf(t, "payment.created")).length).toBe(1);
     // A retry under the same key resumes the same record.
-    const retry = await createChargeService(testDeps(), principalOf(t), { customer: customer.id, billingType: "PIX", value: "50.00", dueDate: dueDate() }, "late-1");
+    const retry = await createPaymentService(testDeps(), principalOf(t), { customer: customer.id, billingType: "PIX", value: "50.00", dueDate: dueDate() }, "late-1");
     expect(retry.id).toBe(pending[0].id);
   });
 
@@ -57,16 +57,16 @@ describe("sync sweeper", () => {
     const t = await seedBillingTenant({ webhooks: false });
     const customer = await createCustomer(t);
     await sim("POST", "/__sim/faults", { token: t.upstreamKey, method: "POST", pathPrefix: "/v3/payments", fault: "timeout", delayMs: 60_000 });
-    const err = await createChargeService(testDeps({ upstreamTimeoutMs: 30 }), principalOf(t), { customer: customer.id, billingType: "PIX", value: "50.00", dueDate: dueDate() }).catch((e: unknown) => e);
+    const err = await createPaymentService(testDeps({ upstreamTimeoutMs: 30 }), principalOf(t), { customer: customer.id, billingType: "PIX", value: "50.00", dueDate: dueDate() }).catch((e: unknown) => e);
     expect((err as ApiError).code).toBe("UPSTREAM_TIMEOUT");
     await sim("DELETE", `/__sim/faults?token=${encodeURIComponent(t.upstreamKey)}`);
-    expect(await reconcilePendingSync(testDeps({ now: () => new Date() }))).toMatchObject({ charges: { synced: 0 } }); // within the grace period: untouched
+    expect(await reconcilePendingSync(testDeps({ now: () => new Date() }))).toMatchObject({ payments: { synced: 0 } }); // within the grace period: untouched
     const report = await reconcilePendingSync(testDeps({ now: later }));
-    expect(report.charges.synced).toBeGreaterThanOrEqual(1);
+    expect(report.payments.synced).toBeGreaterThanOrEqual(1);
     const [row] = (await call("GET", "/api/v1/payments", { key: t.key })).body.data;
     expect(row).toMatchObject({ syncStatus: "synced" });
-    const upstreamCharges = (await sim<{ data: unknown[] }>("GET", `/v3/payments?externalReference=${row.id}`, undefined, t.upstreamKey)).body.data;
-    expect(upstreamCharges).toHaveLength(1);
+    const upstreamPayments = (await sim<{ data: unknown[] }>("GET", `/v3/payments?externalReference=${row.id}`, undefined, t.upstreamKey)).body.data;
+    expect(upstreamPayments).toHaveLength(1);
     await reconcilePendingSync(testDeps({ now: later }));
     expect((await sim<{ data: unknown[] }>("GET", `/v3/payments?externalReference=${row.id}`, undefined, t.upstreamKey)).body.data).toHaveLength(1);
   });
@@ -97,13 +97,13 @@ describe("inbound upstream webhooks", () => {
     expect(stored?.n).toBe(2);
   });
 
-  it("a replayed PAYMENT_RECEIVED with a new id for an already-received charge emits nothing new", async () => {
+  it("a replayed PAYMENT_RECEIVED with a new id for an already-received payment emits nothing new", async () => {
     const t = await seedBillingTenant();
     const customer = await createCustomer(t);
-    const charge = (await createCharge(t, customer.id)).body.data;
-    await sim("POST", `/v3/sandbox/payment/${charge.upstreamId}/confirm`, {}, t.upstreamKey);
-    await upstreamWebhook(t, { id: "evt_replay", event: "PAYMENT_RECEIVED", payment: { id: charge.upstreamId, status: "RECEIVED", externalReference: charge.id } });
-    await upstreamWebhook(t, { id: "evt_created_again", event: "PAYMENT_CREATED", payment: { id: charge.upstreamId, status: "PENDING", externalReference: charge.id } });
+    const payment = (await createPayment(t, customer.id)).body.data;
+    await sim("POST", `/v3/sandbox/payment/${payment.upstreamId}/confirm`, {}, t.upstreamKey);
+    await upstreamWebhook(t, { id: "evt_replay", event: "PAYMENT_RECEIVED", payment: { id: payment.upstreamId, status: "RECEIVED", externalReference: payment.id } });
+    await upstreamWebhook(t, { id: "evt_created_again", event: "PAYMENT_CREATED", payment: { id: payment.upstreamId, status: "PENDING", externalReference: payment.id } });
     expect((await eventsOf(t)).map((e) => e.type)).toEqual(["payment.created", "payment.received"]);
   });
 });
@@ -112,7 +112,7 @@ const HOLDER = { name: "Maria Silva", email: "maria@example.com", cpfCnpj: "5299
 const CARD = { holderName: "MARIA SILVA", number: "4111111111111111", expiryMonth: "12", expiryYear: String(new Date().getUTCFullYear() + 2), ccv: "123" };
 
 describe("saved-card ownership", () => {
-  it("another customer's saved card (by id or by its upstream token) is refused for subscriptions and charges; nothing is created", async () => {
+  it("another customer's saved card (by id or by its upstream token) is refused for subscriptions and payments; nothing is created", async () => {
     const t = await seedBillingTenant();
     const owner = await createCustomer(t);
     const other = await createCustomer(t, { name: "João Lima", email: "joao@example.com" });
@@ -122,8 +122,8 @@ describe("saved-card ownership", () => {
     for (const token of [tok.body.data.id, tok.body.data.creditCardToken]) {
       const sub = await call("POST", "/api/v1/subscriptions", { key: t.key, body: { plan: plan.id, customer: other.id, nextDueDate: dueDate(3), creditCardToken: token, remoteIp: "203.0.113.7" } });
       expect(expectError(sub, 400, "VALIDATION_FAILED").details.fields[0].path).toBe("body.creditCardToken");
-      const charge = await createCharge(t, other.id, { billingType: "CREDIT_CARD", creditCardToken: token, remoteIp: "203.0.113.7" });
-      expect(expectError(charge, 400, "VALIDATION_FAILED").details.fields[0].path).toBe("body.creditCardToken");
+      const payment = await createPayment(t, other.id, { billingType: "CREDIT_CARD", creditCardToken: token, remoteIp: "203.0.113.7" });
+      expect(expectError(payment, 400, "VALIDATION_FAILED").details.fields[0].path).toBe("body.creditCardToken");
     }
     expect(await env.DB.prepare("SELECT count(*) AS n FROM subscriptions WHERE workspace_id = ?").bind(t.workspaceId).first()).toEqual({ n: 0 });
     expect(await simRequests(t, "POST", "/v3/subscriptions")).toHaveLength(0);
@@ -134,7 +134,7 @@ describe("saved-card ownership", () => {
 });
 
 describe("plans and subscriptions", () => {
-  it("subscription from a plan: its first charge arrives by webhook, advance adds the next; cancel stops it", async () => {
+  it("subscription from a plan: its first payment arrives by webhook, advance adds the next; cancel stops it", async () => {
     const t = await seedBillingTenant();
     const customer = await createCustomer(t);
     const plan = await call("POST", "/api/v1/plans", { key: t.key, body: { name: "Pro", value: "49.90", cycle: "MONTHLY", billingType: "PIX" } });
@@ -142,11 +142,11 @@ describe("plans and subscriptions", () => {
     const sub = await call("POST", "/api/v1/subscriptions", { key: t.key, body: { plan: plan.body.data.id, customer: customer.id, nextDueDate: dueDate(3) } });
     expect(sub.status).toBe(201);
     expect(sub.body.data).toMatchObject({ object: "subscription", status: "ACTIVE", value: "49.90", cycle: "MONTHLY", billingType: "PIX", syncStatus: "synced" });
-    let charges = (await call("GET", `/api/v1/payments?subscription=${sub.body.data.id}`, { key: t.key })).body.data;
-    expect(charges).toMatchObject([{ subscription: sub.body.data.id, value: "49.90", status: "PENDING", customer: customer.id }]);
+    let payments = (await call("GET", `/api/v1/payments?subscription=${sub.body.data.id}`, { key: t.key })).body.data;
+    expect(payments).toMatchObject([{ subscription: sub.body.data.id, value: "49.90", status: "PENDING", customer: customer.id }]);
     await sim("POST", `/__sim/subscriptions/${sub.body.data.upstreamId}/advance?token=${encodeURIComponent(t.upstreamKey)}`);
-    charges = (await call("GET", `/api/v1/payments?subscription=${sub.body.data.id}`, { key: t.key })).body.data;
-    expect(charges).toHaveLength(2);
+    payments = (await call("GET", `/api/v1/payments?subscription=${sub.body.data.id}`, { key: t.key })).body.data;
+    expect(payments).toHaveLength(2);
     const cancel = await call("POST", `/api/v1/subscriptions/${sub.body.data.id}/cancel`, { key: t.key });
     expect(cancel.status).toBe(201);
     expect(cancel.body.data.status).toBe("CANCELED");

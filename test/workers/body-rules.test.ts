@@ -3,7 +3,7 @@
 // LIMITS.maxJsonDepth deep, and a framework-thrown 4xx is never a 500.
 import { describe, expect, it } from "vitest";
 import { LIMITS } from "../../src/config";
-import { createCharge, createCustomer, seedBillingTenant, sim } from "./billing-support";
+import { createPayment, createCustomer, seedBillingTenant, sim } from "./billing-support";
 import { call, expectError, seedTenant } from "./support";
 
 const form = () => {
@@ -39,13 +39,13 @@ describe("content types", () => {
 });
 
 describe("an empty body", () => {
-  it("on an operation whose body is optional is read as {}: a refund of the whole charge", async () => {
+  it("on an operation whose body is optional is read as {}: a refund of the whole payment", async () => {
     const t = await seedBillingTenant();
     const customer = await createCustomer(t);
-    const charge = (await createCharge(t, customer.id, { value: "100.00" })).body.data;
-    await sim("POST", `/v3/sandbox/payment/${charge.upstreamId}/confirm`, {}, t.upstreamKey);
+    const payment = (await createPayment(t, customer.id, { value: "100.00" })).body.data;
+    await sim("POST", `/v3/sandbox/payment/${payment.upstreamId}/confirm`, {}, t.upstreamKey);
     // How older HTTP clients send a POST without a body.
-    const res = await call("POST", `/api/v1/payments/${charge.id}/refund`, {
+    const res = await call("POST", `/api/v1/payments/${payment.id}/refund`, {
       key: t.key,
       rawBody: "",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },

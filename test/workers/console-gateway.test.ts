@@ -3,7 +3,7 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../src/lib/secret-box";
 import { seedMember, signUpUser } from "./auth-support";
-import { createCharge, createCustomer, seedBillingTenant } from "./billing-support";
+import { createPayment, createCustomer, seedBillingTenant } from "./billing-support";
 import { simKey } from "./gateway-support";
 import { BASE } from "./support";
 
@@ -128,26 +128,26 @@ describe("console gateway account page", () => {
 });
 
 describe("console overview", () => {
-  it("counts and lists a charge and customer created through the API; another tenant's never appear", async () => {
+  it("counts and lists a payment and customer created through the API; another tenant's never appear", async () => {
     const t = await seedBillingTenant({ webhooks: false });
     const customer = await createCustomer(t);
-    const charge = await createCharge(t, customer.id, { billingType: "BOLETO", value: "1234.56" });
-    expect(charge.status, JSON.stringify(charge.body)).toBe(200);
+    const payment = await createPayment(t, customer.id, { billingType: "BOLETO", value: "1234.56" });
+    expect(payment.status, JSON.stringify(payment.body)).toBe(200);
     const owner = await seedMember(t.organizationId, "owner");
     const html = await (await page("/console", owner.cookie)).text();
-    const recent = /<table data-recent="charges">[\s\S]*?<\/table>/.exec(html)?.[0] ?? "";
-    expect(recent).toContain(charge.body.data.id);
+    const recent = /<table data-recent="payments">[\s\S]*?<\/table>/.exec(html)?.[0] ?? "";
+    expect(recent).toContain(payment.body.data.id);
     expect(recent).toContain("BOLETO");
     expect(recent).toContain("1234.56");
-    expect(recent).toContain(`<span class="badge">${charge.body.data.status}</span>`);
-    expect(html).toMatch(/data-stat="Charges in this workspace"><div class="stat">1<\/div>/);
+    expect(recent).toContain(`<span class="badge">${payment.body.data.status}</span>`);
+    expect(html).toMatch(/data-stat="Payments in this workspace"><div class="stat">1<\/div>/);
     expect(html).toMatch(/data-stat="Customers in this workspace"><div class="stat">1<\/div>/);
     expect(html).toMatch(/data-stat="Webhook deliveries"><div class="stat">0<\/div>/);
 
     const other = await signUpUser();
     const otherHtml = await (await page("/console", other.cookie)).text();
-    expect(otherHtml).not.toContain(charge.body.data.id);
-    expect(otherHtml).toContain("No charges in this workspace yet.");
+    expect(otherHtml).not.toContain(payment.body.data.id);
+    expect(otherHtml).toContain("No payments in this workspace yet.");
     expect(otherHtml).toMatch(/data-stat="Customers in this workspace"><div class="stat">0<\/div>/);
   });
 

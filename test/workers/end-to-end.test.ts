@@ -1,5 +1,5 @@
-// The whole loop a merchant relies on, through public routes only: create a charge, confirm it with
-// the sandbox action (passthrough, native id translated), the simulator's webhook updates the charge,
+// The whole loop a merchant relies on, through public routes only: create a payment, confirm it with
+// the sandbox action (passthrough, native id translated), the simulator's webhook updates the payment,
 // and the outbox delivers signed events to the merchant's endpoint through the real queue.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createCustomer, dueDate, eventsOf, seedBillingTenant } from "./billing-support";
@@ -18,11 +18,11 @@ async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 8000): 
   }
 }
 
-describe("charge → sandbox confirm → inbound webhook → outbound delivery", () => {
+describe("payment → sandbox confirm → inbound webhook → outbound delivery", () => {
   it.each([
     ["PIX", "confirm", "RECEIVED", "payment.received"],
     ["BOLETO", "overdue", "OVERDUE", "payment.overdue"],
-  ])("%s charge, sandbox %s → %s, and %s reaches the merchant signed", async (billingType, action, status, kind) => {
+  ])("%s payment, sandbox %s → %s, and %s reaches the merchant signed", async (billingType, action, status, kind) => {
     const t = await seedBillingTenant();
     const endpoint = await createEndpoint(t, { eventKinds: ["payment.created", kind] });
     const receiver = mockReceiver();
@@ -30,14 +30,14 @@ describe("charge → sandbox confirm → inbound webhook → outbound delivery",
     const customer = await createCustomer(t);
     const created = await call("POST", "/api/v1/payments", { key: t.key, body: { customer: customer.id, billingType, value: "129.90", dueDate: dueDate() } });
     expect(created.status).toBe(200);
-    const charge = created.body.data;
+    const payment = created.body.data;
 
-    const sandbox = await call("POST", `/api/v1/sandbox/payment/${charge.id}/${action}`, { key: t.key, body: {} });
+    const sandbox = await call("POST", `/api/v1/sandbox/payment/${payment.id}/${action}`, { key: t.key, body: {} });
     expect(sandbox.status).toBe(200);
-    expect(sandbox.body.data).toMatchObject({ id: charge.upstreamId, status });
+    expect(sandbox.body.data).toMatchObject({ id: payment.upstreamId, status });
     expect(sandbox.body.meta.upstream.status).toBe(200);
 
-    const after = await call("GET", `/api/v1/payments/${charge.id}`, { key: t.key });
+    const after = await call("GET", `/api/v1/payments/${payment.id}`, { key: t.key });
     expect(after.body.data.status).toBe(status);
     expect((await eventsOf(t)).map((e: { type: string }) => e.type)).toEqual(["payment.created", kind]);
 
@@ -51,7 +51,7 @@ describe("charge → sandbox confirm → inbound webhook → outbound delivery",
       const [, t0, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(d.headers["x-service-signature"]!)!;
       expect(v1).toBe(await hmacHex(endpoint.secret, `${t0}.${d.body}`));
       const envelope = JSON.parse(d.body);
-      expect(envelope.data.id).toBe(charge.id);
+      expect(envelope.data.id).toBe(payment.id);
       expect(envelope.data.value).toBe("129.90");
     }
   });

@@ -3,7 +3,7 @@
 // accepts and issues, the upstream base URL, the webhook URL policy and the delivery envelope.
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { hashApiKey } from "../../src/auth/api-key-secret";
+import { hashApiKey } from "../../src/access/api-key-secret";
 import { RATE_LIMIT_UNIT } from "../../src/http/rate-limit";
 import { seedGatewayAccount, simKey, simRequests } from "./gateway-support";
 import { call, expectError, seedApiKey, seedTenant } from "./support";

@@ -5,7 +5,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../src/lib/secret-box";
 import { ROLE_PERMISSION_SETS } from "../../src/lib/permissions";
-import type { SessionPrincipal } from "../../src/auth/session";
+import type { SessionPrincipal } from "../../src/access/session";
 import { LIMITS } from "../../src/config";
 import { backgroundDeps } from "../../src/deps";
 import { changeMemberRole } from "../../src/modules/members/service";

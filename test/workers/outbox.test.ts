@@ -74,7 +74,7 @@ describe("insertIfChanged (src/db/insert-if-changed.ts)", () => {
     const eventId = newId();
     await deps.db.insert(events).values({ id: eventId, ...t, type: "payment.created", data: {}, createdAt: at.toISOString(), fannedOutAt: null });
     // Keys deliberately out of schema order, `origin` and `failureReason` omitted (schema default / NULL).
-    const values = { updatedAt: "u", createdAt: "c", status: "pending" as const, valueCents: 1234, chargeId: "ch", description: "d", workspaceId: t.workspaceId, organizationId: t.organizationId, id };
+    const values = { updatedAt: "u", createdAt: "c", status: "pending" as const, valueCents: 1234, paymentId: "ch", description: "d", workspaceId: t.workspaceId, organizationId: t.organizationId, id };
     const query = insertIfChanged(createDb(env.DB), refunds, values).toSQL();
     // Each selected value is aliased to the column the INSERT lists at the same position.
     const [, inserted = "", selected = ""] = /^insert into "refunds" \((.*)\) SELECT (.*) WHERE changes\(\) > 0$/.exec(query.sql) ?? [];
@@ -82,7 +82,7 @@ describe("insertIfChanged (src/db/insert-if-changed.ts)", () => {
     expect(query.params[inserted.split(", ").indexOf('"value_cents"')]).toBe(1234);
     await deps.db.batch([deps.db.update(events).set({ fannedOutAt: "x" }).where(eq(events.id, eventId)), insertIfChanged(deps.db, refunds, values)]);
     const row = await deps.db.select().from(refunds).where(eq(refunds.id, id)).get();
-    expect(row).toEqual({ id, ...t, chargeId: "ch", valueCents: 1234, description: "d", status: "pending", origin: "ponte", failureReason: null, createdAt: "c", updatedAt: "u" });
+    expect(row).toEqual({ id, ...t, paymentId: "ch", valueCents: 1234, description: "d", status: "pending", origin: "ponte", failureReason: null, createdAt: "c", updatedAt: "u" });
   });
 
   it("refuses a key that is not a column", () => {

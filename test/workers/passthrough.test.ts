@@ -177,12 +177,12 @@ describe("native id translation", () => {
     expect(logs[0]).toMatchObject({ surface_path: `/api/v1/customers/${mine}/notifications`, upstream_path: "/v3/customers/cus_x/notifications" });
   });
 
-  it("translates charge UUIDs too (upper-case input accepted)", async () => {
+  it("translates payment UUIDs too (upper-case input accepted)", async () => {
     const t = await connectedTenant();
     const id = newId();
     const now = new Date().toISOString();
     await env.DB.prepare(
-      "INSERT INTO charges (id, organization_id, workspace_id, upstream_id, sync_status, customer_id, billing_type, status, value_cents, due_date, created_at, updated_at) VALUES (?, ?, ?, 'pay_abc', 'synced', ?, 'PIX', 'PENDING', 12990, '2026-12-01', ?, ?)",
+      "INSERT INTO payments (id, organization_id, workspace_id, upstream_id, sync_status, customer_id, billing_type, status, value_cents, due_date, created_at, updated_at) VALUES (?, ?, ?, 'pay_abc', 'synced', ?, 'PIX', 'PENDING', 12990, '2026-12-01', ?, ?)",
     )
       .bind(id, t.organizationId, t.workspaceId, newId(), now, now)
       .run();

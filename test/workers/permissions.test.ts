@@ -1,11 +1,11 @@
 // Missing permissions: every operation the OpenAPI document says is guarded by a permission answers
 // 403 FORBIDDEN naming it to a key that holds everything else; every permission guards something; and
-// the money-moving writes (refund, cancel) refuse without touching the charge, the subscription or
+// the money-moving writes (refund, cancel) refuse without touching the payment, the subscription or
 // the upstream.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { PERMISSIONS } from "../../src/lib/permissions";
-import { createCharge, createCustomer, dueDate, seedBillingTenant, sim, simRequests } from "./billing-support";
+import { createPayment, createCustomer, dueDate, seedBillingTenant, sim, simRequests } from "./billing-support";
 import { call, expectError, seedApiKey } from "./support";
 
 interface Operation {
@@ -59,33 +59,33 @@ describe("missing permissions", () => {
 });
 
 describe("refund and cancel without payments.manage / subscriptions.manage", () => {
-  it("refund: 403 naming payments.manage; the charge and the upstream are untouched", async () => {
+  it("refund: 403 naming payments.manage; the payment and the upstream are untouched", async () => {
     const t = await seedBillingTenant();
     const customer = await createCustomer(t);
-    const charge = (await createCharge(t, customer.id)).body.data;
-    await sim("POST", `/v3/sandbox/payment/${charge.upstreamId}/confirm`, {}, t.upstreamKey);
-    const before = (await call("GET", `/api/v1/payments/${charge.id}`, { key: t.key })).body.data;
+    const payment = (await createPayment(t, customer.id)).body.data;
+    await sim("POST", `/v3/sandbox/payment/${payment.upstreamId}/confirm`, {}, t.upstreamKey);
+    const before = (await call("GET", `/api/v1/payments/${payment.id}`, { key: t.key })).body.data;
     expect(before.status).toBe("RECEIVED");
     const upstreamCalls = (await simRequests(t)).length;
 
     const { key } = await seedApiKey(t.organizationId, null, { permissions: allBut("payments.manage") });
-    const error = expectError(await call("POST", `/api/v1/payments/${charge.id}/refund`, { key, body: {} }), 403, "FORBIDDEN");
+    const error = expectError(await call("POST", `/api/v1/payments/${payment.id}/refund`, { key, body: {} }), 403, "FORBIDDEN");
     expect(error.details.requiredPermission).toBe("payments.manage");
-    expect((await call("GET", `/api/v1/payments/${charge.id}`, { key: t.key })).body.data).toEqual(before);
+    expect((await call("GET", `/api/v1/payments/${payment.id}`, { key: t.key })).body.data).toEqual(before);
     expect((await simRequests(t)).length).toBe(upstreamCalls);
     const events = await env.DB.prepare("SELECT count(*) AS n FROM events WHERE workspace_id = ? AND type LIKE 'payment.refund%'").bind(t.workspaceId).first<{ n: number }>();
     expect(events?.n).toBe(0);
   });
 
-  it("charge cancel: 403 naming payments.manage; the charge stays PENDING upstream and here", async () => {
+  it("payment cancel: 403 naming payments.manage; the payment stays PENDING upstream and here", async () => {
     const t = await seedBillingTenant();
     const customer = await createCustomer(t);
-    const charge = (await createCharge(t, customer.id)).body.data;
+    const payment = (await createPayment(t, customer.id)).body.data;
     const { key } = await seedApiKey(t.organizationId, null, { permissions: allBut("payments.manage") });
-    const error = expectError(await call("POST", `/api/v1/payments/${charge.id}/cancel`, { key }), 403, "FORBIDDEN");
+    const error = expectError(await call("POST", `/api/v1/payments/${payment.id}/cancel`, { key }), 403, "FORBIDDEN");
     expect(error.details.requiredPermission).toBe("payments.manage");
-    expect((await call("GET", `/api/v1/payments/${charge.id}`, { key: t.key })).body.data.status).toBe("PENDING");
-    expect(await simRequests(t, "DELETE", `/v3/payments/${charge.upstreamId}`)).toEqual([]);
+    expect((await call("GET", `/api/v1/payments/${payment.id}`, { key: t.key })).body.data.status).toBe("PENDING");
+    expect(await simRequests(t, "DELETE", `/v3/payments/${payment.upstreamId}`)).toEqual([]);
   });
 
   it("subscription cancel: 403 naming subscriptions.manage; the subscription stays ACTIVE", async () => {

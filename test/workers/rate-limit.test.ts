@@ -4,7 +4,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { buildApp } from "../../src/app";
-import { hashApiKey } from "../../src/auth/api-key-secret";
+import { hashApiKey } from "../../src/access/api-key-secret";
 import { RATE_LIMIT_UNIT } from "../../src/http/rate-limit";
 import { BASE, call, seedTenant } from "./support";
 

@@ -4,7 +4,7 @@
 // the retention sweeper's cap per run.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { cachedKeyLookup } from "../../src/auth/key-cache";
+import { cachedKeyLookup } from "../../src/access/key-cache";
 import { runSweepers } from "../../src/scheduled";
 import { seedGatewayAccount, simKey, simRequests } from "./gateway-support";
 import { call, expectError, seedTenant, seedWorkspace } from "./support";

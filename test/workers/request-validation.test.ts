@@ -10,19 +10,19 @@ const CARD = { holderName: "Maria Silva", number: "4444444444444444", expiryMont
 const fieldsOf = (res: { body: any }) =>
   (expectError(res as never, 400, "VALIDATION_FAILED").details.fields as { path: string; message: string }[]).map((f) => f.path);
 
-async function chargeCount(workspaceId: string) {
-  return (await env.DB.prepare("SELECT COUNT(*) AS n FROM charges WHERE workspace_id = ?").bind(workspaceId).first<{ n: number }>())!.n;
+async function paymentCount(workspaceId: string) {
+  return (await env.DB.prepare("SELECT COUNT(*) AS n FROM payments WHERE workspace_id = ?").bind(workspaceId).first<{ n: number }>())!.n;
 }
 
 describe("request rules in the schemas", () => {
-  it("a card token on a PIX charge names body.billingType, before the gateway account or the customer is looked up", async () => {
+  it("a card token on a PIX payment names body.billingType, before the gateway account or the customer is looked up", async () => {
     // No gateway account and an unknown customer: the old service answered 409/404 before reaching its own check.
     const t = await seedTenant();
     const body = { customer: "cus_unknown", billingType: "PIX", value: "10.00", dueDate: dueDate(), creditCardToken: "tok_1" };
     const res = await call("POST", "/api/v1/payments", { key: t.key, body });
     expect(fieldsOf(res)).toEqual(["body.billingType"]);
     expect(res.body.error.details.fields[0].message).toBe("card fields need billingType CREDIT_CARD");
-    expect(await chargeCount(t.workspaceId)).toBe(0);
+    expect(await paymentCount(t.workspaceId)).toBe(0);
   });
 
   it("raw card data without the holder's data names body.creditCardHolderInfo", async () => {
@@ -30,7 +30,7 @@ describe("request rules in the schemas", () => {
     const body = { customer: "cus_unknown", billingType: "CREDIT_CARD", value: "10.00", dueDate: dueDate(), creditCard: CARD };
     const res = await call("POST", "/api/v1/payments", { key: t.key, body });
     expect(fieldsOf(res)).toEqual(["body.creditCardHolderInfo"]);
-    expect(await chargeCount(t.workspaceId)).toBe(0);
+    expect(await paymentCount(t.workspaceId)).toBe(0);
   });
 
   it("a subscription naming a non-card billing type with card fields names body.billingType without needing the plan", async () => {

@@ -112,7 +112,7 @@ describe("another tenant's record: 404", () => {
     const resources = Object.fromEntries(op.pathParams.map((name) => [name, paramResource(op, name)]));
     const passthrough = PASSTHROUGH.has(op.operationId);
     if (passthrough) {
-      // The upstream holds these records: name a Ponte record (translated when it is the caller's) or, for upstream-only resources, a charge.
+      // The upstream holds these records: name a Ponte record (translated when it is the caller's) or, for upstream-only resources, a payment.
       for (const name of op.pathParams) if (!RECORD_FACTORIES[resources[name]!.split("/")[0]!]) resources[name] = "payments";
       for (const name of op.pathParams) resources[name] = resources[name]!.split("/")[0]!;
     }

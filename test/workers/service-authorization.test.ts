@@ -4,7 +4,7 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { PERMISSIONS, type Permission } from "../../src/lib/permissions";
-import type { Principal } from "../../src/auth/principal";
+import type { Principal } from "../../src/access/principal";
 import { CATALOGUE } from "../../src/compat/catalogue";
 import { forwardPassthrough } from "../../src/compat/dispatch";
 import { createApiKey, listApiKeys, revokeApiKey } from "../../src/modules/api-keys/service";
@@ -14,8 +14,8 @@ import { createGatewayAccount, listGatewayAccounts } from "../../src/modules/gat
 import { listGatewayApiLogs } from "../../src/modules/gateway-api-logs/service";
 import { currentOrganization, renameOrganization } from "../../src/modules/organizations/service";
 import { tokenizeCard } from "../../src/modules/payment-methods/service";
-import { refundCharge } from "../../src/modules/payments/refunds";
-import { createCharge, getPixQrCode, listCharges } from "../../src/modules/payments/service";
+import { refundPayment } from "../../src/modules/payments/refunds";
+import { createPayment, getPixQrCode, listPayments } from "../../src/modules/payments/service";
 import { createPlan, listPlans } from "../../src/modules/plans/service";
 import { createSubscription, listSubscriptions } from "../../src/modules/subscriptions/service";
 import { createEndpoint, listEndpoints, rotateSecret } from "../../src/modules/webhook-endpoints/service";
@@ -71,13 +71,13 @@ const CASES: [string, Permission, (p: Principal) => Promise<unknown>][] = [
   ["createCustomer", "customers.manage", (p) => createCustomer(testDeps(), p, { name: "Maria", cpfCnpj: "52998224725" })],
   ["listCustomers", "customers.read", (p) => listCustomers(testDeps(), p, { limit: 10, offset: 0 }, {})],
   [
-    "createCharge",
+    "createPayment",
     "payments.manage",
-    (p) => createCharge(testDeps(), p, { customer: ID, billingType: "PIX", value: "10.00", dueDate: "2030-01-01" }),
+    (p) => createPayment(testDeps(), p, { customer: ID, billingType: "PIX", value: "10.00", dueDate: "2030-01-01" }),
   ],
-  ["listCharges", "payments.read", (p) => listCharges(testDeps(), p, { limit: 10, offset: 0 }, {})],
+  ["listPayments", "payments.read", (p) => listPayments(testDeps(), p, { limit: 10, offset: 0 }, {})],
   ["getPixQrCode", "payments.read", (p) => getPixQrCode(testDeps(), p, ID)],
-  ["refundCharge", "payments.manage", (p) => refundCharge(testDeps(), p, ID, {})],
+  ["refundPayment", "payments.manage", (p) => refundPayment(testDeps(), p, ID, {})],
   ["tokenizeCard", "payment_methods.manage", (p) => tokenizeCard(testDeps(), p, {} as never)],
   ["createPlan", "plans.manage", (p) => createPlan(testDeps(), p, { name: "P", value: "10.00", cycle: "MONTHLY" } as never)],
   ["listPlans", "plans.read", (p) => listPlans(testDeps(), p, { limit: 10, offset: 0 })],

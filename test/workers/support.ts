@@ -1,6 +1,6 @@
 // Test support: tenants seeded straight into D1, and requests through the worker's own fetch.
 import { env, SELF } from "cloudflare:test";
-import { generateApiKeySecret, displayParts, hashApiKey } from "../../src/auth/api-key-secret";
+import { generateApiKeySecret, displayParts, hashApiKey } from "../../src/access/api-key-secret";
 import { PERMISSIONS } from "../../src/lib/permissions";
 import { newId } from "../../src/lib/ids";
 

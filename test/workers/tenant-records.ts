@@ -23,7 +23,7 @@ export interface TenantWorkspace {
 
 export interface CreatedRecord {
   id: string;
-  /** The record's id at the upstream, when it has one (customers, charges, subscriptions). */
+  /** The record's id at the upstream, when it has one (customers, payments, subscriptions). */
   upstreamId?: string;
 }
 

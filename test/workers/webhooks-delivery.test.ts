@@ -90,7 +90,7 @@ describe("a delivered event", () => {
   });
 
   it("says PRODUCTION in production", async () => {
-    const { environmentHeader } = await import("../../src/events/envelope");
+    const { environmentHeader } = await import("../../src/events/event-body");
     expect(environmentHeader("production")).toBe("PRODUCTION");
     expect(environmentHeader("sandbox")).toBe("SANDBOX");
   });

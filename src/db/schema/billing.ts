@@ -89,8 +89,8 @@ export const subscriptions = sqliteTable(
   ],
 );
 
-export const charges = sqliteTable(
-  "charges",
+export const payments = sqliteTable(
+  "payments",
   {
     id: text("id").primaryKey(),
     ...tenant,
@@ -123,13 +123,13 @@ export const charges = sqliteTable(
     ...timestamps,
   },
   (t) => [
-    index("charges_tenant_idx").on(t.organizationId, t.workspaceId, t.createdAt),
-    index("charges_upstream_idx").on(t.workspaceId, t.upstreamId),
-    index("charges_sync_idx").on(t.syncStatus, t.createdAt),
-    // One native charge per upstream charge, even when two webhooks race to create a subscription's charge.
-    uniqueIndex("charges_upstream_unique_idx").on(t.workspaceId, t.upstreamId),
-    uniqueIndex("charges_idempotency_idx").on(t.workspaceId, t.idempotencyKey),
-    index("charges_subscription_idx").on(t.subscriptionId, t.createdAt),
+    index("payments_tenant_idx").on(t.organizationId, t.workspaceId, t.createdAt),
+    index("payments_upstream_idx").on(t.workspaceId, t.upstreamId),
+    index("payments_sync_idx").on(t.syncStatus, t.createdAt),
+    // One native payment per upstream payment, even when two webhooks race to create a subscription's payment.
+    uniqueIndex("payments_upstream_unique_idx").on(t.workspaceId, t.upstreamId),
+    uniqueIndex("payments_idempotency_idx").on(t.workspaceId, t.idempotencyKey),
+    index("payments_subscription_idx").on(t.subscriptionId, t.createdAt),
   ],
 );
 
@@ -138,7 +138,7 @@ export const refunds = sqliteTable(
   {
     id: text("id").primaryKey(),
     ...tenant,
-    chargeId: text("charge_id").notNull(),
+    paymentId: text("payment_id").notNull(),
     valueCents: integer("value_cents").notNull(),
     description: text("description"),
     /** pending while the upstream call is in flight; done; failed (its amount released). */
@@ -148,7 +148,7 @@ export const refunds = sqliteTable(
     failureReason: text("failure_reason"),
     ...timestamps,
   },
-  (t) => [index("refunds_charge_idx").on(t.chargeId, t.createdAt)],
+  (t) => [index("refunds_payment_idx").on(t.paymentId, t.createdAt)],
 );
 
 /** Card tokens: only the upstream's token, the brand and the last four digits are ever kept. */

@@ -29,7 +29,7 @@ export const gatewayApiLogs = sqliteTable(
     organizationId: text("organization_id").notNull(),
     workspaceId: text("workspace_id").notNull(),
     gatewayAccountId: text("gateway_account_id").notNull(),
-    /** The catalogue operationId, or the native flow's name (e.g. `native:create-charge`). */
+    /** The catalogue operationId, or the native flow's name (e.g. `native:create-payment`). */
     operationId: text("operation_id").notNull(),
     method: text("method").notNull(),
     /** The path the merchant called (ids as sent), and the upstream path called (ids translated). */

@@ -1,7 +1,7 @@
 // API keys (control plane, surface internal): create, list, get, revoke, rotate. Each operation:
 // its route, then its handler.
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { guard } from "../../auth";
+import { guard } from "../../access";
 import type { AppEnv } from "../../http/app-env";
 import { ok, okList } from "../../http/envelope";
 import { AUTHENTICATED_ERRORS, WRITE_ERRORS, dataResponse, errorResponses, jsonBody, listResponse, routeGroup } from "../../http/openapi";

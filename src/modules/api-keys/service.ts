@@ -1,10 +1,10 @@
 // Issuing, listing, revoking and rotating API keys. Secrets exist only in the create/rotate answer.
 import { and, eq, isNull, type SQL } from "drizzle-orm";
 import { inCredentialScope } from "../../db/tenant-scope";
-import { generateApiKeySecret, displayParts, hashApiKey } from "../../auth/api-key-secret";
-import { forgetApiKey } from "../../auth/key-cache";
+import { generateApiKeySecret, displayParts, hashApiKey } from "../../access/api-key-secret";
+import { forgetApiKey } from "../../access/key-cache";
 import { isPermission } from "../../lib/permissions";
-import { type Principal, requirePermission } from "../../auth/principal";
+import { type Principal, requirePermission } from "../../access/principal";
 import { keyEnvironmentFor } from "../../config";
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";

@@ -1,6 +1,6 @@
 // Audit logs (control plane, surface internal): who did what, newest first.
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { guard } from "../../auth";
+import { guard } from "../../access";
 import type { AppEnv } from "../../http/app-env";
 import { okList } from "../../http/envelope";
 import { AUTHENTICATED_ERRORS, errorResponses, listResponse, routeGroup } from "../../http/openapi";

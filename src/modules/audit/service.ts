@@ -1,7 +1,7 @@
 // The audit trail: every control-plane write records who did what to which record, in the same batch.
 import { and, eq, gte, lte, type SQL } from "drizzle-orm";
 import { inCredentialScope } from "../../db/tenant-scope";
-import { type Principal, requirePermission } from "../../auth/principal";
+import { type Principal, requirePermission } from "../../access/principal";
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
 import { auditLogs } from "../../db/schema";

@@ -1,7 +1,7 @@
 // Customers: the six native catalogue operations (group Clientes), mirrored to the upstream.
 // Each operation: its route, then its handler.
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { guard } from "../../auth";
+import { guard } from "../../access";
 import { IdParam } from "../../billing/schemas";
 import { nativeOperation, permissionOf, successStatusOf } from "../../compat/catalogue-route";
 import type { AppEnv } from "../../http/app-env";

@@ -1,7 +1,7 @@
 // Customers: the Ponte record is written first (pending), mirrored to the upstream with Ponte's id as
 // `externalReference`, then marked synced; a lost answer is reconciled by that reference.
 import { and, eq, isNull, like, type SQL } from "drizzle-orm";
-import { type Principal, requirePermission, tenantOf } from "../../auth/principal";
+import { type Principal, requirePermission, tenantOf } from "../../access/principal";
 import { credentialsFor, isAmbiguousFailure, upstreamJson, type GatewayCredentials } from "../../billing/upstream";
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
@@ -134,7 +134,7 @@ export async function findCustomerRow(deps: Deps, tenant: Tenant, id: string): P
   return row;
 }
 
-/** A customer usable for a new charge or subscription: live, and known to the upstream. */
+/** A customer usable for a new payment or subscription: live, and known to the upstream. */
 export async function customerForBilling(deps: Deps, credentials: GatewayCredentials, tenant: Tenant, id: string, field = "customer"): Promise<CustomerRow & { upstreamId: string }> {
   const row = await deps.db.select().from(customers).where(and(eq(customers.id, id), ...scope(tenant))).get();
   if (!row) throw new ApiError("VALIDATION_FAILED", `Invalid request body: body.${field}.`, { fields: [{ path: `body.${field}`, message: `no customer with id '${id}'`, code: "not_found" }] });

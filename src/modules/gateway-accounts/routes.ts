@@ -2,7 +2,7 @@
 // operation: its route, then its handler.
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { guard } from "../../auth";
+import { guard } from "../../access";
 import type { AppEnv } from "../../http/app-env";
 import { ok, okList } from "../../http/envelope";
 import {

@@ -1,7 +1,7 @@
 // Gateway accounts: a workspace's upstream API key per environment (sealed at rest) and the inbound
 // webhook token the upstream sends back. Neither the key nor the token hash ever leaves this file.
 import { and, eq } from "drizzle-orm";
-import { type Principal, requirePermission } from "../../auth/principal";
+import { type Principal, requirePermission } from "../../access/principal";
 import { openSecret, randomToken, sealSecret, sha256Hex } from "../../lib/secret-box";
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";

@@ -1,6 +1,6 @@
 // Gateway API logs (control plane, surface internal): every upstream call, newest first.
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { guard } from "../../auth";
+import { guard } from "../../access";
 import type { AppEnv } from "../../http/app-env";
 import { ok, okList } from "../../http/envelope";
 import { AUTHENTICATED_ERRORS, dataResponse, errorResponses, listResponse, routeGroup } from "../../http/openapi";

@@ -1,6 +1,6 @@
 // The upstream call log of a workspace: one row per call, written by the gateway client.
 import { and, eq, gte, lte, type SQL } from "drizzle-orm";
-import { type Principal, requirePermission } from "../../auth/principal";
+import { type Principal, requirePermission } from "../../access/principal";
 import type { Deps } from "../../deps";
 import { gatewayApiLogs } from "../../db/schema";
 import { notFound } from "../../http/errors";

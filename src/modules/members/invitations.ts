@@ -1,9 +1,9 @@
 // Invitations: a one-time link (shown once, stored as its SHA-256, valid for LIMITS.invitationTtlSeconds)
 // that joins its holder to the organization with the invited role, as a new account or a signed-in one.
 import { and, eq, sql } from "drizzle-orm";
-import { hashPassword } from "../../auth/password";
+import { hashPassword } from "../../access/password";
 import { ROLE_PERMISSION_SETS } from "../../lib/permissions";
-import { requirePermission, type Principal } from "../../auth/principal";
+import { requirePermission, type Principal } from "../../access/principal";
 import { randomToken, sha256Hex } from "../../lib/secret-box";
 import { keyEnvironmentFor, LIMITS } from "../../config";
 import type { Deps } from "../../deps";
@@ -13,7 +13,7 @@ import { invitations, memberships, organizations, users } from "../../db/schema"
 import { ApiError, notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { auditEntry } from "../audit/service";
-import { normalizeEmail, openSession, presentUser } from "../auth/service";
+import { normalizeEmail, openSession, presentUser } from "../accounts/service";
 import { assertMayGrant, assertOrganizationWide } from "./role-rules";
 import { presentMember } from "./service";
 import type { Role } from "../../lib/permissions";

@@ -5,8 +5,8 @@
 //   (the same rule as for API keys: no one hands out, or takes away, more than they have).
 // - The organization always keeps an owner (enforced in service.ts, inside the write's own batch).
 import { ROLE_PERMISSIONS, type Permission, type Role } from "../../lib/permissions";
-import type { Principal } from "../../auth/principal";
-import type { SessionPrincipal } from "../../auth/session";
+import type { Principal } from "../../access/principal";
+import type { SessionPrincipal } from "../../access/session";
 import { ApiError } from "../../http/errors";
 
 /** The console role behind a principal; null for an API key. */

@@ -2,15 +2,15 @@
 // invite (a one-time link), list and revoke invitations; accept an invitation (new account or signed-in user).
 // Each operation: its route, then its handler.
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { guard } from "../../auth";
-import { isWriteMethod, refuseCrossSite, requireSameOrigin } from "../../auth/same-origin";
-import { sessionTokenOf, setSessionCookie } from "../../auth/session";
+import { guard } from "../../access";
+import { isWriteMethod, refuseCrossSite, requireSameOrigin } from "../../access/same-origin";
+import { sessionTokenOf, setSessionCookie } from "../../access/session";
 import type { AppEnv } from "../../http/app-env";
 import { ok, okList } from "../../http/envelope";
 import { AUTHENTICATED_ERRORS, WRITE_ERRORS, dataResponse, errorResponses, jsonBody, listResponse, routeGroup } from "../../http/openapi";
 import { ApiError } from "../../http/errors";
 import { PaginationQuery, pagination } from "../../http/pagination";
-import { sessionUser } from "../auth/service";
+import { sessionUser } from "../accounts/service";
 import { acceptInvitation, createInvitation, listInvitations, revokeInvitation } from "./invitations";
 import { AcceptInvitationBody, CreateInvitationBody, Invitation, InvitationAccepted, InvitationWithLink, Member, MemberIdParam, RemovedMember, UpdateMemberBody } from "./schemas";
 import { changeMemberRole, listMembers, removeMember } from "./service";

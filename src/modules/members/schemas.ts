@@ -1,7 +1,7 @@
 // Members and invitations of the caller's organization: request and response shapes.
 import { z } from "@hono/zod-openapi";
 import { ROLES } from "../../lib/permissions";
-import { Email, Password, User } from "../auth/schemas";
+import { Email, Password, User } from "../accounts/schemas";
 
 export const RoleName = z.enum(ROLES as ["owner", "admin", "developer", "viewer"]).openapi({ example: "developer" });
 

@@ -2,7 +2,7 @@
 // that an organization always keeps an owner is checked here, inside each write's own D1 batch.
 import { and, asc, count, eq, notExists, sql } from "drizzle-orm";
 import type { Role } from "../../lib/permissions";
-import { requirePermission, type Principal } from "../../auth/principal";
+import { requirePermission, type Principal } from "../../access/principal";
 import type { Deps } from "../../deps";
 import { memberships, organizations, users } from "../../db/schema";
 import { ApiError, notFound } from "../../http/errors";

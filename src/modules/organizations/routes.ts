@@ -1,6 +1,6 @@
 // The caller's organization (control plane, surface internal): read and rename it.
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { guard } from "../../auth";
+import { guard } from "../../access";
 import type { AppEnv } from "../../http/app-env";
 import { ok } from "../../http/envelope";
 import { AUTHENTICATED_ERRORS, WRITE_ERRORS, dataResponse, errorResponses, jsonBody, routeGroup } from "../../http/openapi";

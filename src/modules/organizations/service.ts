@@ -1,6 +1,6 @@
 // The caller's organization: read it and rename it (audited).
 import { eq } from "drizzle-orm";
-import { type Principal, requirePermission } from "../../auth/principal";
+import { type Principal, requirePermission } from "../../access/principal";
 import type { Deps } from "../../deps";
 import { organizations } from "../../db/schema";
 import { notFound } from "../../http/errors";

@@ -1,6 +1,6 @@
 // Card tokenization (native row tokenizacao-de-cartao-de-credito).
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { guard } from "../../auth";
+import { guard } from "../../access";
 import { nativeOperation, permissionOf, successStatusOf } from "../../compat/catalogue-route";
 import type { AppEnv } from "../../http/app-env";
 import { ok } from "../../http/envelope";
@@ -16,7 +16,7 @@ export function registerPaymentMethodRoutes(app: OpenAPIHono<AppEnv>) {
       ...nativeOperation(TOKENIZE),
       ...guard(permissionOf(TOKENIZE)),
       description:
-        "The card goes straight to the upstream tokenizer; Ponte stores only the token, brand and last 4 digits. Use the returned id as creditCardToken on a charge.",
+        "The card goes straight to the upstream tokenizer; Ponte stores only the token, brand and last 4 digits. Use the returned id as creditCardToken on a payment.",
       request: { body: jsonBody(TokenizeBody) },
       responses: {
         [TOKENIZE_STATUS]: dataResponse("The payment method.", PaymentMethod),

@@ -1,7 +1,7 @@
 // Card tokenization: the card goes straight to the upstream tokenizer; Ponte keeps token, brand, last 4.
 import { z } from "@hono/zod-openapi";
 import { and, eq, or } from "drizzle-orm";
-import { type Principal, requirePermission, tenantOf } from "../../auth/principal";
+import { type Principal, requirePermission, tenantOf } from "../../access/principal";
 import { upstreamJson } from "../../billing/upstream";
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
@@ -23,7 +23,7 @@ export const PaymentMethod = z
     customer: z.uuid(),
     brand: z.string(),
     last4: z.string(),
-    creditCardToken: z.string().openapi({ description: "The upstream's token; creditCardToken on a charge also accepts this payment method's id." }),
+    creditCardToken: z.string().openapi({ description: "The upstream's token; creditCardToken on a payment also accepts this payment method's id." }),
     createdAt: z.string(),
   })
   .openapi("PaymentMethod");
@@ -60,7 +60,7 @@ export interface SavedCard {
 }
 
 /**
- * The one saved-card ownership rule, for charges and subscriptions alike: `token` (a payment-method id, or
+ * The one saved-card ownership rule, for payments and subscriptions alike: `token` (a payment-method id, or
  * the upstream token a saved card answered with) naming a card saved in this tenant must belong to
  * `customerId`, else 400 on body.creditCardToken. A token Ponte never saved is passed on as an upstream token.
  */

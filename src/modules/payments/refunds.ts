@@ -1,20 +1,20 @@
 // Refunds: each is its own record. The amount is reserved with ONE conditional UPDATE before the
-// upstream is called, so concurrent refunds can never add up to more than the charge.
+// upstream is called, so concurrent refunds can never add up to more than the payment.
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { type Principal, requirePermission, tenantOf } from "../../auth/principal";
+import { type Principal, requirePermission, tenantOf } from "../../access/principal";
 import { changedRows, insertIfChanged } from "../../db/insert-if-changed";
 import { centsOf } from "../../billing/schemas";
 import { upstreamJson } from "../../billing/upstream";
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
 import { formatMoney, toUpstreamAmount } from "../../lib/money";
-import { charges, refunds } from "../../db/schema";
+import { payments, refunds } from "../../db/schema";
 import { dispatchEvents, recordEventIfChanged } from "../../events/outbox";
 import { resolveGatewayAccount } from "../../gateway/accounts";
 import { ApiError } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
-import { assertChargeAction, REFUNDABLE_STATUSES } from "./charge-status";
-import { findChargeRow, presentCharge, type ChargeRow } from "./charge-state";
+import { assertPaymentAction, REFUNDABLE_STATUSES } from "./status-rules";
+import { findPaymentRow, presentPayment, type PaymentRow } from "./lifecycle";
 import { newestFirstPage } from "../../db/paging";
 
 type RefundRow = typeof refunds.$inferSelect;
@@ -23,7 +23,7 @@ export function presentRefund(row: RefundRow) {
   return {
     id: row.id,
     object: "refund" as const,
-    payment: row.chargeId,
+    payment: row.paymentId,
     value: formatMoney(row.valueCents),
     description: row.description,
     status: row.status,
@@ -34,10 +34,10 @@ export function presentRefund(row: RefundRow) {
   };
 }
 
-function refundTooLarge(row: ChargeRow, requested: number): ApiError {
+function refundTooLarge(row: PaymentRow, requested: number): ApiError {
   const refundable = row.valueCents - row.refundedCents;
-  return new ApiError("INVALID_STATE", `Cannot refund ${formatMoney(requested)} on charge '${row.id}' (status ${row.status}): only ${formatMoney(refundable)} of ${formatMoney(row.valueCents)} is left to refund.`, {
-    chargeId: row.id,
+  return new ApiError("INVALID_STATE", `Cannot refund ${formatMoney(requested)} on payment '${row.id}' (status ${row.status}): only ${formatMoney(refundable)} of ${formatMoney(row.valueCents)} is left to refund.`, {
+    paymentId: row.id,
     status: row.status,
     value: formatMoney(row.valueCents),
     refundedValue: formatMoney(row.refundedCents),
@@ -46,27 +46,27 @@ function refundTooLarge(row: ChargeRow, requested: number): ApiError {
   });
 }
 
-export async function refundCharge(deps: Deps, principal: Principal, id: string, input: { value?: string | number | undefined; description?: string | undefined }) {
+export async function refundPayment(deps: Deps, principal: Principal, id: string, input: { value?: string | number | undefined; description?: string | undefined }) {
   requirePermission(principal, "payments.manage");
   const tenant = tenantOf(principal);
-  const row = await findChargeRow(deps, tenant, id);
-  assertChargeAction(row.status, "refund", row.id);
+  const row = await findPaymentRow(deps, tenant, id);
+  assertPaymentAction(row.status, "refund", row.id);
   const amount = input.value !== undefined ? centsOf(input.value) : row.valueCents - row.refundedCents;
   if (amount <= 0 || row.refundedCents + amount > row.valueCents) throw refundTooLarge(row, amount);
-  if (!row.upstreamId) throw new ApiError("INVALID_STATE", `Charge '${id}' is not yet synced with the upstream provider.`, { chargeId: id, status: row.status, syncStatus: row.syncStatus });
+  if (!row.upstreamId) throw new ApiError("INVALID_STATE", `Payment '${id}' is not yet synced with the upstream provider.`, { paymentId: id, status: row.status, syncStatus: row.syncStatus });
   const credentials = await resolveGatewayAccount(deps, principal);
 
   const now = deps.now().toISOString();
   const refundId = newId();
-  // The reservation: succeeds only if the sum stays within the charge and the status still allows refunds.
+  // The reservation: succeeds only if the sum stays within the payment and the status still allows refunds.
   const reserve = deps.db
-    .update(charges)
-    .set({ refundedCents: sql`${charges.refundedCents} + ${amount}`, updatedAt: now })
-    .where(and(eq(charges.id, row.id), sql`${charges.refundedCents} + ${amount} <= ${charges.valueCents}`, inArray(charges.status, REFUNDABLE_STATUSES)));
+    .update(payments)
+    .set({ refundedCents: sql`${payments.refundedCents} + ${amount}`, updatedAt: now })
+    .where(and(eq(payments.id, row.id), sql`${payments.refundedCents} + ${amount} <= ${payments.valueCents}`, inArray(payments.status, REFUNDABLE_STATUSES)));
   const pending = insertIfChanged(deps.db, refunds, {
     id: refundId,
     ...tenant,
-    chargeId: row.id,
+    paymentId: row.id,
     valueCents: amount,
     description: input.description ?? null,
     status: "pending",
@@ -77,14 +77,14 @@ export async function refundCharge(deps: Deps, principal: Principal, id: string,
   });
   const [reserved] = await deps.db.batch([reserve, pending]);
   if (changedRows(reserved) === 0) {
-    const fresh = await findChargeRow(deps, tenant, id);
-    assertChargeAction(fresh.status, "refund", fresh.id);
+    const fresh = await findPaymentRow(deps, tenant, id);
+    assertPaymentAction(fresh.status, "refund", fresh.id);
     throw refundTooLarge(fresh, amount);
   }
 
   try {
     await upstreamJson(deps, credentials, {
-      flow: "refund-charge",
+      flow: "refund-payment",
       method: "POST",
       path: `/v3/payments/${row.upstreamId}/refund`,
       body: { value: toUpstreamAmount(amount), ...(input.description ? { description: input.description } : {}) },
@@ -96,29 +96,29 @@ export async function refundCharge(deps: Deps, principal: Principal, id: string,
     const reason = err instanceof ApiError ? err.message : "upstream call failed";
     await deps.db.batch([
       deps.db.update(refunds).set({ status: "failed", failureReason: reason, updatedAt: failedAt }).where(and(eq(refunds.id, refundId), eq(refunds.status, "pending"))),
-      deps.db.update(charges).set({ refundedCents: sql`${charges.refundedCents} - ${amount}`, updatedAt: failedAt }).where(sql`${charges.id} = ${row.id} AND changes() > 0`),
+      deps.db.update(payments).set({ refundedCents: sql`${payments.refundedCents} - ${amount}`, updatedAt: failedAt }).where(sql`${payments.id} = ${row.id} AND changes() > 0`),
     ]);
     throw err;
   }
 
   const doneAt = deps.now().toISOString();
-  const fresh = await findChargeRow(deps, tenant, id);
+  const fresh = await findPaymentRow(deps, tenant, id);
   const full = fresh.refundedCents >= fresh.valueCents;
-  const next: ChargeRow = { ...fresh, status: full ? "REFUNDED" : fresh.status, updatedAt: doneAt };
-  const { event, statement } = recordEventIfChanged(deps, tenantOf(fresh), "payment.refunded", presentCharge(next));
+  const next: PaymentRow = { ...fresh, status: full ? "REFUNDED" : fresh.status, updatedAt: doneAt };
+  const { event, statement } = recordEventIfChanged(deps, tenantOf(fresh), "payment.refunded", presentPayment(next));
   const results = await deps.db.batch([
-    deps.db.update(charges).set({ status: next.status, updatedAt: doneAt }).where(and(eq(charges.id, fresh.id), inArray(charges.status, full ? REFUNDABLE_STATUSES : [fresh.status]))),
+    deps.db.update(payments).set({ status: next.status, updatedAt: doneAt }).where(and(eq(payments.id, fresh.id), inArray(payments.status, full ? REFUNDABLE_STATUSES : [fresh.status]))),
     deps.db.update(refunds).set({ status: "done", updatedAt: doneAt }).where(and(eq(refunds.id, refundId), eq(refunds.status, "pending"))),
     statement,
   ]);
   if (changedRows(results[1]) > 0) dispatchEvents(deps, [event]);
-  return presentCharge(next);
+  return presentPayment(next);
 }
 
 export async function listRefunds(deps: Deps, principal: Principal, id: string, page: PageRequest) {
   requirePermission(principal, "payments.read");
-  const row = await findChargeRow(deps, tenantOf(principal), id);
-  const where = eq(refunds.chargeId, row.id);
+  const row = await findPaymentRow(deps, tenantOf(principal), id);
+  const where = eq(refunds.paymentId, row.id);
   const { rows, totalCount } = await newestFirstPage(deps.db, refunds, where, page);
   return { rows: rows.map(presentRefund), totalCount };
 }

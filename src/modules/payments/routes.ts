@@ -1,7 +1,7 @@
-// Charges, refunds and PIX: the native Cobranças/Estornos catalogue rows plus the product-level
+// Payments, refunds and PIX: the native Cobranças/Estornos catalogue rows plus the product-level
 // `/pix` and `/cancel` routes (surface internal). Each operation: its route, then its handler.
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { guard } from "../../auth";
+import { guard } from "../../access";
 import { IdParam } from "../../billing/schemas";
 import { nativeOperation, permissionOf, successStatusOf } from "../../compat/catalogue-route";
 import type { AppEnv } from "../../http/app-env";
@@ -19,9 +19,9 @@ import {
   routeGroup,
 } from "../../http/openapi";
 import { PaginationQuery, pagination } from "../../http/pagination";
-import { listRefunds, refundCharge } from "./refunds";
-import { CardChargeBody, Charge, ChargeListQuery, ChargeStatusView, CreateChargeBody, PixQrCode, Refund, RefundBody } from "./schemas";
-import { cancelCharge, createCharge, getCharge, getChargeStatus, getPixQrCode, listCharges } from "./service";
+import { listRefunds, refundPayment } from "./refunds";
+import { CardPaymentBody, Payment, PaymentListQuery, PaymentStatusView, CreatePaymentBody, PixQrCode, Refund, RefundBody } from "./schemas";
+import { cancelPayment, createPayment, getPayment, getPaymentStatus, getPixQrCode, listPayments } from "./service";
 
 const CREATE = "criar-nova-cobranca";
 const CREATE_CARD = "criar-cobranca-com-cartao-de-credito";
@@ -37,7 +37,7 @@ const DELETE_STATUS = successStatusOf(DELETE, 200);
 const REFUND_STATUS = successStatusOf(REFUND, 200);
 
 const createResponses = {
-  [CREATE_STATUS]: dataResponse("The charge. PIX and BOLETO start PENDING; an approved card is CONFIRMED.", Charge),
+  [CREATE_STATUS]: dataResponse("The payment. PIX and BOLETO start PENDING; an approved card is CONFIRMED.", Payment),
   ...errorResponses(...WRITE_ERRORS, ...UPSTREAM_ERRORS),
 };
 const pixResponses = {
@@ -51,13 +51,13 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
       ...nativeOperation(CREATE),
       ...guard(permissionOf(CREATE)),
       description:
-        "Creates the Ponte record, then the upstream charge (with the Ponte id as its externalReference). A refused card answers 400 and keeps a FAILED charge (see details.chargeId). An upstream timeout answers 504 but the charge exists with syncStatus pending; retrying with the same Idempotency-Key resumes it and never charges twice.",
-      request: { body: jsonBody(CreateChargeBody) },
+        "Creates the Ponte record, then the upstream payment (with the Ponte id as its externalReference). A refused card answers 400 and keeps a FAILED payment (see details.paymentId). An upstream timeout answers 504 but the payment exists with syncStatus pending; retrying with the same Idempotency-Key resumes it and never payments twice.",
+      request: { body: jsonBody(CreatePaymentBody) },
       responses: createResponses,
     }),
     async (c) => {
-      const charge = await createCharge(c.var.deps, c.var.principal, c.req.valid("json"), c.req.header(IDEMPOTENCY_HEADER));
-      return ok(c, charge, CREATE_STATUS);
+      const payment = await createPayment(c.var.deps, c.var.principal, c.req.valid("json"), c.req.header(IDEMPOTENCY_HEADER));
+      return ok(c, payment, CREATE_STATUS);
     },
   );
 
@@ -69,7 +69,7 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
       ...guard(permissionOf(CREATE_CARD)),
       description:
         "Same operation as criar-nova-cobranca with billingType CREDIT_CARD and creditCardToken, or creditCard + creditCardHolderInfo (+ remoteIp). Card data goes straight to the upstream; Ponte keeps only token, brand and last 4.",
-      request: { body: jsonBody(CardChargeBody) },
+      request: { body: jsonBody(CardPaymentBody) },
       responses: createResponses,
     }),
   );
@@ -78,13 +78,13 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
     createRoute({
       ...nativeOperation(LIST),
       ...guard(permissionOf(LIST)),
-      request: { query: PaginationQuery.extend(ChargeListQuery.shape) },
-      responses: { 200: listResponse("A page of charges, newest first.", Charge), ...errorResponses(...AUTHENTICATED_ERRORS) },
+      request: { query: PaginationQuery.extend(PaymentListQuery.shape) },
+      responses: { 200: listResponse("A page of payments, newest first.", Payment), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
     async (c) => {
       const { limit, offset, ...filters } = c.req.valid("query");
       const page = { limit, offset };
-      const { rows, totalCount } = await listCharges(c.var.deps, c.var.principal, page, filters);
+      const { rows, totalCount } = await listPayments(c.var.deps, c.var.principal, page, filters);
       return okList(c, rows, pagination(page, totalCount));
     },
   );
@@ -94,20 +94,20 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
       ...nativeOperation(GET),
       ...guard(permissionOf(GET)),
       request: { params: IdParam },
-      responses: { 200: dataResponse("The charge.", Charge), ...errorResponses(...AUTHENTICATED_ERRORS) },
+      responses: { 200: dataResponse("The payment.", Payment), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
-    async (c) => ok(c, await getCharge(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await getPayment(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
   );
 
   app.openapi(
     createRoute({
       ...nativeOperation(DELETE),
       ...guard(permissionOf(DELETE)),
-      description: "Cancels an open (PENDING or OVERDUE) charge: status CANCELED, event payment.canceled.",
+      description: "Cancels an open (PENDING or OVERDUE) payment: status CANCELED, event payment.canceled.",
       request: { params: IdParam },
-      responses: { [DELETE_STATUS]: dataResponse("The canceled charge.", Charge), ...errorResponses(...WRITE_ERRORS, ...UPSTREAM_ERRORS) },
+      responses: { [DELETE_STATUS]: dataResponse("The canceled payment.", Payment), ...errorResponses(...WRITE_ERRORS, ...UPSTREAM_ERRORS) },
     }),
-    async (c) => ok(c, await cancelCharge(c.var.deps, c.var.principal, c.req.valid("param").id, c.req.path), DELETE_STATUS),
+    async (c) => ok(c, await cancelPayment(c.var.deps, c.var.principal, c.req.valid("param").id, c.req.path), DELETE_STATUS),
   );
 
   app.openapi(
@@ -115,9 +115,9 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
       ...nativeOperation(STATUS),
       ...guard(permissionOf(STATUS)),
       request: { params: IdParam },
-      responses: { 200: dataResponse("The charge's status.", ChargeStatusView), ...errorResponses(...AUTHENTICATED_ERRORS) },
+      responses: { 200: dataResponse("The payment's status.", PaymentStatusView), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
-    async (c) => ok(c, await getChargeStatus(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await getPaymentStatus(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -136,7 +136,7 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
       method: "get",
       path: "/api/v1/payments/{id}/pix",
       operationId: "payments-pix",
-      summary: "PIX QR code and copy-and-paste data of a charge",
+      summary: "PIX QR code and copy-and-paste data of a payment",
       ...guard("payments.read"),
       request: { params: IdParam },
       responses: pixResponses,
@@ -149,16 +149,16 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
       ...nativeOperation(REFUND),
       ...guard(permissionOf(REFUND)),
       description:
-        "Full (no value) or partial refund of a CONFIRMED, RECEIVED or RECEIVED_IN_CASH charge. Partial refunds keep the status and raise refundedValue; the sum never exceeds the charge value (409 INVALID_STATE).",
+        "Full (no value) or partial refund of a CONFIRMED, RECEIVED or RECEIVED_IN_CASH payment. Partial refunds keep the status and raise refundedValue; the sum never exceeds the payment value (409 INVALID_STATE).",
       request: { params: IdParam, body: jsonBody(RefundBody, false) },
       responses: {
-        [REFUND_STATUS]: dataResponse("The charge after the refund.", Charge),
+        [REFUND_STATUS]: dataResponse("The payment after the refund.", Payment),
         ...errorResponses(...WRITE_ERRORS, ...UPSTREAM_ERRORS),
       },
     }),
     async (c) => {
       const body = (c.req.valid("json") as { value?: string | number; description?: string } | undefined) ?? {};
-      return ok(c, await refundCharge(c.var.deps, c.var.principal, c.req.valid("param").id, body), REFUND_STATUS);
+      return ok(c, await refundPayment(c.var.deps, c.var.principal, c.req.valid("param").id, body), REFUND_STATUS);
     },
   );
 
@@ -167,7 +167,7 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
       ...nativeOperation(REFUNDS),
       ...guard(permissionOf(REFUNDS)),
       request: { params: IdParam, query: PaginationQuery },
-      responses: { 200: listResponse("The charge's refunds, newest first.", Refund), ...errorResponses(...AUTHENTICATED_ERRORS) },
+      responses: { 200: listResponse("The payment's refunds, newest first.", Refund), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
     async (c) => {
       const page = c.req.valid("query");
@@ -182,11 +182,11 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
       method: "post",
       path: "/api/v1/payments/{id}/cancel",
       operationId: "payments-cancel",
-      summary: "Cancel an open charge",
+      summary: "Cancel an open payment",
       ...guard("payments.manage"),
       request: { params: IdParam },
-      responses: { 200: dataResponse("The canceled charge.", Charge), ...errorResponses(...WRITE_ERRORS, ...UPSTREAM_ERRORS) },
+      responses: { 200: dataResponse("The canceled payment.", Payment), ...errorResponses(...WRITE_ERRORS, ...UPSTREAM_ERRORS) },
     }),
-    async (c) => ok(c, await cancelCharge(c.var.deps, c.var.principal, c.req.valid("param").id, c.req.path), 200),
+    async (c) => ok(c, await cancelPayment(c.var.deps, c.var.principal, c.req.valid("param").id, c.req.path), 200),
   );
 }

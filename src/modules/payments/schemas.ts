@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { BillingType, DateOnly, Money, SyncStatus, cardFieldsNeedCreditCard, holderInfoWithCard, moneyInput } from "../../billing/schemas";
-import { CHARGE_STATUSES } from "./charge-status";
+import { PAYMENT_STATUSES } from "./status-rules";
 
 const Discount = z.object({
   value: moneyInput({ positive: false }),
@@ -29,7 +29,7 @@ export const CreditCardHolderInfo = z.object({
   mobilePhone: z.string().max(30).nullable().optional(),
 });
 
-const ChargeFields = z.object({
+const PaymentFields = z.object({
     customer: z.string().min(1).max(100).openapi({ description: "Ponte customer id." }),
     billingType: BillingType.openapi({ description: "CREDIT_CARD when the body carries creditCardToken or creditCard." }),
     value: moneyInput({ positive: true }),
@@ -51,28 +51,28 @@ const ChargeFields = z.object({
   });
 
 /** The rules that span fields: card fields only with CREDIT_CARD, raw card data only with its holder's data. */
-const chargeRules = (body: z.infer<typeof ChargeFields>, ctx: z.RefinementCtx) => {
+const paymentRules = (body: z.infer<typeof PaymentFields>, ctx: z.RefinementCtx) => {
   cardFieldsNeedCreditCard(body, ctx);
   holderInfoWithCard(body, ctx);
 };
 
-export const CreateChargeBody = ChargeFields.superRefine(chargeRules).openapi("CreateCharge");
+export const CreatePaymentBody = PaymentFields.superRefine(paymentRules).openapi("CreatePayment");
 
-export const CardChargeBody = ChargeFields.extend({ billingType: z.literal("CREDIT_CARD") }).superRefine(chargeRules).openapi("CreateCardCharge");
+export const CardPaymentBody = PaymentFields.extend({ billingType: z.literal("CREDIT_CARD") }).superRefine(paymentRules).openapi("CreateCardPayment");
 
 export const RefundBody = z
   .object({ value: moneyInput({ positive: true }).optional().openapi({ description: "Omit for the whole remaining amount." }), description: z.string().max(500).optional() })
-  .openapi("RefundCharge");
+  .openapi("RefundPayment");
 
-export const ChargeListQuery = z.object({
+export const PaymentListQuery = z.object({
   customer: z.string().max(100).optional().openapi({ param: { name: "customer", in: "query" } }),
   subscription: z.string().max(100).optional().openapi({ param: { name: "subscription", in: "query" } }),
-  status: z.enum(CHARGE_STATUSES).optional().openapi({ param: { name: "status", in: "query" } }),
+  status: z.enum(PAYMENT_STATUSES).optional().openapi({ param: { name: "status", in: "query" } }),
   billingType: BillingType.optional().openapi({ param: { name: "billingType", in: "query" } }),
   externalReference: z.string().max(200).optional().openapi({ param: { name: "externalReference", in: "query" } }),
 });
 
-export const Charge = z
+export const Payment = z
   .object({
     id: z.uuid(),
     object: z.literal("payment"),
@@ -99,9 +99,9 @@ export const Charge = z
     createdAt: z.string(),
     updatedAt: z.string(),
   })
-  .openapi("Charge");
+  .openapi("Payment");
 
-export const ChargeStatusView = z.object({ id: z.uuid(), status: z.string(), syncStatus: SyncStatus }).openapi("ChargeStatus");
+export const PaymentStatusView = z.object({ id: z.uuid(), status: z.string(), syncStatus: SyncStatus }).openapi("PaymentStatus");
 export const PixQrCode = z.object({ payload: z.string(), encodedImage: z.string(), expirationDate: z.string() }).openapi("PixQrCode");
 export const Refund = z
   .object({

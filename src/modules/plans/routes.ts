@@ -1,7 +1,7 @@
 // Plans (surface internal, tag plans): create, list, get, update, archive. Each operation: its
 // route, then its handler.
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { guard } from "../../auth";
+import { guard } from "../../access";
 import { IdParam } from "../../billing/schemas";
 import type { AppEnv } from "../../http/app-env";
 import { ok, okList } from "../../http/envelope";

@@ -1,7 +1,7 @@
 // Plans: native only (the upstream has none); a subscription copies value and cycle from one.
 import { z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
-import { type Principal, requirePermission, tenantOf } from "../../auth/principal";
+import { type Principal, requirePermission, tenantOf } from "../../access/principal";
 import { BillingType, Cycle, Money, centsOf, moneyInput } from "../../billing/schemas";
 import type { Tenant } from "../../lib/tenant";
 import type { Deps } from "../../deps";

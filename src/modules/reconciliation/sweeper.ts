@@ -3,9 +3,9 @@
 // never makes a second upstream record.
 import { and, asc, eq, lte } from "drizzle-orm";
 import type { Deps } from "../../deps";
-import { charges, customers, subscriptions } from "../../db/schema";
+import { payments, customers, subscriptions } from "../../db/schema";
 import { reconcileCustomer } from "../customers/service";
-import { reconcileCharge } from "../payments/service";
+import { reconcilePayment } from "../payments/service";
 import { reconcileSubscription } from "../subscriptions/service";
 import { credentialsFor, type GatewayCredentials } from "../../billing/upstream";
 import type { Tenant } from "../../lib/tenant";
@@ -19,14 +19,14 @@ export interface SweepOptions {
 
 export interface SweepReport {
   customers: { synced: number; failed: number };
-  charges: { synced: number; failed: number };
+  payments: { synced: number; failed: number };
   subscriptions: { synced: number; failed: number };
 }
 
 export async function reconcilePendingSync(deps: Deps, options: SweepOptions = {}): Promise<SweepReport> {
   const cutoff = new Date(deps.now().getTime() - (options.graceMs ?? 60_000)).toISOString();
   const limit = options.batchSize ?? 50;
-  const report: SweepReport = { customers: { synced: 0, failed: 0 }, charges: { synced: 0, failed: 0 }, subscriptions: { synced: 0, failed: 0 } };
+  const report: SweepReport = { customers: { synced: 0, failed: 0 }, payments: { synced: 0, failed: 0 }, subscriptions: { synced: 0, failed: 0 } };
   const credentialCache = new Map<string, Promise<GatewayCredentials>>();
   const credentials = (t: Tenant) => {
     let c = credentialCache.get(t.workspaceId);
@@ -45,11 +45,11 @@ export async function reconcilePendingSync(deps: Deps, options: SweepOptions = {
       }
     }
   }
-  // Customers first: charges and subscriptions need their customer's upstream id.
+  // Customers first: payments and subscriptions need their customer's upstream id.
   const pendingCustomers = await deps.db.select().from(customers).where(and(eq(customers.syncStatus, "pending"), lte(customers.createdAt, cutoff))).orderBy(asc(customers.createdAt)).limit(limit);
   await each(pendingCustomers, report.customers, (c, row) => reconcileCustomer(deps, c, row));
-  const pendingCharges = await deps.db.select().from(charges).where(and(eq(charges.syncStatus, "pending"), lte(charges.createdAt, cutoff))).orderBy(asc(charges.createdAt)).limit(limit);
-  await each(pendingCharges, report.charges, (c, row) => reconcileCharge(deps, c, row));
+  const pendingPayments = await deps.db.select().from(payments).where(and(eq(payments.syncStatus, "pending"), lte(payments.createdAt, cutoff))).orderBy(asc(payments.createdAt)).limit(limit);
+  await each(pendingPayments, report.payments, (c, row) => reconcilePayment(deps, c, row));
   const pendingSubs = await deps.db.select().from(subscriptions).where(and(eq(subscriptions.syncStatus, "pending"), lte(subscriptions.createdAt, cutoff))).orderBy(asc(subscriptions.createdAt)).limit(limit);
   await each(pendingSubs, report.subscriptions, (c, row) => reconcileSubscription(deps, c, row));
   return report;

@@ -1,7 +1,7 @@
 // Subscriptions: the native Assinaturas rows (bearer key or console session, tenant headers) and
 // the internal PATCH. Each operation: its route, then its handler.
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { guard } from "../../auth";
+import { guard } from "../../access";
 import { IdParam, TenantHeaders } from "../../billing/schemas";
 import { nativeOperation, permissionOf, successStatusOf } from "../../compat/catalogue-route";
 import type { AppEnv } from "../../http/app-env";
@@ -32,7 +32,7 @@ const CREATE_STATUS = successStatusOf(CREATE, 201);
 const CANCEL_STATUS = successStatusOf(CANCEL, 201);
 
 const createResponses = {
-  [CREATE_STATUS]: dataResponse("The subscription (ACTIVE). Its charges arrive through the upstream's webhooks.", Subscription),
+  [CREATE_STATUS]: dataResponse("The subscription (ACTIVE). Its payments arrive through the upstream's webhooks.", Subscription),
   ...errorResponses(...WRITE_ERRORS, ...UPSTREAM_ERRORS),
 };
 
@@ -91,7 +91,7 @@ export function registerSubscriptionRoutes(app: OpenAPIHono<AppEnv>) {
       ...nativeOperation(CANCEL),
       ...guard(permissionOf(CANCEL), session),
       description:
-        "Cancels the subscription upstream (no further charges): status CANCELED, event subscription.canceled. Already canceled: 409 INVALID_STATE.",
+        "Cancels the subscription upstream (no further payments): status CANCELED, event subscription.canceled. Already canceled: 409 INVALID_STATE.",
       request: { headers: TenantHeaders, params: IdParam },
       responses: {
         [CANCEL_STATUS]: dataResponse("The canceled subscription.", Subscription),

@@ -1,8 +1,8 @@
 // Subscriptions: started from an active plan, mirrored upstream (Ponte id as externalReference); their
-// charges arrive through the upstream's webhooks. Cancel stops future charges.
+// payments arrive through the upstream's webhooks. Cancel stops future payments.
 import { and, eq, inArray, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
-import { type Principal, requirePermission, tenantOf } from "../../auth/principal";
+import { type Principal, requirePermission, tenantOf } from "../../access/principal";
 import { changedRows } from "../../db/insert-if-changed";
 import { centsOf } from "../../billing/schemas";
 import { isAmbiguousFailure, upstreamJson, type GatewayCredentials } from "../../billing/upstream";

@@ -1,10 +1,10 @@
 // Which upstream webhook events change native records, and the event kind each re-emits as.
 import type { EventKind, ProductEventKind } from "../../events/kinds";
-import type { ChargeStatus } from "../payments/charge-status";
+import type { PaymentStatus } from "../payments/status-rules";
 
 export type UpstreamEffect =
   | { entity: "payment"; action: "created"; kind: ProductEventKind }
-  | { entity: "payment"; action: "status"; to: ChargeStatus | "FROM_PAYLOAD"; kind: ProductEventKind }
+  | { entity: "payment"; action: "status"; to: PaymentStatus | "FROM_PAYLOAD"; kind: ProductEventKind }
   | { entity: "payment"; action: "refund"; kind: ProductEventKind }
   | { entity: "subscription"; action: "created"; kind: ProductEventKind }
   | { entity: "subscription"; action: "canceled"; kind: ProductEventKind }

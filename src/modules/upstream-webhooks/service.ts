@@ -7,12 +7,12 @@ import type { Tenant } from "../../lib/tenant";
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
 import { fromUpstreamAmount } from "../../lib/money";
-import { charges, gatewayAccounts, subscriptions, upstreamWebhookEvents } from "../../db/schema";
+import { payments, gatewayAccounts, subscriptions, upstreamWebhookEvents } from "../../db/schema";
 import { dispatchEvents, recordEvent, recordEventIfChanged } from "../../events/outbox";
 import { ApiError } from "../../http/errors";
 import { changedRows } from "../../db/insert-if-changed";
-import { chargeStatusFromUpstream, type ChargeStatus } from "../payments/charge-status";
-import { applyUpstreamPayment, presentCharge, type ChargeRow, type UpstreamPayment } from "../payments/charge-state";
+import { paymentStatusFromUpstream, type PaymentStatus } from "../payments/status-rules";
+import { applyUpstreamPayment, presentPayment, type PaymentRow, type UpstreamPayment } from "../payments/lifecycle";
 import { linkSubscription, markSubscriptionCanceled, type SubscriptionRow } from "../subscriptions/service";
 import { upstreamEffect } from "./mapping";
 import { inTenant } from "../../db/tenant-scope";
@@ -82,28 +82,28 @@ async function applyEnvelope(deps: Deps, tenant: Tenant, envelope: UpstreamEnvel
   }
   const payment = envelope.payment;
   if (!payment?.id) return reemit(deps, tenant, envelope, `upstream.${envelope.event}`);
-  const charge = await findChargeByUpstream(deps, tenant, payment);
-  if (!charge) {
+  const record = await findPaymentByUpstream(deps, tenant, payment);
+  if (!record) {
     if (effect.action === "created" && payment.subscription) {
       const sub = await findSubscriptionByUpstream(deps, tenant, payment.subscription, payment.externalReference);
-      if (sub) return createSubscriptionCharge(deps, sub, payment);
+      if (sub) return createSubscriptionPayment(deps, sub, payment);
     }
     return reemit(deps, tenant, envelope, `upstream.${envelope.event}`);
   }
   if (effect.action === "created" || effect.action === "refund") {
-    await applyUpstreamPayment(deps, charge, payment, null);
+    await applyUpstreamPayment(deps, record, payment, null);
     return;
   }
-  const to: ChargeStatus | null = effect.to === "FROM_PAYLOAD" ? (chargeStatusFromUpstream(payment.status) === "RECEIVED_IN_CASH" ? "RECEIVED_IN_CASH" : "RECEIVED") : effect.to;
+  const to: PaymentStatus | null = effect.to === "FROM_PAYLOAD" ? (paymentStatusFromUpstream(payment.status) === "RECEIVED_IN_CASH" ? "RECEIVED_IN_CASH" : "RECEIVED") : effect.to;
   const reason = to === "FAILED" ? `The upstream reported ${envelope.event}.` : undefined;
-  await applyUpstreamPayment(deps, charge, payment, to, reason);
+  await applyUpstreamPayment(deps, record, payment, to, reason);
 }
 
-async function findChargeByUpstream(deps: Deps, tenant: Tenant, payment: UpstreamPayment): Promise<ChargeRow | undefined> {
-  const byId = eq(charges.upstreamId, payment.id);
+async function findPaymentByUpstream(deps: Deps, tenant: Tenant, payment: UpstreamPayment): Promise<PaymentRow | undefined> {
+  const byId = eq(payments.upstreamId, payment.id);
   // Our own create's webhook can arrive before its answer: then only externalReference (our id) matches.
-  const ref = payment.externalReference && UUID_RE.test(payment.externalReference) ? eq(charges.id, payment.externalReference) : undefined;
-  return deps.db.select().from(charges).where(and(inTenant(charges, tenant), ref ? or(byId, ref) : byId)).get();
+  const ref = payment.externalReference && UUID_RE.test(payment.externalReference) ? eq(payments.id, payment.externalReference) : undefined;
+  return deps.db.select().from(payments).where(and(inTenant(payments, tenant), ref ? or(byId, ref) : byId)).get();
 }
 
 async function findSubscriptionByUpstream(deps: Deps, tenant: Tenant, upstreamId: string, externalReference?: string | null): Promise<SubscriptionRow | undefined> {
@@ -112,10 +112,10 @@ async function findSubscriptionByUpstream(deps: Deps, tenant: Tenant, upstreamId
   return deps.db.select().from(subscriptions).where(and(inTenant(subscriptions, tenant), ref ? or(byId, ref) : byId)).get();
 }
 
-/** A charge the upstream generated for a subscription becomes a native charge (once: unique upstream id). */
-async function createSubscriptionCharge(deps: Deps, sub: SubscriptionRow, payment: UpstreamPayment): Promise<void> {
+/** A payment the upstream generated for a subscription becomes a native payment (once: unique upstream id). */
+async function createSubscriptionPayment(deps: Deps, sub: SubscriptionRow, payment: UpstreamPayment): Promise<void> {
   const now = deps.now().toISOString();
-  const row: ChargeRow = {
+  const row: PaymentRow = {
     id: newId(),
     organizationId: sub.organizationId,
     workspaceId: sub.workspaceId,
@@ -123,7 +123,7 @@ async function createSubscriptionCharge(deps: Deps, sub: SubscriptionRow, paymen
     syncStatus: "synced",
     customerId: sub.customerId,
     subscriptionId: sub.id,
-    billingType: (payment.billingType as ChargeRow["billingType"]) ?? sub.billingType,
+    billingType: (payment.billingType as PaymentRow["billingType"]) ?? sub.billingType,
     status: "PENDING",
     valueCents: typeof payment.value === "number" ? fromUpstreamAmount(payment.value) : sub.valueCents,
     refundedCents: 0,
@@ -145,10 +145,10 @@ async function createSubscriptionCharge(deps: Deps, sub: SubscriptionRow, paymen
     createdAt: now,
     updatedAt: now,
   };
-  const { event, statement } = recordEventIfChanged(deps, sub, "payment.created", presentCharge(row));
-  const [result] = await deps.db.batch([deps.db.insert(charges).values(row).onConflictDoNothing(), statement]);
+  const { event, statement } = recordEventIfChanged(deps, sub, "payment.created", presentPayment(row));
+  const [result] = await deps.db.batch([deps.db.insert(payments).values(row).onConflictDoNothing(), statement]);
   if (changedRows(result) > 0) dispatchEvents(deps, [event]);
-  const stored = await deps.db.select().from(charges).where(and(inTenant(charges, sub), eq(charges.upstreamId, payment.id))).get();
-  // A card subscription's charge may already be confirmed: apply its status through the table.
+  const stored = await deps.db.select().from(payments).where(and(inTenant(payments, sub), eq(payments.upstreamId, payment.id))).get();
+  // A card subscription's payment may already be confirmed: apply its status through the table.
   if (stored) await applyUpstreamPayment(deps, stored, payment);
 }

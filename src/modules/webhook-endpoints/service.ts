@@ -1,7 +1,7 @@
 // Webhook endpoints of the caller's workspace: register, list, edit, delete, rotate the secret, re-enable,
 // send a test ping, and re-queue failed deliveries. The signing secret exists only in create/rotate answers.
 import { and, eq, gte, inArray, ne, sql } from "drizzle-orm";
-import { type Principal, requirePermission } from "../../auth/principal";
+import { type Principal, requirePermission } from "../../access/principal";
 import { sealSecret } from "../../lib/secret-box";
 import { LIMITS } from "../../config";
 import type { Deps } from "../../deps";

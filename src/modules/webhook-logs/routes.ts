@@ -1,6 +1,6 @@
 // Webhook logs (control plane, surface internal): deliveries, their attempts, and redelivery.
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { guard } from "../../auth";
+import { guard } from "../../access";
 import { DELIVERY_STATUSES } from "../../db/schema";
 import type { AppEnv } from "../../http/app-env";
 import { ok, okList } from "../../http/envelope";

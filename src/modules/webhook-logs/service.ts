@@ -1,11 +1,11 @@
 // The webhook log: deliveries with filters, one delivery with its attempts and payload, and redeliver.
 import { and, asc, eq, gte, lte, type SQL } from "drizzle-orm";
-import { type Principal, requirePermission } from "../../auth/principal";
+import { type Principal, requirePermission } from "../../access/principal";
 import type { Deps } from "../../deps";
 import { events, webhookAttempts, webhookDeliveries, type DeliveryStatus } from "../../db/schema";
 import { runManualAttempt } from "../../events/attempts";
 import type { Fetcher } from "../../events/deliver";
-import { envelopeBody } from "../../events/envelope";
+import { envelopeBody } from "../../events/event-body";
 import { notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { presentAttempt } from "../webhook-endpoints/service";

@@ -1,6 +1,6 @@
 // Workspaces (control plane, surface internal).
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { guard } from "../../auth";
+import { guard } from "../../access";
 import type { AppEnv } from "../../http/app-env";
 import { ok, okList } from "../../http/envelope";
 import { AUTHENTICATED_ERRORS, WRITE_ERRORS, dataResponse, errorResponses, jsonBody, listResponse, routeGroup } from "../../http/openapi";

@@ -1,6 +1,6 @@
 // Workspaces of the caller's organization: create, list, get, rename, archive.
 import { and, eq, type SQL } from "drizzle-orm";
-import { type Principal, requirePermission } from "../../auth/principal";
+import { type Principal, requirePermission } from "../../access/principal";
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
 import { organizations, workspaces } from "../../db/schema";

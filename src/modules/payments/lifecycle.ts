@@ -1,4 +1,4 @@
-// Applying what the upstream says about a charge (create answer, webhook, sweeper) to the native
+// Applying what the upstream says about a payment (create answer, webhook, sweeper) to the native
 // record: link it, move its status through the transition table, and record each event exactly once.
 import { and, eq, inArray } from "drizzle-orm";
 import { changedRows, insertIfChanged } from "../../db/insert-if-changed";
@@ -6,16 +6,16 @@ import { tenantOf, type Tenant } from "../../lib/tenant";
 import type { Deps } from "../../deps";
 import { formatMoney, fromUpstreamAmount } from "../../lib/money";
 import { newId } from "../../lib/ids";
-import { charges, refunds } from "../../db/schema";
+import { payments, refunds } from "../../db/schema";
 import type { ProductEventKind } from "../../events/kinds";
 import { dispatchEvents, recordEventIfChanged } from "../../events/outbox";
 import { notFound } from "../../http/errors";
-import { canTransition, chargeStatusFromUpstream, statusesThatMayBecome, type ChargeStatus } from "./charge-status";
+import { canTransition, paymentStatusFromUpstream, statusesThatMayBecome, type PaymentStatus } from "./status-rules";
 import { inTenant } from "../../db/tenant-scope";
 
-export type ChargeRow = typeof charges.$inferSelect;
+export type PaymentRow = typeof payments.$inferSelect;
 
-export function presentCharge(row: ChargeRow) {
+export function presentPayment(row: PaymentRow) {
   return {
     id: row.id,
     object: "payment" as const,
@@ -45,14 +45,14 @@ export function presentCharge(row: ChargeRow) {
 }
 
 
-export async function findChargeRow(deps: Deps, tenant: Tenant, id: string): Promise<ChargeRow> {
-  const row = await deps.db.select().from(charges).where(and(eq(charges.id, id), inTenant(charges, tenant))).get();
-  if (!row) throw notFound("charge", id);
+export async function findPaymentRow(deps: Deps, tenant: Tenant, id: string): Promise<PaymentRow> {
+  const row = await deps.db.select().from(payments).where(and(eq(payments.id, id), inTenant(payments, tenant))).get();
+  if (!row) throw notFound("payment", id);
   return row;
 }
 
 /** The event each target status emits; REFUNDED's event belongs to the refund record that caused it. */
-export const STATUS_EVENT: Partial<Record<ChargeStatus, ProductEventKind>> = {
+export const STATUS_EVENT: Partial<Record<PaymentStatus, ProductEventKind>> = {
   CONFIRMED: "payment.confirmed",
   RECEIVED: "payment.received",
   RECEIVED_IN_CASH: "payment.received",
@@ -61,20 +61,20 @@ export const STATUS_EVENT: Partial<Record<ChargeStatus, ProductEventKind>> = {
   FAILED: "payment.failed",
 };
 
-/** Moves the charge to `to` if the table allows it from its current (stored) status; emits once. */
-export async function transitionCharge(deps: Deps, row: ChargeRow, to: ChargeStatus, extra: Partial<ChargeRow> = {}): Promise<{ row: ChargeRow; changed: boolean }> {
+/** Moves the payment to `to` if the table allows it from its current (stored) status; emits once. */
+export async function transitionPayment(deps: Deps, row: PaymentRow, to: PaymentStatus, extra: Partial<PaymentRow> = {}): Promise<{ row: PaymentRow; changed: boolean }> {
   const updatedAt = deps.now().toISOString();
-  const next: ChargeRow = { ...row, ...extra, status: to, updatedAt };
+  const next: PaymentRow = { ...row, ...extra, status: to, updatedAt };
   const kind = STATUS_EVENT[to];
   const update = deps.db
-    .update(charges)
+    .update(payments)
     .set({ ...extra, status: to, updatedAt })
-    .where(and(eq(charges.id, row.id), inArray(charges.status, statusesThatMayBecome(to))));
+    .where(and(eq(payments.id, row.id), inArray(payments.status, statusesThatMayBecome(to))));
   if (!kind) {
     const result = await update.run();
     return { row: next, changed: changedRows(result) > 0 };
   }
-  const { event, statement } = recordEventIfChanged(deps, tenantOf(row), kind, presentCharge(next));
+  const { event, statement } = recordEventIfChanged(deps, tenantOf(row), kind, presentPayment(next));
   const [result] = await deps.db.batch([update, statement]);
   const changed = changedRows(result) > 0;
   if (changed) dispatchEvents(deps, [event]);
@@ -99,8 +99,8 @@ export interface UpstreamPayment {
 }
 
 /** Descriptive fields the upstream owns (links, card summary, payment date), never card data. */
-function upstreamFields(row: ChargeRow, payment: UpstreamPayment): Partial<ChargeRow> {
-  const fields: Partial<ChargeRow> = {};
+function upstreamFields(row: PaymentRow, payment: UpstreamPayment): Partial<PaymentRow> {
+  const fields: Partial<PaymentRow> = {};
   if (payment.invoiceUrl && payment.invoiceUrl !== row.invoiceUrl) fields.invoiceUrl = payment.invoiceUrl;
   if (payment.bankSlipUrl && payment.bankSlipUrl !== row.bankSlipUrl) fields.bankSlipUrl = payment.bankSlipUrl;
   if (payment.paymentDate && payment.paymentDate !== row.paymentDate) fields.paymentDate = payment.paymentDate;
@@ -112,32 +112,32 @@ function upstreamFields(row: ChargeRow, payment: UpstreamPayment): Partial<Charg
 }
 
 /** pending → synced with the upstream id: the moment `payment.created` is recorded (once, whoever gets there first). */
-export async function linkCharge(deps: Deps, row: ChargeRow, payment: UpstreamPayment): Promise<ChargeRow> {
+export async function linkPayment(deps: Deps, row: PaymentRow, payment: UpstreamPayment): Promise<PaymentRow> {
   const fields = upstreamFields(row, payment);
   const updatedAt = deps.now().toISOString();
-  const next: ChargeRow = { ...row, ...fields, upstreamId: payment.id, syncStatus: "synced", updatedAt };
-  const refresh = Object.keys(fields).length > 0 ? [deps.db.update(charges).set({ ...fields, updatedAt }).where(eq(charges.id, row.id))] : [];
-  const link = deps.db.update(charges).set({ upstreamId: payment.id, syncStatus: "synced", updatedAt }).where(and(eq(charges.id, row.id), eq(charges.syncStatus, "pending")));
-  const { event, statement } = recordEventIfChanged(deps, tenantOf(row), "payment.created", presentCharge({ ...next, status: "PENDING" }));
+  const next: PaymentRow = { ...row, ...fields, upstreamId: payment.id, syncStatus: "synced", updatedAt };
+  const refresh = Object.keys(fields).length > 0 ? [deps.db.update(payments).set({ ...fields, updatedAt }).where(eq(payments.id, row.id))] : [];
+  const link = deps.db.update(payments).set({ upstreamId: payment.id, syncStatus: "synced", updatedAt }).where(and(eq(payments.id, row.id), eq(payments.syncStatus, "pending")));
+  const { event, statement } = recordEventIfChanged(deps, tenantOf(row), "payment.created", presentPayment({ ...next, status: "PENDING" }));
   const results = await deps.db.batch([...refresh, link, statement] as unknown as Parameters<typeof deps.db.batch>[0]);
   if (changedRows(results[refresh.length]) > 0) dispatchEvents(deps, [event]);
   return next;
 }
 
 /** The native status a payment's payload implies, or `forced` (e.g. FAILED for a refused capture). */
-export async function applyUpstreamPayment(deps: Deps, row: ChargeRow, payment: UpstreamPayment, forced?: ChargeStatus | null, failureReason?: string): Promise<ChargeRow> {
-  let current = row.syncStatus === "pending" || row.upstreamId === null ? await linkCharge(deps, row, payment) : row;
+export async function applyUpstreamPayment(deps: Deps, row: PaymentRow, payment: UpstreamPayment, forced?: PaymentStatus | null, failureReason?: string): Promise<PaymentRow> {
+  let current = row.syncStatus === "pending" || row.upstreamId === null ? await linkPayment(deps, row, payment) : row;
   if (current === row) {
     const fields = upstreamFields(row, payment);
     if (Object.keys(fields).length > 0) {
-      await deps.db.update(charges).set(fields).where(eq(charges.id, row.id));
+      await deps.db.update(payments).set(fields).where(eq(payments.id, row.id));
       current = { ...row, ...fields };
     }
   }
-  const target = forced ?? chargeStatusFromUpstream(payment.status, payment.deleted === true);
+  const target = forced ?? paymentStatusFromUpstream(payment.status, payment.deleted === true);
   if (target && target !== "REFUNDED" && target !== current.status && canTransition(current.status, target)) {
-    const extra: Partial<ChargeRow> = target === "FAILED" && failureReason ? { failureReason } : {};
-    current = (await transitionCharge(deps, current, target, extra)).row;
+    const extra: Partial<PaymentRow> = target === "FAILED" && failureReason ? { failureReason } : {};
+    current = (await transitionPayment(deps, current, target, extra)).row;
   }
   if (payment.refunds && payment.refunds.length > 0) current = await recordUpstreamRefunds(deps, current, payment.refunds);
   return current;
@@ -147,27 +147,27 @@ export async function applyUpstreamPayment(deps: Deps, row: ChargeRow, payment: 
  * Refunds the upstream reports beyond what Ponte has reserved (e.g. made in the upstream's panel) become
  * refund records of origin `upstream`; refunds Ponte itself requested are already counted, so nothing repeats.
  */
-async function recordUpstreamRefunds(deps: Deps, row: ChargeRow, items: NonNullable<UpstreamPayment["refunds"]>): Promise<ChargeRow> {
+async function recordUpstreamRefunds(deps: Deps, row: PaymentRow, items: NonNullable<UpstreamPayment["refunds"]>): Promise<PaymentRow> {
   const upstreamTotal = items.filter((r) => r.status !== "CANCELLED").reduce((sum, r) => sum + fromUpstreamAmount(r.value), 0);
-  const fresh = await deps.db.select().from(charges).where(eq(charges.id, row.id)).get();
+  const fresh = await deps.db.select().from(payments).where(eq(payments.id, row.id)).get();
   if (!fresh) return row;
   const delta = Math.min(upstreamTotal, fresh.valueCents) - fresh.refundedCents;
   if (delta <= 0) return fresh;
   const now = deps.now().toISOString();
   const refundedCents = fresh.refundedCents + delta;
   const full = refundedCents === fresh.valueCents && canTransition(fresh.status, "REFUNDED");
-  const next: ChargeRow = { ...fresh, refundedCents, status: full ? "REFUNDED" : fresh.status, updatedAt: now };
+  const next: PaymentRow = { ...fresh, refundedCents, status: full ? "REFUNDED" : fresh.status, updatedAt: now };
   // Compare-and-set on the amount read, so two webhooks carrying the same refund count it once.
   const update = deps.db
-    .update(charges)
+    .update(payments)
     .set({ refundedCents, ...(full ? { status: "REFUNDED" } : {}), updatedAt: now })
-    .where(and(eq(charges.id, fresh.id), eq(charges.refundedCents, fresh.refundedCents)));
-  const { event, statement } = recordEventIfChanged(deps, tenantOf(fresh), "payment.refunded", presentCharge(next));
+    .where(and(eq(payments.id, fresh.id), eq(payments.refundedCents, fresh.refundedCents)));
+  const { event, statement } = recordEventIfChanged(deps, tenantOf(fresh), "payment.refunded", presentPayment(next));
   // Chained on the event insert, which happened only if the update did.
   const refundRow = insertIfChanged(deps.db, refunds, {
     id: newId(),
     ...tenantOf(fresh),
-    chargeId: fresh.id,
+    paymentId: fresh.id,
     valueCents: delta,
     description: "Refunded at the upstream provider",
     status: "done",

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../src/http/errors";
-import { assertChargeAction, canTransition, CANCELABLE_STATUSES, REFUNDABLE_STATUSES, statusesThatMayBecome } from "../../src/modules/payments/charge-status";
+import { assertPaymentAction, canTransition, CANCELABLE_STATUSES, REFUNDABLE_STATUSES, statusesThatMayBecome } from "../../src/modules/payments/status-rules";
 import { upstreamEffect } from "../../src/modules/upstream-webhooks/mapping";
 
-describe("charge transition table", () => {
+describe("payment transition table", () => {
   it.each([
     ["PENDING", "RECEIVED", true],
     ["PENDING", "FAILED", true],
@@ -28,7 +28,7 @@ describe("charge transition table", () => {
 
   it("an illegal action is 409 INVALID_STATE naming the status", () => {
     try {
-      assertChargeAction("PENDING", "refund", "c1");
+      assertPaymentAction("PENDING", "refund", "c1");
       throw new Error("should throw");
     } catch (err) {
       expect(err).toBeInstanceOf(ApiError);
@@ -38,8 +38,8 @@ describe("charge transition table", () => {
       expect(e.message).toContain("PENDING");
       expect(e.details.status).toBe("PENDING");
     }
-    expect(() => assertChargeAction("RECEIVED", "refund", "c1")).not.toThrow();
-    expect(() => assertChargeAction("RECEIVED", "cancel", "c1")).toThrow(/RECEIVED/);
+    expect(() => assertPaymentAction("RECEIVED", "refund", "c1")).not.toThrow();
+    expect(() => assertPaymentAction("RECEIVED", "cancel", "c1")).toThrow(/RECEIVED/);
   });
 });
 

@@ -4,9 +4,9 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { ROLES } from "../../lib/permissions";
-import { isWriteMethod, refuseCrossSite, requireSameOrigin } from "../../auth/same-origin";
-import { clearSessionCookie, resolveSession, sessionTokenOf, setSessionCookie } from "../../auth/session";
-import { ORGANIZATION_HEADER, WORKSPACE_HEADER } from "../../auth/tenant-headers";
+import { isWriteMethod, refuseCrossSite, requireSameOrigin } from "../../access/same-origin";
+import { clearSessionCookie, resolveSession, sessionTokenOf, setSessionCookie } from "../../access/session";
+import { ORGANIZATION_HEADER, WORKSPACE_HEADER } from "../../access/tenant-headers";
 import type { AppEnv } from "../../http/app-env";
 import { ok } from "../../http/envelope";
 import { ApiError } from "../../http/errors";

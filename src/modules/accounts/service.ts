@@ -1,10 +1,10 @@
 // Console accounts: sign-up (user + organization + default workspace + owner membership + session),
 // sign-in, sign-out, password change, and "who am I".
 import { and, asc, eq, ne } from "drizzle-orm";
-import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "../../auth/password";
+import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "../../access/password";
 import { ROLE_PERMISSION_SETS, type Role } from "../../lib/permissions";
-import type { Principal } from "../../auth/principal";
-import { hashSessionToken, newSessionToken, type SessionPrincipal } from "../../auth/session";
+import type { Principal } from "../../access/principal";
+import { hashSessionToken, newSessionToken, type SessionPrincipal } from "../../access/session";
 import { keyEnvironmentFor, LIMITS } from "../../config";
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";

@@ -1,6 +1,6 @@
 // Request bodies of the auth group, shared by the JSON routes and the console's forms.
 import { z } from "@hono/zod-openapi";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../auth/password";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../access/password";
 
 export const Password = z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH).openapi({ description: `At least ${PASSWORD_MIN_LENGTH} characters.` });
 export const Email = z.email().max(254).openapi({ example: "ana@example.com.br" });
