@@ -4,9 +4,7 @@
 // D1 round trips of the read (X-D1-Queries: this run sets D1_QUERY_COUNTING=1 and one probe request asks
 // for the count; the measured requests do not, so they take the normal path).
 //   node bench/auth-read.mjs            (REQUESTS=1000 CONCURRENCY=16 SECONDS=8 to change the load)
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { compare, fmt, measureLatency, percentile, startWrangler, benchStateDir } from "./lib/harness.mjs";
 
 const REQUESTS = Number(process.env.REQUESTS ?? 1000);
@@ -18,7 +16,10 @@ process.env.PONTE_PERSIST_DIR = state;
 const { seed } = await import("../scripts/seed.mjs");
 const demo = await seed();
 
-const ponte = await startWrangler(["--env", "local", "--persist-to", state], { readyPath: "/api/v1/health", vars: ["D1_QUERY_COUNTING:1"] });
+const ponte = await startWrangler(["--env", "local", "--persist-to", state], {
+  readyPath: "/api/v1/health",
+  vars: ["D1_QUERY_COUNTING:1"],
+});
 const bare = await startWrangler(["-c", "bench/bare/wrangler.toml"]);
 try {
   const path = "/api/v1/organizations/current";
@@ -53,7 +54,9 @@ try {
     load: { sequentialRequests: REQUESTS, concurrency: CONCURRENCY, seconds: SECONDS },
   };
   console.log(JSON.stringify(result, null, 2));
-  console.log(`\nthroughput ratio ${fmt(result.throughputRatio * 100, 1)}% (target ≥ 50%); auth D1 round trips: ${result.d1RoundTripsForAuth} (target ≤ 1)`);
+  console.log(
+    `\nthroughput ratio ${fmt(result.throughputRatio * 100, 1)}% (target ≥ 50%); auth D1 round trips: ${result.d1RoundTripsForAuth} (target ≤ 1)`,
+  );
 } finally {
   ponte.stop();
   bare.stop();

@@ -6,8 +6,7 @@
 // them later, while the simulator's "sync" delivery would put one inside every create.
 //   npm run bench:payments            (REQUESTS=150 CONCURRENCY=8 SECONDS=5 to change the load)
 import { randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { wrangler } from "../scripts/lib/local.mjs";
 import { compare, fmt, loadAverage, loadOptions, measureLatency, startWrangler, summary, benchStateDir } from "./lib/harness.mjs";
@@ -27,7 +26,10 @@ const { seed } = await import("../scripts/seed.mjs");
 const demo = await seed();
 wrangler(["d1", "migrations", "apply", "DB", "--local", "-c", "bench/bare-insert/wrangler.toml", "--persist-to", bareState]);
 
-const ponte = await startWrangler(["-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", state], { readyPath: "/api/v1/health", vars: ["D1_QUERY_COUNTING:1"] });
+const ponte = await startWrangler(["-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", state], {
+  readyPath: "/api/v1/health",
+  vars: ["D1_QUERY_COUNTING:1"],
+});
 const bare = await startWrangler(["-c", "bench/bare-insert/wrangler.toml", "--persist-to", bareState]);
 try {
   const auth = { Authorization: `Bearer ${demo.apiKey}`, "Content-Type": "application/json" };
@@ -97,7 +99,9 @@ try {
   console.log(JSON.stringify(result, null, 2));
   console.log(`\nPonte create: p50 ${result.ponte.p50Ms} ms, p99 ${result.ponte.p99Ms} ms, ${result.ponte.rps} req/s`);
   console.log(`bare insert:  p50 ${result.bareInsert.p50Ms} ms, p99 ${result.bareInsert.p99Ms} ms, ${result.bareInsert.rps} req/s`);
-  console.log(`throughput ratio ${fmt(result.throughputRatio * 100, 1)}% of the bare insert; D1 round trips per create on the request path: ${withKey} (${withoutKey} without Idempotency-Key), plus the batched gateway-log row`);
+  console.log(
+    `throughput ratio ${fmt(result.throughputRatio * 100, 1)}% of the bare insert; D1 round trips per create on the request path: ${withKey} (${withoutKey} without Idempotency-Key), plus the batched gateway-log row`,
+  );
 } finally {
   await Promise.all([ponte.stop(), bare.stop()]);
 }

@@ -2,8 +2,7 @@
 // Passthrough overhead: the same upstream GET through Ponte (auth, gateway account, forward, log)
 // and straight to the simulator, in one run. Local only (127.0.0.1), bounded, stops what it starts.
 //   npm run bench:passthrough        (REQUESTS=400 CONCURRENCY=16 SECONDS=6 to change the load)
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEMO, ROOT } from "../scripts/lib/local.mjs";
 import { compareAll, fmt, loadAverage, loadOptions, measureLatency, startWrangler, summary, benchStateDir } from "./lib/harness.mjs";
@@ -20,10 +19,17 @@ const demo = await seed();
 
 // One dev session runs Ponte and the simulator together (UPSTREAM stays in-process); a second
 // simulator on its own port, under another name, is the baseline: the same worker, called directly.
-const ponte = await startWrangler(["-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", state], { readyPath: "/api/v1/health" });
-const sim = await startWrangler(["-c", "sim/wrangler.toml", "--env", "local", "--name", "ponte-upstream-sim-direct"], { readyPath: "/__sim/health" });
+const ponte = await startWrangler(["-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", state], {
+  readyPath: "/api/v1/health",
+});
+const sim = await startWrangler(["-c", "sim/wrangler.toml", "--env", "local", "--name", "ponte-upstream-sim-direct"], {
+  readyPath: "/__sim/health",
+});
 try {
-  const get = (base, path, headers = {}) => () => fetch(base + path, { headers });
+  const get =
+    (base, path, headers = {}) =>
+    () =>
+      fetch(base + path, { headers });
   const bearer = { Authorization: `Bearer ${demo.apiKey}` };
   const targets = {
     viaPonte: get(ponte.base, "/api/v1/finance/balance", bearer),
@@ -37,13 +43,16 @@ try {
 
   const r = await compareAll(targets, { ...bounds, throughputOf: ["viaPonte", "direct"] });
   const result = Object.fromEntries(Object.entries(r).map(([name, m]) => [name, summary(m)]));
-  const row = (label, { p50Ms, p99Ms, rps }) => `${label.padEnd(18)}${fmt(p50Ms).padStart(9)} ${fmt(p99Ms).padStart(8)} ${rps === undefined ? "" : String(rps).padStart(9)}`;
+  const row = (label, { p50Ms, p99Ms, rps }) =>
+    `${label.padEnd(18)}${fmt(p50Ms).padStart(9)} ${fmt(p99Ms).padStart(8)} ${rps === undefined ? "" : String(rps).padStart(9)}`;
   console.log(`\n                     p50 ms   p99 ms   req/s (c=${bounds.concurrency})`);
   console.log(row("through Ponte", result.viaPonte));
   console.log(row("direct to sim", result.direct));
   console.log(row("Ponte /health", result.ponteHealth));
   console.log(row("Ponte auth+D1 read", result.ponteAuthedRead));
-  console.log(`added latency     p50 ${fmt(result.viaPonte.p50Ms - result.direct.p50Ms)} ms, p99 ${fmt(result.viaPonte.p99Ms - result.direct.p99Ms)} ms`);
+  console.log(
+    `added latency     p50 ${fmt(result.viaPonte.p50Ms - result.direct.p50Ms)} ms, p99 ${fmt(result.viaPonte.p99Ms - result.direct.p99Ms)} ms`,
+  );
   console.log(`throughput ratio  ${fmt((100 * r.viaPonte.rps) / r.direct.rps, 1)}% of direct`);
   const load = { ...bounds, loadAverageBefore: loadBefore, loadAverageAfter: loadAverage() };
   console.log(`load              ${JSON.stringify(load)}`);

@@ -21,7 +21,9 @@ process.env.PONTE_PERSIST_DIR = state;
 const { seed } = await import("../scripts/seed.mjs");
 const demo = await seed();
 
-const ponte = await startWrangler(["-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", state], { readyPath: "/api/v1/health" });
+const ponte = await startWrangler(["-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", state], {
+  readyPath: "/api/v1/health",
+});
 try {
   const request = () => fetch(ponte.base + path, { headers: { Authorization: `Bearer ${demo.apiKey}` } });
   await measureLatency(request, bounds.requests); // warm: JIT, caches, the first D1 reads
@@ -39,7 +41,8 @@ try {
   const totalUs = rows.reduce((sum, r) => sum + r.us, 0);
   console.log(`\n${path}: ${rps.toFixed(0)} req/s at c=${bounds.concurrency} for ${bounds.seconds} s; Ponte isolate, self time`);
   console.log(`  share   µs/req  function`);
-  for (const r of rows.slice(0, TOP)) console.log(`${((100 * r.us) / totalUs).toFixed(1).padStart(6)}% ${(r.us / requests).toFixed(1).padStart(8)}  ${r.name}`);
+  for (const r of rows.slice(0, TOP))
+    console.log(`${((100 * r.us) / totalUs).toFixed(1).padStart(6)}% ${(r.us / requests).toFixed(1).padStart(8)}  ${r.name}`);
   mkdirSync(join(ROOT, "bench/results"), { recursive: true });
   writeFileSync(join(ROOT, "bench/results/passthrough.cpuprofile"), JSON.stringify(profile));
   console.log("\nfull profile: bench/results/passthrough.cpuprofile");

@@ -9,9 +9,8 @@
 // Bounded: M events, N endpoints, a 120 s deadline; stops wrangler and the receivers itself.
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { createServer } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { DEMO, ROOT, executeSql, sqlString as q } from "../scripts/lib/local.mjs";
@@ -20,7 +19,10 @@ import { deadline as stopAfter, envNumber, freePort, loadAverage, percentile, st
 // wrangler and the TypeScript import below need Node >= 22: re-run under the pinned one.
 if (Number(process.versions.node.split(".")[0]) < 22) {
   const bin = join(ROOT, "node_modules/.bin");
-  const r = spawnSync(join(bin, "node"), process.argv.slice(1), { stdio: "inherit", env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+  const r = spawnSync(join(bin, "node"), process.argv.slice(1), {
+    stdio: "inherit",
+    env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+  });
   process.exit(r.status ?? 1);
 }
 
@@ -42,7 +44,14 @@ async function main() {
   // 1. Signing cost in Node (the same code the worker runs).
   const { buildSignatureHeader, generateSigningSecret } = await import(pathToFileURL(join(ROOT, "src/events/signature.ts")).href);
   const secret = generateSigningSecret();
-  const sampleBody = JSON.stringify({ id: randomUUID(), type: "payment.received", createdAt: new Date().toISOString(), environment: "local", apiVersion: "1.0", data: { id: randomUUID(), value: "129.90", customer: "cus_000001", billingType: "PIX" } });
+  const sampleBody = JSON.stringify({
+    id: randomUUID(),
+    type: "payment.received",
+    createdAt: new Date().toISOString(),
+    environment: "local",
+    apiVersion: "1.0",
+    data: { id: randomUUID(), value: "129.90", customer: "cus_000001", billingType: "PIX" },
+  });
   for (let i = 0; i < 1000; i++) await buildSignatureHeader([secret], 1_700_000_000, sampleBody);
   let t = performance.now();
   for (let i = 0; i < SIGN_ITERATIONS; i++) await buildSignatureHeader([secret], 1_700_000_000 + i, sampleBody);
@@ -59,7 +68,14 @@ async function main() {
     req.on("data", (c) => chunks.push(c));
     req.on("end", () => {
       const envelope = JSON.parse(Buffer.concat(chunks).toString());
-      receipts.push({ at: performance.now() + performance.timeOrigin, path: req.url, eventId: envelope.id, type: envelope.type, resourceId: envelope.data?.id, delivery: req.headers["x-service-delivery"] });
+      receipts.push({
+        at: performance.now() + performance.timeOrigin,
+        path: req.url,
+        eventId: envelope.id,
+        type: envelope.type,
+        resourceId: envelope.data?.id,
+        delivery: req.headers["x-service-delivery"],
+      });
       res.writeHead(200, { "Content-Type": "text/plain" }).end("ok");
     });
   });
@@ -71,18 +87,29 @@ async function main() {
   const { apiKey: key } = await seed();
 
   // 4. The worker (its cron can be fired through /__scheduled).
-  dev = await startWrangler(["-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", state, "--test-scheduled"], { readyPath: "/api/v1/health" });
+  dev = await startWrangler(
+    ["-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", state, "--test-scheduled"],
+    { readyPath: "/api/v1/health" },
+  );
   const base = dev.base;
 
   // 5. Endpoints.
   for (let i = 0; i < ENDPOINTS; i++) {
-    const res = await fetch(`${base}/api/v1/webhook-endpoints`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: JSON.stringify({ url: `http://127.0.0.1:${receiverPort}/e${i}`, eventKinds: ["*"] }) });
+    const res = await fetch(`${base}/api/v1/webhook-endpoints`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ url: `http://127.0.0.1:${receiverPort}/e${i}`, eventKinds: ["*"] }),
+    });
     if (res.status !== 201) throw new Error(`endpoint create: ${res.status} ${await res.text()}`);
   }
 
   // 6. Events, written as lost enqueues so the sweeper → queue → consumer → EndpointDO path carries them.
   const old = new Date(Date.now() - 120_000).toISOString();
-  const rows = Array.from({ length: EVENTS }, (_, i) => `(${q(randomUUID())}, ${q(DEMO.organizationId)}, ${q(DEMO.workspaceId)}, 'payment.received', ${q(JSON.stringify({ id: randomUUID(), value: "129.90", seq: i }))}, ${q(old)}, NULL)`);
+  const rows = Array.from(
+    { length: EVENTS },
+    (_, i) =>
+      `(${q(randomUUID())}, ${q(DEMO.organizationId)}, ${q(DEMO.workspaceId)}, 'payment.received', ${q(JSON.stringify({ id: randomUUID(), value: "129.90", seq: i }))}, ${q(old)}, NULL)`,
+  );
   executeSql(`INSERT INTO events (id, organization_id, workspace_id, type, data, created_at, fanned_out_at) VALUES\n${rows.join(",\n")};`);
 
   const expected = EVENTS * ENDPOINTS;
@@ -102,11 +129,21 @@ async function main() {
 
   // 7. Single events through the normal path: create a payment, time its payment.created to each endpoint.
   const auth = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
-  const customer = await (await fetch(`${base}/api/v1/customers`, { method: "POST", headers: auth, body: JSON.stringify({ name: "Bench Cliente", cpfCnpj: "52998224725" }) })).json();
+  const customer = await (
+    await fetch(`${base}/api/v1/customers`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ name: "Bench Cliente", cpfCnpj: "52998224725" }),
+    })
+  ).json();
   const single = [];
   for (let i = 0; i < SINGLE_EVENTS && Date.now() < deadline; i++) {
     const started = performance.now() + performance.timeOrigin;
-    const res = await fetch(`${base}/api/v1/payments`, { method: "POST", headers: auth, body: JSON.stringify({ customer: customer.data.id, billingType: "PIX", value: "10.00", dueDate: "2026-12-31" }) });
+    const res = await fetch(`${base}/api/v1/payments`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ customer: customer.data.id, billingType: "PIX", value: "10.00", dueDate: "2026-12-31" }),
+    });
     const payment = await res.json();
     if (!res.ok) throw new Error(`payment create: ${res.status} ${JSON.stringify(payment)}`);
     const mine = () => receipts.filter((r) => r.type === "payment.created" && r.resourceId === payment.data.id);
@@ -122,8 +159,16 @@ async function main() {
     deliveriesReceived: got.length,
     duplicates: burstReceipts - got.length,
     deliveriesPerSecond: Number((got.length / ((last - first) / 1000)).toFixed(1)),
-    triggerToReceiptMs: { p50: Math.round(percentile(latencies, 50)), p99: Math.round(percentile(latencies, 99)), max: Math.round(latencies[latencies.length - 1]) },
-    singleEvents: { payments: SINGLE_EVENTS, deliveries: single.length, createToReceiptMs: { p50: Math.round(percentile(single, 50)), p99: Math.round(percentile(single, 99)) } },
+    triggerToReceiptMs: {
+      p50: Math.round(percentile(latencies, 50)),
+      p99: Math.round(percentile(latencies, 99)),
+      max: Math.round(latencies[latencies.length - 1]),
+    },
+    singleEvents: {
+      payments: SINGLE_EVENTS,
+      deliveries: single.length,
+      createToReceiptMs: { p50: Math.round(percentile(single, 50)), p99: Math.round(percentile(single, 99)) },
+    },
     signingMicrosecondsPerDelivery: { oneSecret: Number(signOne.toFixed(1)), twoSecretsDuringRotation: Number(signTwo.toFixed(1)) },
     load: { loadAverageBefore: loadBefore, loadAverageAfter: loadAverage() },
   };

@@ -15,7 +15,9 @@ export function renderManifest(files) {
 }
 
 export function migrationFiles() {
-  return readdirSync(join(root, "migrations")).filter((f) => f.endsWith(".sql")).sort();
+  return readdirSync(join(root, "migrations"))
+    .filter((f) => f.endsWith(".sql"))
+    .sort();
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

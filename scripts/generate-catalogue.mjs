@@ -24,7 +24,7 @@ if (check) {
   const problems = [];
   if (hasShared) {
     const vendored = existsSync(vendoredTsv) ? readFileSync(vendoredTsv) : null;
-    if (!vendored || !vendored.equals(sourceBytes)) {
+    if (!vendored?.equals(sourceBytes)) {
       problems.push(`${rel(vendoredTsv)} differs from ${rel(sharedTsv)}`);
     }
   }
@@ -43,5 +43,5 @@ if (check) {
   }
   mkdirSync(dirname(outModule), { recursive: true });
   writeFileSync(outModule, rendered);
-  console.log(`wrote ${rel(outModule)} (${hasShared ? "from " + rel(sharedTsv) : "from vendored copy"})`);
+  console.log(`wrote ${rel(outModule)} (${hasShared ? `from ${rel(sharedTsv)}` : "from vendored copy"})`);
 }

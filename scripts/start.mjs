@@ -28,7 +28,19 @@ console.log(banner);
 
 const dev = spawn(
   join(ROOT, "node_modules", ".bin", "wrangler"),
-  ["dev", "-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--port", String(port), "--test-scheduled", "--show-interactive-dev-session=false"],
+  [
+    "dev",
+    "-c",
+    "wrangler.toml",
+    "-c",
+    "sim/wrangler.toml",
+    "--env",
+    "local",
+    "--port",
+    String(port),
+    "--test-scheduled",
+    "--show-interactive-dev-session=false",
+  ],
   { cwd: ROOT, stdio: "inherit", env: toolEnv() },
 );
 const stop = () => dev.kill("SIGINT");
@@ -39,9 +51,16 @@ dev.on("exit", (code) => process.exit(code ?? 0));
 // Once the API answers, point the simulator's webhooks at it (sandbox actions then reach Ponte).
 for (let i = 0; i < 240 && dev.exitCode === null; i++) {
   await new Promise((r) => setTimeout(r, 500));
-  const up = await fetch(`${demo.baseUrl}/api/v1/health`).then((r) => r.ok, () => false);
+  const up = await fetch(`${demo.baseUrl}/api/v1/health`).then(
+    (r) => r.ok,
+    () => false,
+  );
   if (!up) continue;
   const wired = await connectUpstreamWebhooks(demo).catch(() => false);
-  console.log(wired ? "Upstream simulator webhooks → this API: connected." : "Could not configure the simulator's webhooks; inbound webhooks will not arrive.");
+  console.log(
+    wired
+      ? "Upstream simulator webhooks → this API: connected."
+      : "Could not configure the simulator's webhooks; inbound webhooks will not arrive.",
+  );
   break;
 }

@@ -2,7 +2,14 @@
 export default {
   async fetch() {
     const body = JSON.stringify({
-      data: { id: "01900000-0000-7000-8000-00000000d001", object: "organization", name: "Ponte Demo", defaultWorkspaceId: "01900000-0000-7000-8000-00000000d002", createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" },
+      data: {
+        id: "01900000-0000-7000-8000-00000000d001",
+        object: "organization",
+        name: "Ponte Demo",
+        defaultWorkspaceId: "01900000-0000-7000-8000-00000000d002",
+        createdAt: "2026-01-01T00:00:00.000Z",
+        updatedAt: "2026-01-01T00:00:00.000Z",
+      },
       meta: { requestId: crypto.randomUUID() },
     });
     return new Response(body, { headers: { "Content-Type": "application/json" } });

@@ -78,14 +78,33 @@ export async function startWrangler(args, { readyPath = "/", timeoutMs = 90_000,
   const varArgs = vars.flatMap((v) => ["--var", v]);
   if (!tracingNoticePrinted) {
     tracingNoticePrinted = true;
-    console.log(`wrangler local tracing: ${LOCAL_TRACING ? "on (X_LOCAL_OBSERVABILITY=true)" : "off (the default here; X_LOCAL_OBSERVABILITY=true turns it on)"}`);
+    console.log(
+      `wrangler local tracing: ${LOCAL_TRACING ? "on (X_LOCAL_OBSERVABILITY=true)" : "off (the default here; X_LOCAL_OBSERVABILITY=true turns it on)"}`,
+    );
   }
-  const child = spawn(join(ROOT, "node_modules", ".bin", "wrangler"), ["dev", ...args, "--port", String(port), "--inspector-port", String(inspector), "--ip", "127.0.0.1", "--show-interactive-dev-session=false", "--log-level", "warn", ...varArgs], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ["ignore", "ignore", "pipe"],
-    env: toolEnv({ CI: "true", X_LOCAL_OBSERVABILITY: String(LOCAL_TRACING) }),
-  });
+  const child = spawn(
+    join(ROOT, "node_modules", ".bin", "wrangler"),
+    [
+      "dev",
+      ...args,
+      "--port",
+      String(port),
+      "--inspector-port",
+      String(inspector),
+      "--ip",
+      "127.0.0.1",
+      "--show-interactive-dev-session=false",
+      "--log-level",
+      "warn",
+      ...varArgs,
+    ],
+    {
+      cwd: ROOT,
+      detached: true,
+      stdio: ["ignore", "ignore", "pipe"],
+      env: toolEnv({ CI: "true", X_LOCAL_OBSERVABILITY: String(LOCAL_TRACING) }),
+    },
+  );
   let stderr = "";
   child.stderr.on("data", (d) => (stderr = (stderr + d).slice(-4000)));
   children.add(child);
@@ -168,7 +187,11 @@ export async function compare(a, b, options) {
 }
 
 /** p50/p99 (ms) and rps of one compareAll result, rounded for printing. */
-export const summary = ({ latencies, rps }) => ({ p50Ms: +fmt(percentile(latencies, 50)), p99Ms: +fmt(percentile(latencies, 99)), ...(rps === undefined ? {} : { rps: +fmt(rps, 0) }) });
+export const summary = ({ latencies, rps }) => ({
+  p50Ms: +fmt(percentile(latencies, 50)),
+  p99Ms: +fmt(percentile(latencies, 99)),
+  ...(rps === undefined ? {} : { rps: +fmt(rps, 0) }),
+});
 
 /** The load average (1, 5, 15 min) of this machine, to print beside the figures. */
 export const loadAverage = () => os.loadavg().map((n) => +n.toFixed(2));
@@ -179,7 +202,11 @@ export const loadAverage = () => os.loadavg().map((n) => +n.toFixed(2));
  */
 export function loadOptions({ requests, concurrency, seconds }) {
   deadline(envNumber("DEADLINE_SECONDS", 300));
-  return { requests: envNumber("REQUESTS", requests), concurrency: envNumber("CONCURRENCY", concurrency), seconds: envNumber("SECONDS", seconds) };
+  return {
+    requests: envNumber("REQUESTS", requests),
+    concurrency: envNumber("CONCURRENCY", concurrency),
+    seconds: envNumber("SECONDS", seconds),
+  };
 }
 
 /** Reads an integer env var, e.g. REQUESTS, with a default. */

@@ -38,7 +38,8 @@ function resolveImport(from, spec) {
   return null;
 }
 
-const IMPORT_RE = /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+const IMPORT_RE =
+  /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
 
 /** `src/events/deliver.ts` → "events"; `src/app.ts` → "app"; `src/config.ts` → "config". */
 export function folderOf(file) {
@@ -59,7 +60,9 @@ export function importGraph(root) {
   const files = walk(src).sort();
   const edges = new Map();
   for (const file of files) {
-    const text = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+    const text = readFileSync(file, "utf8")
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .replace(/^\s*\/\/.*$/gm, "");
     const targets = new Set();
     for (const match of text.matchAll(IMPORT_RE)) {
       const spec = match[1] ?? match[2];

@@ -11,7 +11,12 @@ const BIN = join(ROOT, "node_modules", ".bin");
 const WRANGLER = join(BIN, "wrangler");
 
 /** The repo's pinned Node 22 (node_modules/.bin/node) first on PATH: wrangler needs Node >= 22. */
-export const toolEnv = (extra = {}) => ({ ...process.env, PATH: `${BIN}:${process.env.PATH ?? ""}`, WRANGLER_SEND_METRICS: "false", ...extra });
+export const toolEnv = (extra = {}) => ({
+  ...process.env,
+  PATH: `${BIN}:${process.env.PATH ?? ""}`,
+  WRANGLER_SEND_METRICS: "false",
+  ...extra,
+});
 
 // Fixed ids so repeated runs find the same demo tenant.
 export const DEMO = {
@@ -23,8 +28,18 @@ export const DEMO = {
 };
 
 export const PERMISSIONS_ALL = [
-  "organizations", "workspaces", "api_keys", "audit_logs", "members", "customers", "plans",
-  "payments", "payment_methods", "subscriptions", "gateway_accounts", "webhook_endpoints",
+  "organizations",
+  "workspaces",
+  "api_keys",
+  "audit_logs",
+  "members",
+  "customers",
+  "plans",
+  "payments",
+  "payment_methods",
+  "subscriptions",
+  "gateway_accounts",
+  "webhook_endpoints",
 ].flatMap((r) => [`${r}.read`, `${r}.manage`]);
 
 /** Runs wrangler quietly; its chatter goes to stderr so `--json` stdout stays one object. */

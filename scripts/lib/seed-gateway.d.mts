@@ -12,4 +12,7 @@ export interface GatewayAccountSeed {
   now?: string;
 }
 export function gatewayAccountSql(options: GatewayAccountSeed): Promise<{ sql: string; accountId: string; webhookToken: string }>;
-export function seedGatewayAccount(runSql: (sql: string) => unknown, options: GatewayAccountSeed): Promise<{ accountId: string; webhookToken: string }>;
+export function seedGatewayAccount(
+  runSql: (sql: string) => unknown,
+  options: GatewayAccountSeed,
+): Promise<{ accountId: string; webhookToken: string }>;

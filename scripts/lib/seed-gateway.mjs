@@ -21,7 +21,11 @@ export async function sealSecret(base64Key, plaintext, context) {
   if (raw.byteLength !== 32) throw new Error("SECRETS_ENCRYPTION_KEY must be 32 bytes, base64-encoded");
   const key = await subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt"]);
   const iv = webcrypto.getRandomValues(new Uint8Array(12));
-  const sealed = await subtle.encrypt({ name: "AES-GCM", iv, additionalData: new TextEncoder().encode(context) }, key, new TextEncoder().encode(plaintext));
+  const sealed = await subtle.encrypt(
+    { name: "AES-GCM", iv, additionalData: new TextEncoder().encode(context) },
+    key,
+    new TextEncoder().encode(plaintext),
+  );
   return `v1.${b64url(iv)}.${b64url(new Uint8Array(sealed))}`;
 }
 
@@ -42,10 +46,21 @@ const quote = (value) => (value === null ? "NULL" : `'${String(value).replace(/'
  * The INSERT for an active gateway account. `upstreamApiKey` for the simulator: any `$aact_…` key
  * (each is its own simulated account). Returns the SQL, the account id and the inbound webhook token.
  */
-export async function gatewayAccountSql({ organizationId, workspaceId, upstreamApiKey, environment = "test", encryptionKey = localEncryptionKey(), id = uuidv7(), webhookToken = b64url(randomBytes(32)), now = new Date().toISOString() }) {
+export async function gatewayAccountSql({
+  organizationId,
+  workspaceId,
+  upstreamApiKey,
+  environment = "test",
+  encryptionKey = localEncryptionKey(),
+  id = uuidv7(),
+  webhookToken = b64url(randomBytes(32)),
+  now = new Date().toISOString(),
+}) {
   const sealed = await sealSecret(encryptionKey, upstreamApiKey, id);
   const tokenHash = createHash("sha256").update(webhookToken).digest("hex");
-  const values = [id, organizationId, workspaceId, environment, sealed, upstreamApiKey.slice(-4), tokenHash, "active", now, now, now].map(quote).join(", ");
+  const values = [id, organizationId, workspaceId, environment, sealed, upstreamApiKey.slice(-4), tokenHash, "active", now, now, now]
+    .map(quote)
+    .join(", ");
   const sql =
     "INSERT INTO gateway_accounts (id, organization_id, workspace_id, environment, upstream_key_sealed, upstream_key_last4, webhook_token_hash, status, verified_at, created_at, updated_at)\n" +
     `VALUES (${values});\n`;

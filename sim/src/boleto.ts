@@ -40,7 +40,9 @@ export interface Boleto {
 /** Builds the barcode and typeable line for bank 461, a value, a due date and a 25-digit free field. */
 export function buildBoleto(value: number, dueDate: string, freeField: string, bank = "461"): Boleto {
   const free = freeField.padStart(25, "0").slice(-25);
-  const amount = String(Math.round(value * 100)).padStart(10, "0").slice(-10);
+  const amount = String(Math.round(value * 100))
+    .padStart(10, "0")
+    .slice(-10);
   const tail = dueFactor(dueDate) + amount;
   const withoutDv = `${bank}9${tail}${free}`;
   const dv = mod11(withoutDv);

@@ -21,7 +21,7 @@ export function brCodeText(value: string, maxLength: number): string {
   const ascii = value
     .normalize("NFD")
     .replace(/[\u0300-\u036f]/g, "")
-    .replace(/[^A-Za-z0-9 .\-]/g, "")
+    .replace(/[^A-Za-z0-9 .-]/g, "")
     .trim()
     .toUpperCase();
   return (ascii || "NA").slice(0, maxLength);

@@ -21,7 +21,24 @@ export function luhnValid(number: string): boolean {
   return sum % 10 === 0;
 }
 
-const ELO_PREFIXES = ["401178", "401179", "431274", "438935", "451416", "457393", "504175", "506699", "5067", "509", "627780", "636297", "636368", "650", "6516", "6550"];
+const ELO_PREFIXES = [
+  "401178",
+  "401179",
+  "431274",
+  "438935",
+  "451416",
+  "457393",
+  "504175",
+  "506699",
+  "5067",
+  "509",
+  "627780",
+  "636297",
+  "636368",
+  "650",
+  "6516",
+  "6550",
+];
 
 export function cardBrand(number: string): string {
   if (ELO_PREFIXES.some((p) => number.startsWith(p))) return "ELO";

@@ -7,7 +7,11 @@ import { getAccount } from "./state";
 import { advanceSubscription } from "./subscriptions";
 import { deliverEvents } from "./webhooks";
 
-export async function handleControl(request: Request, env: SimEnv, deliver: (events: PendingEvent[], run: () => Promise<void>) => Promise<void>): Promise<Response> {
+export async function handleControl(
+  request: Request,
+  env: SimEnv,
+  deliver: (events: PendingEvent[], run: () => Promise<void>) => Promise<void>,
+): Promise<Response> {
   const url = new URL(request.url);
   const path = url.pathname.replace(/\/+$/, "");
   const method = request.method;
@@ -23,7 +27,8 @@ export async function handleControl(request: Request, env: SimEnv, deliver: (eve
     }
   }
   const token = url.searchParams.get("token") ?? (isObject(body) && typeof body.token === "string" ? body.token : null);
-  if (!token) return errorResponse(400, "missing_token", "Pass the account's access token as ?token= (or in the body for POST /__sim/faults)");
+  if (!token)
+    return errorResponse(400, "missing_token", "Pass the account's access token as ?token= (or in the body for POST /__sim/faults)");
   const account = getAccount(token);
 
   try {

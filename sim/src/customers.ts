@@ -4,9 +4,23 @@ import { badRequest, isoDate, listBody, newId, notFound, readPage, type Json } f
 import { newestFirst, type Account, type Customer } from "./state";
 
 const OPTIONAL_FIELDS = [
-  "email", "phone", "mobilePhone", "address", "addressNumber", "complement", "province", "postalCode",
-  "externalReference", "additionalEmails", "municipalInscription", "stateInscription", "observations",
-  "groupName", "company", "foreignCustomer", "notificationDisabled",
+  "email",
+  "phone",
+  "mobilePhone",
+  "address",
+  "addressNumber",
+  "complement",
+  "province",
+  "postalCode",
+  "externalReference",
+  "additionalEmails",
+  "municipalInscription",
+  "stateInscription",
+  "observations",
+  "groupName",
+  "company",
+  "foreignCustomer",
+  "notificationDisabled",
 ] as const;
 
 function cleanCpfCnpj(value: unknown): string {

@@ -26,9 +26,7 @@ export function parseFault(body: Json): Fault {
 
 /** Takes (consumes one use of) the first fault matching the request, if any. */
 export function takeFault(account: Account, method: string, path: string): Fault | undefined {
-  const index = account.faults.findIndex(
-    (f) => (!f.method || f.method === method) && (!f.pathPrefix || path.startsWith(f.pathPrefix)),
-  );
+  const index = account.faults.findIndex((f) => (!f.method || f.method === method) && (!f.pathPrefix || path.startsWith(f.pathPrefix)));
   if (index < 0) return undefined;
   const fault = account.faults[index]!;
   fault.remaining -= 1;

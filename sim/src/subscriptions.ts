@@ -68,7 +68,8 @@ export const createSubscription: Handler = (ctx) => {
   if (!customer || customer.deleted) throw badRequest("invalid_customer", "Cliente inexistente ou não informado.");
   const billingType = readBillingType(body.billingType);
   const value = readValue(body.value);
-  if (!isDateString(body.nextDueDate)) throw badRequest("invalid_nextDueDate", "A data do próximo vencimento deve ser informada (YYYY-MM-DD).");
+  if (!isDateString(body.nextDueDate))
+    throw badRequest("invalid_nextDueDate", "A data do próximo vencimento deve ser informada (YYYY-MM-DD).");
   const cycle = readCycle(body.cycle);
   const card = readCard(ctx, customer.id, body, billingType);
   const subscription: Subscription = {

@@ -91,9 +91,7 @@ export function webhookHeaders(config: Pick<WebhookConfig, "authToken">): Record
 }
 
 export function subscribedConfigs(account: Account, event: string): WebhookConfig[] {
-  return [...account.webhooks.values()].filter(
-    (c) => c.enabled && !c.interrupted && (c.events.length === 0 || c.events.includes(event)),
-  );
+  return [...account.webhooks.values()].filter((c) => c.enabled && !c.interrupted && (c.events.length === 0 || c.events.includes(event)));
 }
 
 async function deliverOne(env: SimEnv, config: WebhookConfig, envelope: WebhookEnvelope): Promise<Delivery> {

@@ -33,8 +33,14 @@ describe("faults", () => {
   it("status: answers the given status, body and headers for `times` matching requests", async () => {
     const sim = account();
     const installed = await sim.control("POST", "/__sim/faults", {
-      token: sim.token, method: "GET", pathPrefix: "/v3/payments", fault: "status", status: 429,
-      headers: { "Retry-After": "7" }, body: { errors: [{ code: "too_many_requests", description: "slow down" }] }, times: 2,
+      token: sim.token,
+      method: "GET",
+      pathPrefix: "/v3/payments",
+      fault: "status",
+      status: 429,
+      headers: { "Retry-After": "7" },
+      body: { errors: [{ code: "too_many_requests", description: "slow down" }] },
+      times: 2,
     });
     expect(installed.status).toBe(201);
     await sim.call("GET", "/v3/customers").then((r) => expect(r.status).toBe(200)); // not matching
@@ -99,8 +105,14 @@ describe("outbound webhooks", () => {
     const sim = account();
     const hookPath = `/webhooks/upstream/${crypto.randomUUID()}`;
     const config = await sim.json("POST", "/v3/webhooks", {
-      name: "ponte", url: `https://ponte.example${hookPath}?acct=1`, email: "ops@example.com", enabled: true,
-      interrupted: false, apiVersion: 3, authToken: "whsec_token_123", sendType: "SEQUENTIALLY",
+      name: "ponte",
+      url: `https://ponte.example${hookPath}?acct=1`,
+      email: "ops@example.com",
+      enabled: true,
+      interrupted: false,
+      apiVersion: 3,
+      authToken: "whsec_token_123",
+      sendType: "SEQUENTIALLY",
       events: ["PAYMENT_CREATED", "PAYMENT_RECEIVED"],
     });
     expect(config.status).toBe(200);
@@ -135,7 +147,9 @@ describe("outbound webhooks", () => {
     await sim.json("POST", "/v3/webhooks", { name: "all", url: `https://x.test${hookPath}`, events: [] });
     const off = await sim.json("POST", "/v3/webhooks", { name: "off", url: `https://x.test${hookPath}/off`, enabled: false });
     const customer = (await createCustomer(sim)).id;
-    const sub = (await sim.json("POST", "/v3/subscriptions", { customer, billingType: "PIX", value: 5, nextDueDate: "2027-01-10", cycle: "WEEKLY" })).body;
+    const sub = (
+      await sim.json("POST", "/v3/subscriptions", { customer, billingType: "PIX", value: 5, nextDueDate: "2027-01-10", cycle: "WEEKLY" })
+    ).body;
     await sim.json("DELETE", `/v3/subscriptions/${sub.id}`);
     const events = (await received()).filter((r) => r.path.startsWith(hookPath)).map((r) => JSON.parse(r.body));
     expect(events.map((e) => e.event)).toEqual(["SUBSCRIPTION_CREATED", "PAYMENT_CREATED", "PAYMENT_DELETED", "SUBSCRIPTION_DELETED"]);
@@ -147,7 +161,12 @@ describe("outbound webhooks", () => {
     const sim = account();
     await sim.json("POST", "/v3/webhooks", { name: "bad", url: `https://x.test/fail/${crypto.randomUUID()}` });
     const created = await sim.json("POST", "/v3/customers", { name: "A", cpfCnpj: "24971563792" });
-    const payment = await sim.json("POST", "/v3/payments", { customer: created.body.id, billingType: "PIX", value: 1, dueDate: "2027-01-01" });
+    const payment = await sim.json("POST", "/v3/payments", {
+      customer: created.body.id,
+      billingType: "PIX",
+      value: 1,
+      dueDate: "2027-01-01",
+    });
     expect(payment.status).toBe(200);
     const deliveries = (await sim.control("GET", "/__sim/webhooks")).body.data;
     expect(deliveries).toEqual([expect.objectContaining({ event: "PAYMENT_CREATED", status: 500, ok: false })]);

@@ -65,7 +65,13 @@ export async function createPayment(sim: Sim, extra: Record<string, unknown> = {
   return res.body;
 }
 
-export const CARD = { holderName: "MARIA SILVA", number: "4111111111111111", expiryMonth: "12", expiryYear: String(new Date().getUTCFullYear() + 2), ccv: "123" };
+export const CARD = {
+  holderName: "MARIA SILVA",
+  number: "4111111111111111",
+  expiryMonth: "12",
+  expiryYear: String(new Date().getUTCFullYear() + 2),
+  ccv: "123",
+};
 export const HOLDER = {
   name: "Maria Silva",
   email: "maria@example.com",

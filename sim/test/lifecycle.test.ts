@@ -68,7 +68,13 @@ describe("refunds", () => {
 
   it("refunds a confirmed card charge in full", async () => {
     const sim = account();
-    const p = await createPayment(sim, { billingType: "CREDIT_CARD", value: 59.9, creditCard: CARD, creditCardHolderInfo: HOLDER, remoteIp: "1.1.1.1" });
+    const p = await createPayment(sim, {
+      billingType: "CREDIT_CARD",
+      value: 59.9,
+      creditCard: CARD,
+      creditCardHolderInfo: HOLDER,
+      remoteIp: "1.1.1.1",
+    });
     const res = await sim.json("POST", `/v3/payments/${p.id}/refund`);
     expect(res.body).toMatchObject({ status: "REFUNDED", refunds: [{ value: 59.9 }] });
   });
@@ -79,16 +85,34 @@ describe("subscriptions", () => {
     const sim = account();
     const customer = (await createCustomer(sim)).id;
     const res = await sim.json("POST", "/v3/subscriptions", {
-      customer, billingType: "BOLETO", value: 49.9, nextDueDate: "2027-01-31", cycle: "MONTHLY", description: "Plano",
+      customer,
+      billingType: "BOLETO",
+      value: 49.9,
+      nextDueDate: "2027-01-31",
+      cycle: "MONTHLY",
+      description: "Plano",
     });
     expect(res.status).toBe(200);
     const sub = res.body;
-    expect(sub).toMatchObject({ object: "subscription", status: "ACTIVE", cycle: "MONTHLY", value: 49.9, nextDueDate: "2027-02-28", deleted: false });
+    expect(sub).toMatchObject({
+      object: "subscription",
+      status: "ACTIVE",
+      cycle: "MONTHLY",
+      value: 49.9,
+      nextDueDate: "2027-02-28",
+      deleted: false,
+    });
     expect(sub.id).toMatch(/^sub_[a-z0-9]{12,}$/);
 
     const payments = await sim.json("GET", `/v3/subscriptions/${sub.id}/payments`);
     expect(payments.body.totalCount).toBe(1);
-    expect(payments.body.data[0]).toMatchObject({ subscription: sub.id, dueDate: "2027-01-31", billingType: "BOLETO", value: 49.9, status: "PENDING" });
+    expect(payments.body.data[0]).toMatchObject({
+      subscription: sub.id,
+      dueDate: "2027-01-31",
+      billingType: "BOLETO",
+      value: 49.9,
+      status: "PENDING",
+    });
     expect((await sim.json("GET", `/v3/payments?subscription=${sub.id}`)).body.totalCount).toBe(1);
 
     const advanced = await sim.control("POST", `/__sim/subscriptions/${sub.id}/advance`);
@@ -114,7 +138,9 @@ describe("subscriptions", () => {
   it("delete inactivates it and deletes its pending payments", async () => {
     const sim = account();
     const customer = (await createCustomer(sim)).id;
-    const sub = (await sim.json("POST", "/v3/subscriptions", { customer, billingType: "PIX", value: 10, nextDueDate: dateIn(5), cycle: "YEARLY" })).body;
+    const sub = (
+      await sim.json("POST", "/v3/subscriptions", { customer, billingType: "PIX", value: 10, nextDueDate: dateIn(5), cycle: "YEARLY" })
+    ).body;
     const res = await sim.json("DELETE", `/v3/subscriptions/${sub.id}`);
     expect(res.body).toEqual({ deleted: true, id: sub.id });
     expect((await sim.json("GET", `/v3/subscriptions/${sub.id}`)).body).toMatchObject({ status: "INACTIVE", deleted: true });
@@ -125,15 +151,27 @@ describe("subscriptions", () => {
     const sim = account();
     const customer = (await createCustomer(sim)).id;
     const sub = await sim.json("POST", "/v3/subscriptions", {
-      customer, billingType: "CREDIT_CARD", value: 30, nextDueDate: dateIn(0), cycle: "MONTHLY",
-      creditCard: CARD, creditCardHolderInfo: HOLDER, remoteIp: "1.1.1.1",
+      customer,
+      billingType: "CREDIT_CARD",
+      value: 30,
+      nextDueDate: dateIn(0),
+      cycle: "MONTHLY",
+      creditCard: CARD,
+      creditCardHolderInfo: HOLDER,
+      remoteIp: "1.1.1.1",
     });
     expect(sub.status).toBe(200);
     const payments = await sim.json("GET", `/v3/subscriptions/${sub.body.id}/payments`);
     expect(payments.body.data[0].status).toBe("CONFIRMED");
     const refused = await sim.json("POST", "/v3/subscriptions", {
-      customer, billingType: "CREDIT_CARD", value: 30, nextDueDate: dateIn(0), cycle: "MONTHLY",
-      creditCard: { ...CARD, number: "5184019740373151" }, creditCardHolderInfo: HOLDER, remoteIp: "1.1.1.1",
+      customer,
+      billingType: "CREDIT_CARD",
+      value: 30,
+      nextDueDate: dateIn(0),
+      cycle: "MONTHLY",
+      creditCard: { ...CARD, number: "5184019740373151" },
+      creditCardHolderInfo: HOLDER,
+      remoteIp: "1.1.1.1",
     });
     expect(refused.status).toBe(400);
   });
@@ -159,7 +197,15 @@ describe("payment book (carnê)", () => {
   it("a subscription's carnê is a PDF listing its charges", async () => {
     const sim = account();
     const customer = (await createCustomer(sim)).id;
-    const sub = (await sim.json("POST", "/v3/subscriptions", { customer, billingType: "BOLETO", value: 49.9, nextDueDate: "2027-01-31", cycle: "MONTHLY" })).body;
+    const sub = (
+      await sim.json("POST", "/v3/subscriptions", {
+        customer,
+        billingType: "BOLETO",
+        value: 49.9,
+        nextDueDate: "2027-01-31",
+        cycle: "MONTHLY",
+      })
+    ).body;
     await sim.control("POST", `/__sim/subscriptions/${sub.id}/advance`);
     const res = await sim.call("GET", `/v3/subscriptions/${sub.id}/paymentBook`);
     expect(res.status).toBe(200);

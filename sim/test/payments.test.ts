@@ -5,8 +5,22 @@ import { account, CARD, createCustomer, createPayment, dateIn, HOLDER } from "./
 describe("payments", () => {
   it.each(["PIX", "BOLETO", "CREDIT_CARD", "UNDEFINED"])("creates a %s charge as PENDING", async (billingType) => {
     const sim = account();
-    const p = await createPayment(sim, { billingType, value: 129.9, description: "Pedido 1", externalReference: "ord_1", fine: { value: 2 } });
-    expect(p).toMatchObject({ object: "payment", billingType, value: 129.9, status: "PENDING", description: "Pedido 1", externalReference: "ord_1", deleted: false });
+    const p = await createPayment(sim, {
+      billingType,
+      value: 129.9,
+      description: "Pedido 1",
+      externalReference: "ord_1",
+      fine: { value: 2 },
+    });
+    expect(p).toMatchObject({
+      object: "payment",
+      billingType,
+      value: 129.9,
+      status: "PENDING",
+      description: "Pedido 1",
+      externalReference: "ord_1",
+      deleted: false,
+    });
     expect(p.fine).toEqual({ value: 2 });
     expect(p.id).toMatch(/^pay_[a-z0-9]{12,}$/);
     expect(p.invoiceUrl).toMatch(/^https?:\/\//);
@@ -98,12 +112,21 @@ describe("payments", () => {
 describe("credit card", () => {
   it("charges an approved card at once: CONFIRMED with last4, brand and token", async () => {
     const sim = account();
-    const p = await createPayment(sim, { billingType: "CREDIT_CARD", creditCard: CARD, creditCardHolderInfo: HOLDER, remoteIp: "10.0.0.1" });
+    const p = await createPayment(sim, {
+      billingType: "CREDIT_CARD",
+      creditCard: CARD,
+      creditCardHolderInfo: HOLDER,
+      remoteIp: "10.0.0.1",
+    });
     expect(p.status).toBe("CONFIRMED");
     expect(p.creditCard).toMatchObject({ creditCardNumber: "1111", creditCardBrand: "VISA" });
     expect(p.creditCard.creditCardToken).toBeTruthy();
     expect(JSON.stringify(p)).not.toContain(CARD.number);
-    const again = await createPayment(sim, { billingType: "CREDIT_CARD", customer: p.customer, creditCardToken: p.creditCard.creditCardToken });
+    const again = await createPayment(sim, {
+      billingType: "CREDIT_CARD",
+      customer: p.customer,
+      creditCardToken: p.creditCard.creditCardToken,
+    });
     expect(again.status).toBe("CONFIRMED");
   });
 
@@ -111,8 +134,13 @@ describe("credit card", () => {
     const sim = account();
     const customer = (await createCustomer(sim)).id;
     const res = await sim.json("POST", "/v3/payments", {
-      customer, billingType: "CREDIT_CARD", value: 10, dueDate: dateIn(1),
-      creditCard: { ...CARD, number }, creditCardHolderInfo: HOLDER, remoteIp: "10.0.0.1",
+      customer,
+      billingType: "CREDIT_CARD",
+      value: 10,
+      dueDate: dateIn(1),
+      creditCard: { ...CARD, number },
+      creditCardHolderInfo: HOLDER,
+      remoteIp: "10.0.0.1",
     });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].description).toMatch(/não autorizada/);
@@ -135,12 +163,18 @@ describe("credit card", () => {
     const sim = account();
     const customer = (await createCustomer(sim)).id;
     const res = await sim.json("POST", "/v3/creditCard/tokenizeCreditCard", {
-      customer, creditCard: { ...CARD, number: "5555555555554444" }, creditCardHolderInfo: HOLDER, remoteIp: "1.2.3.4",
+      customer,
+      creditCard: { ...CARD, number: "5555555555554444" },
+      creditCardHolderInfo: HOLDER,
+      remoteIp: "1.2.3.4",
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ creditCardNumber: "4444", creditCardBrand: "MASTERCARD", creditCardToken: expect.any(String) });
     const bad = await sim.json("POST", "/v3/creditCard/tokenizeCreditCard", {
-      customer, creditCard: { ...CARD, number: "1234" }, creditCardHolderInfo: HOLDER, remoteIp: "1.2.3.4",
+      customer,
+      creditCard: { ...CARD, number: "1234" },
+      creditCardHolderInfo: HOLDER,
+      remoteIp: "1.2.3.4",
     });
     expect(bad.status).toBe(400);
     const charged = await createPayment(sim, { customer, billingType: "CREDIT_CARD", creditCardToken: res.body.creditCardToken });

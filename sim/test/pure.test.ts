@@ -28,7 +28,12 @@ describe("BR Code", () => {
     expect(brCodeCrcValid(payload)).toBe(true);
     const f = parseEmv(payload);
     expect([...f.keys()]).toEqual(["00", "01", "26", "52", "53", "54", "58", "59", "60", "62", "63"]);
-    expect(parseEmv(f.get("26")!)).toEqual(new Map([["00", "br.gov.bcb.pix"], ["25", "pix.example/qr/cobv/abc"]]));
+    expect(parseEmv(f.get("26")!)).toEqual(
+      new Map([
+        ["00", "br.gov.bcb.pix"],
+        ["25", "pix.example/qr/cobv/abc"],
+      ]),
+    );
     expect(f.get("54")).toBe("10.00");
     expect(f.get("59")).toBe("LOJA SAO JOAO DE ACUCAR L");
     expect(f.get("59")!.length).toBeLessThanOrEqual(25);
@@ -119,7 +124,12 @@ describe("webhook envelope", () => {
       { event: "PAYMENT_RECEIVED", entityKey: "payment", entity: { id: "pay_1", status: "RECEIVED" } },
       new Date(Date.UTC(2026, 5, 12, 16, 45, 3)),
     );
-    expect(env).toEqual({ id: expect.stringMatching(/^evt_[a-z0-9]+$/), event: "PAYMENT_RECEIVED", dateCreated: "2026-06-12 16:45:03", payment: { id: "pay_1", status: "RECEIVED" } });
+    expect(env).toEqual({
+      id: expect.stringMatching(/^evt_[a-z0-9]+$/),
+      event: "PAYMENT_RECEIVED",
+      dateCreated: "2026-06-12 16:45:03",
+      payment: { id: "pay_1", status: "RECEIVED" },
+    });
     expect(webhookHeaders({ authToken: "tok" })).toMatchObject({ "asaas-access-token": "tok", "content-type": "application/json" });
     expect(webhookHeaders({ authToken: null })).not.toHaveProperty("asaas-access-token");
   });
@@ -133,7 +143,10 @@ describe("routing", () => {
 
   it("resolves native routes and falls back to the catalogue", () => {
     expect(resolve("GET", "/v3/payments/pay_1")).toMatchObject({ kind: "native" });
-    expect(resolve("GET", "/v3/payments/limits")).toMatchObject({ kind: "catalogue", operation: { operationId: "recuperando-limites-de-cobrancas-1" } });
+    expect(resolve("GET", "/v3/payments/limits")).toMatchObject({
+      kind: "catalogue",
+      operation: { operationId: "recuperando-limites-de-cobrancas-1" },
+    });
     expect(resolve("POST", "/v3/installments/")).toMatchObject({ kind: "catalogue" });
     expect(resolve("GET", "/v3/unknown")).toEqual({ kind: "none" });
   });

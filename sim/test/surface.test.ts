@@ -98,7 +98,11 @@ describe("generic catalogue operations", () => {
 
   it("answers 404 not_found outside the catalogue", async () => {
     const sim = account();
-    for (const [method, path] of [["GET", "/v3/nothing"], ["PATCH", "/v3/customers/cus_1"], ["GET", "/v2/customers"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/v3/nothing"],
+      ["PATCH", "/v3/customers/cus_1"],
+      ["GET", "/v2/customers"],
+    ] as const) {
       const res = await sim.json(method, path);
       expect(res.status).toBe(404);
       expect(res.body.errors[0].code).toBe("not_found");

@@ -53,10 +53,14 @@ async function apiKeyPrincipal(c: Context<AppEnv>, secret: string): Promise<Prin
   if (!claimed) throw unauthorized("Invalid API key.");
   // Decided before any lookup: a live key never touches the sandbox database and vice versa.
   if (claimed !== expected) {
-    throw new ApiError("ENVIRONMENT_MISMATCH", `This host accepts ${expected} keys (ponte_${expected}_…); the key sent is a ${claimed} key.`, {
-      hostEnvironment: c.env.ENVIRONMENT,
-      keyEnvironment: claimed,
-    });
+    throw new ApiError(
+      "ENVIRONMENT_MISMATCH",
+      `This host accepts ${expected} keys (ponte_${expected}_…); the key sent is a ${claimed} key.`,
+      {
+        hostEnvironment: c.env.ENVIRONMENT,
+        keyEnvironment: claimed,
+      },
+    );
   }
   const headerWorkspace = c.req.header(WORKSPACE_HEADER) ?? null;
   const keyHash = await hashApiKey(secret);
@@ -72,12 +76,16 @@ async function apiKeyPrincipal(c: Context<AppEnv>, secret: string): Promise<Prin
 
   const headerOrg = c.req.header(ORGANIZATION_HEADER);
   if (headerOrg !== undefined && headerOrg !== row.organization_id) {
-    throw new ApiError("FORBIDDEN", "This API key does not belong to the organization named in X-Organization-Id.", { organizationId: headerOrg });
+    throw new ApiError("FORBIDDEN", "This API key does not belong to the organization named in X-Organization-Id.", {
+      organizationId: headerOrg,
+    });
   }
   if (headerWorkspace !== null) {
     const restricted = row.workspace_id !== null && row.workspace_id !== headerWorkspace;
     if (restricted || row.selected_workspace_id === null) {
-      throw new ApiError("FORBIDDEN", "This API key does not have access to the workspace named in X-Workspace-Id.", { workspaceId: headerWorkspace });
+      throw new ApiError("FORBIDDEN", "This API key does not have access to the workspace named in X-Workspace-Id.", {
+        workspaceId: headerWorkspace,
+      });
     }
   }
   if (row.selected_workspace_id === null) throw new ApiError("FORBIDDEN", "The organization has no workspace to act in.");
@@ -127,7 +135,11 @@ export const authenticate =
     else {
       const session = options.allowSession ? await sessionPrincipal(c) : null;
       if (!session) {
-        throw unauthorized(options.allowSession ? "Authentication required: send 'Authorization: Bearer <API key>' or sign in to the console." : "Authentication required: send 'Authorization: Bearer <API key>'.");
+        throw unauthorized(
+          options.allowSession
+            ? "Authentication required: send 'Authorization: Bearer <API key>' or sign in to the console."
+            : "Authentication required: send 'Authorization: Bearer <API key>'.",
+        );
       }
       c.set("principal", session);
     }

@@ -28,7 +28,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, count, salt, hash] = stored.split("$");
   const iterations = Number(count);
   // A malformed or out-of-range record never verifies (and never asks the runtime for unbounded work).
-  if (scheme !== SCHEME || !salt || !hash || !Number.isInteger(iterations) || iterations < 1 || iterations > PASSWORD_ITERATIONS) return false;
+  if (scheme !== SCHEME || !salt || !hash || !Number.isInteger(iterations) || iterations < 1 || iterations > PASSWORD_ITERATIONS)
+    return false;
   const derived = await derive(password, fromB64(salt), iterations);
   return timingSafeEqual(toB64(derived), hash);
 }

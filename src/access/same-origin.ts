@@ -19,9 +19,13 @@ export function requestSite(c: Context): "same" | "cross" | "unknown" {
 /** A cookie-authenticated write: the browser must positively vouch for the origin. */
 export function requireSameOrigin(c: Context): void {
   if (requestSite(c) !== "same") {
-    throw new ApiError("FORBIDDEN", "Cookie-authenticated writes must come from this site's own pages (Origin or Sec-Fetch-Site must name this origin).", {
-      origin: c.req.header("origin") ?? null,
-    });
+    throw new ApiError(
+      "FORBIDDEN",
+      "Cookie-authenticated writes must come from this site's own pages (Origin or Sec-Fetch-Site must name this origin).",
+      {
+        origin: c.req.header("origin") ?? null,
+      },
+    );
   }
 }
 

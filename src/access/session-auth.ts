@@ -10,5 +10,10 @@ export async function sessionPrincipal(c: Context<AppEnv>): Promise<Principal | 
   const token = sessionTokenOf(c);
   if (!token) return null;
   if (isWriteMethod(c.req.method)) requireSameOrigin(c);
-  return resolveSession(c.env, token, { organizationId: c.req.header(ORGANIZATION_HEADER), workspaceId: c.req.header(WORKSPACE_HEADER) }, new Date());
+  return resolveSession(
+    c.env,
+    token,
+    { organizationId: c.req.header(ORGANIZATION_HEADER), workspaceId: c.req.header(WORKSPACE_HEADER) },
+    new Date(),
+  );
 }

@@ -61,17 +61,22 @@ export interface SessionPrincipal extends Principal {
 export async function resolveSession(env: Env, token: string, choice: TenantChoice, now: Date): Promise<SessionPrincipal | null> {
   const organizationId = choice.organizationId ?? null;
   const workspaceId = choice.workspaceId ?? null;
-  const row = await env.DB.prepare(SESSION_LOOKUP).bind(await hashSessionToken(token), organizationId, workspaceId, now.toISOString()).first<SessionRow>();
+  const row = await env.DB.prepare(SESSION_LOOKUP)
+    .bind(await hashSessionToken(token), organizationId, workspaceId, now.toISOString())
+    .first<SessionRow>();
   if (!row) return null;
   if (!row.organization_id || !row.role) {
-    if (organizationId) throw new ApiError("FORBIDDEN", "You are not a member of the organization named in X-Organization-Id.", { organizationId });
+    if (organizationId)
+      throw new ApiError("FORBIDDEN", "You are not a member of the organization named in X-Organization-Id.", { organizationId });
     throw new ApiError("FORBIDDEN", "You are not a member of any organization.");
   }
   if (!row.workspace_id) {
-    if (workspaceId) throw new ApiError("FORBIDDEN", "The workspace named in X-Workspace-Id does not belong to this organization.", { workspaceId });
+    if (workspaceId)
+      throw new ApiError("FORBIDDEN", "The workspace named in X-Workspace-Id does not belong to this organization.", { workspaceId });
     throw new ApiError("FORBIDDEN", "The organization has no workspace to act in.");
   }
-  if (row.workspace_archived_at) throw new ApiError("FORBIDDEN", "The workspace is archived; it accepts no requests.", { workspaceId: row.workspace_id });
+  if (row.workspace_archived_at)
+    throw new ApiError("FORBIDDEN", "The workspace is archived; it accepts no requests.", { workspaceId: row.workspace_id });
   return {
     kind: "session",
     sessionId: row.session_id,

@@ -28,7 +28,10 @@ export function centsOf(value: string | number): number {
 export const DateOnly = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), "must be a real calendar date")
+  .refine(
+    (s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
+    "must be a real calendar date",
+  )
   .openapi({ example: "2026-12-20" });
 
 /** The card fields a payment or subscription body may carry. */
@@ -54,11 +57,25 @@ export function holderInfoWithCard(body: CardFields, ctx: z.RefinementCtx) {
 }
 
 export const Money = z.string().openapi({ example: "129.90" });
-export const SyncStatus = z.enum(["pending", "synced", "failed"]).openapi({ description: "pending: not yet confirmed by the upstream (a sweeper reconciles it)." });
-export const IdParam = z.object({ id: z.string().min(1).max(100).openapi({ param: { name: "id", in: "path" } }) });
+export const SyncStatus = z
+  .enum(["pending", "synced", "failed"])
+  .openapi({ description: "pending: not yet confirmed by the upstream (a sweeper reconciles it)." });
+export const IdParam = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ param: { name: "id", in: "path" } }),
+});
 
 /** The tenant headers native subscription operations document (authentication reads them). */
 export const TenantHeaders = z.object({
-  "X-Organization-Id": z.string().optional().openapi({ param: { name: "X-Organization-Id", in: "header" } }),
-  "X-Workspace-Id": z.string().optional().openapi({ param: { name: "X-Workspace-Id", in: "header" } }),
+  "X-Organization-Id": z
+    .string()
+    .optional()
+    .openapi({ param: { name: "X-Organization-Id", in: "header" } }),
+  "X-Workspace-Id": z
+    .string()
+    .optional()
+    .openapi({ param: { name: "X-Workspace-Id", in: "header" } }),
 });

@@ -46,7 +46,9 @@ export async function upstreamJson<T = Record<string, unknown>>(deps: Deps, cred
 
 /** Errors after which the upstream may still have acted: the record stays pending for the sweeper. */
 export function isAmbiguousFailure(err: ApiError): boolean {
-  return err.code === "UPSTREAM_TIMEOUT" || (err.code === "UPSTREAM_ERROR" && ((err.details.upstreamStatus as number | undefined) ?? 500) >= 500);
+  return (
+    err.code === "UPSTREAM_TIMEOUT" || (err.code === "UPSTREAM_ERROR" && ((err.details.upstreamStatus as number | undefined) ?? 500) >= 500)
+  );
 }
 
 /** Upstream error items (code/description) from a mapped ApiError. */

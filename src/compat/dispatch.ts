@@ -44,7 +44,10 @@ export async function forwardPassthrough(deps: Deps, principal: Principal, reque
   const op = request.operation;
   requirePermission(principal, op.permission as Permission);
   // The credential lookup and the id translation are independent reads: run them together.
-  const [credentials, params] = await Promise.all([resolveGatewayAccount(deps, principal), translateNativeIds(deps, principal, request.params)]);
+  const [credentials, params] = await Promise.all([
+    resolveGatewayAccount(deps, principal),
+    translateNativeIds(deps, principal, request.params),
+  ]);
   const sendsBody = op.bodyRequired && request.body !== null;
   const result = await callUpstream(deps, credentials, {
     operationId: op.operationId,

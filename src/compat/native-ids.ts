@@ -7,7 +7,6 @@ import { payments, customers, subscriptions } from "../db/schema";
 import { inTenant } from "../db/tenant-scope";
 import type { Tenant } from "../lib/tenant";
 
-
 /**
  * Maps each value that is the UUID of this tenant's customer, payment or subscription (already
  * synced) to its upstream id. Anything else — upstream ids such as `pay_…`, unknown UUIDs, another
@@ -15,7 +14,13 @@ import type { Tenant } from "../lib/tenant";
  * no value is a UUID.
  */
 export async function translateNativeIds<T extends Record<string, string>>(deps: Deps, tenant: Tenant, values: T): Promise<T> {
-  const uuids = [...new Set(Object.values(values).filter(isUuid).map((v) => v.toLowerCase()))];
+  const uuids = [
+    ...new Set(
+      Object.values(values)
+        .filter(isUuid)
+        .map((v) => v.toLowerCase()),
+    ),
+  ];
   if (uuids.length === 0) return values;
   const lookup = (table: typeof customers | typeof payments | typeof subscriptions) =>
     deps.db

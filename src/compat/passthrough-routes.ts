@@ -21,7 +21,13 @@ export const isUploadOperation = (op: CatalogueOperation) => op.method === "POST
 
 /** Downloads the upstream answers with a PDF (the carnê of an installment or subscription), forwarded as bytes. */
 export const isDocumentDownload = (op: CatalogueOperation) => op.method === "GET" && /\/paymentBook$/.test(op.path);
-const PdfDocument = z.string().openapi("PassthroughDocument", { format: "binary", description: "The upstream's PDF, byte for byte. X-Upstream-Status and X-Upstream-Duration-Ms carry what the envelope's meta.upstream would." });
+const PdfDocument = z
+  .string()
+  .openapi("PassthroughDocument", {
+    format: "binary",
+    description:
+      "The upstream's PDF, byte for byte. X-Upstream-Status and X-Upstream-Duration-Ms carry what the envelope's meta.upstream would.",
+  });
 
 const PASSTHROUGH_ERRORS = [400, 401, 403, 404, 409, 429, 502, 504] as const;
 const BODY_ERRORS = [...PASSTHROUGH_ERRORS, 413, 415] as const;
@@ -31,20 +37,38 @@ const PassthroughResponse = z
     data: z.unknown().openapi({ description: "The upstream's JSON answer, unchanged." }),
     meta: z.object({
       requestId: z.string(),
-      upstream: z.object({ status: z.number().int().openapi({ description: "The upstream's HTTP status." }), durationMs: z.number().int() }),
+      upstream: z.object({
+        status: z.number().int().openapi({ description: "The upstream's HTTP status." }),
+        durationMs: z.number().int(),
+      }),
     }),
   })
   .openapi("PassthroughResponse");
 
 const FreeFormBody = z.looseObject({}).openapi("PassthroughBody", { description: "A JSON object, forwarded to the upstream as sent." });
-const UploadBody = z.looseObject({}).openapi("PassthroughUpload", { description: "multipart/form-data, forwarded byte for byte with its boundary." });
+const UploadBody = z
+  .looseObject({})
+  .openapi("PassthroughUpload", { description: "multipart/form-data, forwarded byte for byte with its boundary." });
 
 function documentFor(op: CatalogueOperation) {
   const names = pathParamNames(op.path);
   const params = names.length
-    ? z.object(Object.fromEntries(names.map((name) => [name, z.string().regex(SAFE_PATH_SEGMENT).openapi({ param: { name, in: "path" }, example: "pay_080225913252" })])))
+    ? z.object(
+        Object.fromEntries(
+          names.map((name) => [
+            name,
+            z
+              .string()
+              .regex(SAFE_PATH_SEGMENT)
+              .openapi({ param: { name, in: "path" }, example: "pay_080225913252" }),
+          ]),
+        ),
+      )
     : undefined;
-  const content = { "application/json": { schema: FreeFormBody }, ...(isUploadOperation(op) ? { "multipart/form-data": { schema: UploadBody } } : {}) };
+  const content = {
+    "application/json": { schema: FreeFormBody },
+    ...(isUploadOperation(op) ? { "multipart/form-data": { schema: UploadBody } } : {}),
+  };
   const { middleware: _middleware, ...security } = guard(op.permission as Permission);
   return createRoute({
     ...catalogueRoute(op.operationId),
@@ -59,14 +83,21 @@ function documentFor(op: CatalogueOperation) {
     responses: {
       [op.successStatus]: isDocumentDownload(op)
         ? { description: "The upstream's document, as sent (not enveloped).", content: { "application/pdf": { schema: PdfDocument } } }
-        : { description: "The upstream's answer in the success envelope.", content: { "application/json": { schema: PassthroughResponse } } },
+        : {
+            description: "The upstream's answer in the success envelope.",
+            content: { "application/json": { schema: PassthroughResponse } },
+          },
       ...errorResponses(...(op.bodyRequired ? BODY_ERRORS : PASSTHROUGH_ERRORS)),
     },
   });
 }
 
 /** Route order: literal segments before parameters, position by position (`/payments/limits` before `/payments/{id}`). */
-const specificity = (path: string) => path.split("/").map((s) => (s.startsWith("{") ? "0" : "1")).join("");
+const specificity = (path: string) =>
+  path
+    .split("/")
+    .map((s) => (s.startsWith("{") ? "0" : "1"))
+    .join("");
 
 function readParams(c: Context<AppEnv>, op: CatalogueOperation): Record<string, string> {
   const params: Record<string, string> = {};
@@ -74,9 +105,15 @@ function readParams(c: Context<AppEnv>, op: CatalogueOperation): Record<string, 
   for (const name of pathParamNames(op.path)) {
     const value = c.req.param(name) ?? "";
     if (SAFE_PATH_SEGMENT.test(value)) params[name] = value;
-    else fields.push({ path: `param.${name}`, message: "must be a single path segment of letters, digits and _ - . ~ + @ = (at most 128, not starting with a dot)", code: "invalid_format" });
+    else
+      fields.push({
+        path: `param.${name}`,
+        message: "must be a single path segment of letters, digits and _ - . ~ + @ = (at most 128, not starting with a dot)",
+        code: "invalid_format",
+      });
   }
-  if (fields.length > 0) throw new ApiError("VALIDATION_FAILED", `Invalid path parameter: ${fields.map((f) => f.path).join(", ")}.`, { fields });
+  if (fields.length > 0)
+    throw new ApiError("VALIDATION_FAILED", `Invalid path parameter: ${fields.map((f) => f.path).join(", ")}.`, { fields });
   return params;
 }
 
@@ -99,7 +136,11 @@ async function readBody(c: Context<AppEnv>, op: CatalogueOperation): Promise<{ b
 
 /** A document the upstream answered (the carnê PDF…): its bytes (streamed) and type as sent; what the envelope's meta would say goes in headers. */
 function fileResponse(file: UpstreamFile, status: number, upstream: { status: number; durationMs: number }): Response {
-  const headers = new Headers({ "Content-Type": file.contentType, "X-Upstream-Status": String(upstream.status), "X-Upstream-Duration-Ms": String(upstream.durationMs) });
+  const headers = new Headers({
+    "Content-Type": file.contentType,
+    "X-Upstream-Status": String(upstream.status),
+    "X-Upstream-Duration-Ms": String(upstream.durationMs),
+  });
   if (file.disposition) headers.set("Content-Disposition", file.disposition);
   return new Response(file.body, { status, headers });
 }
@@ -126,7 +167,11 @@ export function registerPassthroughRoutes(app: OpenAPIHono<AppEnv>) {
   const ordered = [...groups.values()].sort(byLiteralsFirst);
   for (const variants of ordered) {
     const primary = variants[0]!;
-    if (variants.some((v) => v.permission !== primary.permission || v.bodyRequired !== primary.bodyRequired || v.upstreamPath !== primary.upstreamPath)) {
+    if (
+      variants.some(
+        (v) => v.permission !== primary.permission || v.bodyRequired !== primary.bodyRequired || v.upstreamPath !== primary.upstreamPath,
+      )
+    ) {
       throw new Error(`catalogue variants of ${primary.method} ${primary.path} disagree on permission, body rule or upstream path`);
     }
     const { middleware } = guard(primary.permission as Permission);

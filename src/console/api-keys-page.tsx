@@ -17,7 +17,7 @@ interface PageState {
   values?: { name: string; permissions: string[]; workspaceId: string } | undefined;
 }
 
-const when = (iso: string | null) => (iso ? iso.replace("T", " ").slice(0, 16) + " UTC" : "—");
+const when = (iso: string | null) => (iso ? `${iso.replace("T", " ").slice(0, 16)} UTC` : "—");
 
 async function render(c: ConsoleContext, state: PageState, status: 200 | 201 | 400 | 403 | 404 | 409 | 500 = 200) {
   const session = c.get("console");
@@ -46,12 +46,16 @@ async function render(c: ConsoleContext, state: PageState, status: 200 | 201 | 4
           <form method="post" action="/console/api-keys">
             <label for="key-name">Name</label>
             <input id="key-name" name="name" type="text" required maxlength={100} value={state.values?.name ?? ""} />
-            <p class="muted">Environment: <strong>{environment}</strong> (this host issues {environment} keys only).</p>
+            <p class="muted">
+              Environment: <strong>{environment}</strong> (this host issues {environment} keys only).
+            </p>
             <label for="key-workspace">Workspace</label>
             <select id="key-workspace" name="workspaceId">
               <option value="">All workspaces of the organization</option>
               {workspaces.map((w) => (
-                <option value={w.id} selected={state.values?.workspaceId === w.id}>{w.name}</option>
+                <option value={w.id} selected={state.values?.workspaceId === w.id}>
+                  {w.name}
+                </option>
               ))}
             </select>
             <fieldset>
@@ -82,13 +86,27 @@ function KeyTable({ rows, canManage, workspaces }: { rows: KeyView[]; canManage:
   return (
     <table>
       <thead>
-        <tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Workspace</th><th scope="col">Permissions</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="muted">Actions</span></th></tr>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">Key</th>
+          <th scope="col">Workspace</th>
+          <th scope="col">Permissions</th>
+          <th scope="col">Last used</th>
+          <th scope="col">Status</th>
+          <th scope="col">
+            <span class="muted">Actions</span>
+          </th>
+        </tr>
       </thead>
       <tbody>
         {rows.map((k) => (
           <tr>
             <td>{k.name}</td>
-            <td><code>{k.displayPrefix}…{k.last4}</code></td>
+            <td>
+              <code>
+                {k.displayPrefix}…{k.last4}
+              </code>
+            </td>
             <td>{k.workspaceId ? (workspaces.find((w) => w.id === k.workspaceId)?.name ?? k.workspaceId) : "All"}</td>
             <td class="mono">{k.permissions.join(", ")}</td>
             <td>{when(k.lastUsedAt)}</td>
@@ -96,7 +114,9 @@ function KeyTable({ rows, canManage, workspaces }: { rows: KeyView[]; canManage:
             <td>
               {canManage && !k.revokedAt ? (
                 <form method="post" action={`/console/api-keys/${k.id}/revoke`}>
-                  <button type="submit" class="danger" aria-label={`Revoke key ${k.name}`}>Revoke</button>
+                  <button type="submit" class="danger" aria-label={`Revoke key ${k.name}`}>
+                    Revoke
+                  </button>
                 </form>
               ) : null}
             </td>
@@ -108,12 +128,18 @@ function KeyTable({ rows, canManage, workspaces }: { rows: KeyView[]; canManage:
 }
 
 export function registerApiKeyPages(app: Hono<ConsoleEnv>) {
-  app.get("/api-keys", (c) => render(c, { notice: c.req.query("revoked") ? "The key was revoked; it stops working immediately." : undefined }));
+  app.get("/api-keys", (c) =>
+    render(c, { notice: c.req.query("revoked") ? "The key was revoked; it stops working immediately." : undefined }),
+  );
 
   app.post("/api-keys", async (c) => {
     const form = await c.req.parseBody({ all: true });
     const permissions = ([] as unknown[]).concat(form.permissions ?? []).filter((p): p is string => typeof p === "string");
-    const values = { name: typeof form.name === "string" ? form.name : "", permissions, workspaceId: typeof form.workspaceId === "string" ? form.workspaceId : "" };
+    const values = {
+      name: typeof form.name === "string" ? form.name : "",
+      permissions,
+      workspaceId: typeof form.workspaceId === "string" ? form.workspaceId : "",
+    };
     const { deps, principal } = c.get("console");
     try {
       const input = parseForm(CreateApiKeyBody, { name: values.name, permissions, workspaceId: values.workspaceId || null });

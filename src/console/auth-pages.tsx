@@ -8,7 +8,17 @@ import { LoginBody, SignUpBody } from "../modules/accounts/schemas";
 import { logIn, logOut, signUp } from "../modules/accounts/service";
 import { PASSWORD_MIN_LENGTH } from "../access/password";
 import { requireSameOrigin } from "../access/same-origin";
-import { type ConsoleContext, type ConsoleEnv, TENANT_COOKIE, isExpected, parseForm, plainError, requireConsoleSession, setTenantCookie, statusOf } from "./context";
+import {
+  type ConsoleContext,
+  type ConsoleEnv,
+  TENANT_COOKIE,
+  isExpected,
+  parseForm,
+  plainError,
+  requireConsoleSession,
+  setTenantCookie,
+  statusOf,
+} from "./context";
 import { Alert, Page } from "./layout";
 import { deleteCookie } from "hono/cookie";
 
@@ -49,10 +59,27 @@ function SignUpPage({ c, error, values }: { c: ConsoleContext; error?: string | 
           <label for="email">Email</label>
           <input id="email" name="email" type="email" autocomplete="username" required value={values?.email ?? ""} />
           <label for="password">Password</label>
-          <input id="password" name="password" type="password" autocomplete="new-password" minlength={PASSWORD_MIN_LENGTH} required aria-describedby="password-help" />
-          <p id="password-help" class="muted">At least {PASSWORD_MIN_LENGTH} characters.</p>
+          <input
+            id="password"
+            name="password"
+            type="password"
+            autocomplete="new-password"
+            minlength={PASSWORD_MIN_LENGTH}
+            required
+            aria-describedby="password-help"
+          />
+          <p id="password-help" class="muted">
+            At least {PASSWORD_MIN_LENGTH} characters.
+          </p>
           <label for="organizationName">Organization (your company)</label>
-          <input id="organizationName" name="organizationName" type="text" autocomplete="organization" required value={values?.organizationName ?? ""} />
+          <input
+            id="organizationName"
+            name="organizationName"
+            type="text"
+            autocomplete="organization"
+            required
+            value={values?.organizationName ?? ""}
+          />
           <div class="actions">
             <button type="submit">Create account</button>
             <a href="/console/sign-in">I already have an account</a>
@@ -113,7 +140,9 @@ export function registerConsoleAuthPages(app: Hono<ConsoleEnv>) {
   app.post("/switch", requireConsoleSession(), async (c) => {
     const [organizationId, workspaceId] = text(await c.req.parseBody(), "tenant").split(".");
     const { memberships } = c.get("console");
-    const allowed = memberships.some((m) => m.organizationId === organizationId && m.workspaces.some((w) => w.id === workspaceId && !w.archived));
+    const allowed = memberships.some(
+      (m) => m.organizationId === organizationId && m.workspaces.some((w) => w.id === workspaceId && !w.archived),
+    );
     // Anything not offered by the switcher is ignored rather than trusted.
     if (allowed && organizationId && workspaceId) setTenantCookie(c, organizationId, workspaceId);
     const back = c.req.header("referer");

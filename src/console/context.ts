@@ -35,7 +35,10 @@ export const consoleHeaders = (): MiddlewareHandler<ConsoleEnv> => async (c, nex
   const nonce = btoa(String.fromCharCode(...bytes));
   c.set("nonce", nonce);
   await next();
-  c.header("Content-Security-Policy", `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`);
+  c.header(
+    "Content-Security-Policy",
+    `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+  );
   c.header("Cache-Control", "no-store");
   c.header("Referrer-Policy", "same-origin");
   c.header("X-Content-Type-Options", "nosniff");
@@ -98,7 +101,10 @@ export function plainError(err: unknown): string {
 export const isExpected = (err: unknown): err is ApiError => err instanceof ApiError;
 
 /** zod parse of a form into an API body; failures become the same VALIDATION_FAILED the API answers. */
-export function parseForm<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: unknown } }, value: unknown): T {
+export function parseForm<T>(
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: unknown } },
+  value: unknown,
+): T {
   const result = schema.safeParse(value);
   if (!result.success) throw validationFailed(result.error as ZodError, "json");
   return result.data;

@@ -3,7 +3,13 @@
 // own response). Every action calls the gateway-accounts service; nothing here talks to the upstream.
 import type { Hono } from "hono";
 import { CreateGatewayAccountBody, UpdateGatewayAccountBody } from "../modules/gateway-accounts/schemas";
-import { createGatewayAccount, listGatewayAccounts, rotateWebhookToken, updateGatewayAccount, verifyGatewayAccount } from "../modules/gateway-accounts/service";
+import {
+  createGatewayAccount,
+  listGatewayAccounts,
+  rotateWebhookToken,
+  updateGatewayAccount,
+  verifyGatewayAccount,
+} from "../modules/gateway-accounts/service";
 import { type ConsoleContext, type ConsoleEnv, isExpected, parseForm, plainError, shellFor, statusOf } from "./context";
 import { Alert, Page, SecretOnce } from "./layout";
 
@@ -17,7 +23,7 @@ interface PageState {
   token?: { value: string; url: string; upstreamWebhook: UpstreamWebhook } | undefined;
 }
 
-const when = (iso: string | null) => (iso ? iso.replace("T", " ").slice(0, 19) + " UTC" : "—");
+const when = (iso: string | null) => (iso ? `${iso.replace("T", " ").slice(0, 19)} UTC` : "—");
 const originOf = (c: ConsoleContext) => new URL(c.req.url).origin;
 
 /** The account for the host's environment (a workspace has at most one per environment). */
@@ -30,20 +36,34 @@ async function currentAccount(c: ConsoleContext): Promise<Account | undefined> {
 /** The account's status, in the words a merchant needs to act on it. */
 export function StatusInWords({ account }: { account: Account }) {
   if (account.status === "active") {
-    return <p data-gateway-status="active"><span class="badge ok">active</span> The upstream accepted this key (verified {when(account.verifiedAt)}). Payments and passthrough calls use it.</p>;
+    return (
+      <p data-gateway-status="active">
+        <span class="badge ok">active</span> The upstream accepted this key (verified {when(account.verifiedAt)}). Payments and passthrough
+        calls use it.
+      </p>
+    );
   }
   if (account.status === "invalid_credentials") {
-    return <p data-gateway-status="invalid_credentials"><span class="badge bad">invalid credentials</span> The upstream refused this key. Replace it with a valid key, then press Verify.</p>;
+    return (
+      <p data-gateway-status="invalid_credentials">
+        <span class="badge bad">invalid credentials</span> The upstream refused this key. Replace it with a valid key, then press Verify.
+      </p>
+    );
   }
-  return <p data-gateway-status="unverified"><span class="badge warn">not verified</span> The key has not been checked yet. Press Verify to ask the upstream whether it works.</p>;
+  return (
+    <p data-gateway-status="unverified">
+      <span class="badge warn">not verified</span> The key has not been checked yet. Press Verify to ask the upstream whether it works.
+    </p>
+  );
 }
 
 function UpstreamWebhookOutcome({ outcome }: { outcome: UpstreamWebhook }) {
-  if (outcome.configured) return <p class="muted">The upstream's webhook now points at this URL with this token; nothing to configure by hand.</p>;
+  if (outcome.configured)
+    return <p class="muted">The upstream's webhook now points at this URL with this token; nothing to configure by hand.</p>;
   return (
     <Alert kind="error">
-      The upstream's webhook could not be pointed here automatically ({outcome.errorCode ?? "unknown reason"}). Configure it on the upstream with the URL and
-      token above, or fix the key and press “Rotate inbound token” to try again.
+      The upstream's webhook could not be pointed here automatically ({outcome.errorCode ?? "unknown reason"}). Configure it on the upstream
+      with the URL and token above, or fix the key and press “Rotate inbound token” to try again.
     </Alert>
   );
 }
@@ -55,32 +75,55 @@ async function render(c: ConsoleContext, state: PageState = {}, status = 200) {
   return c.html(
     <Page title="Gateway account" shell={shellFor(c, "/console/gateway")}>
       <h1>Gateway account</h1>
-      <p class="muted">The upstream account this workspace payments through, for the <strong>{principal.environment}</strong> environment.</p>
+      <p class="muted">
+        The upstream account this workspace payments through, for the <strong>{principal.environment}</strong> environment.
+      </p>
       {state.error ? <Alert kind="error">{state.error}</Alert> : null}
       {state.notice ? <Alert kind="success">{state.notice}</Alert> : null}
       {state.token ? (
         <>
-          <SecretOnce id="inbound-webhook-token" label="Inbound webhook token (the upstream sends it in asaas-access-token)" value={state.token.value} />
+          <SecretOnce
+            id="inbound-webhook-token"
+            label="Inbound webhook token (the upstream sends it in asaas-access-token)"
+            value={state.token.value}
+          />
           <div class="card">
             <label for="inbound-webhook-url-once">Inbound webhook URL</label>
             <div class="secret">
               <input id="inbound-webhook-url-once" type="text" readonly value={state.token.url} />
-              <button type="button" class="secondary" data-copy="inbound-webhook-url-once">Copy</button>
+              <button type="button" class="secondary" data-copy="inbound-webhook-url-once">
+                Copy
+              </button>
             </div>
             <UpstreamWebhookOutcome outcome={state.token.upstreamWebhook} />
           </div>
         </>
       ) : null}
-      {account ? <AccountCard account={account} canManage={canManage} /> : <p class="muted">This workspace has no gateway account for {principal.environment} yet.</p>}
+      {account ? (
+        <AccountCard account={account} canManage={canManage} />
+      ) : (
+        <p class="muted">This workspace has no gateway account for {principal.environment} yet.</p>
+      )}
       {canManage ? (
         <div class="card">
           <h2>{account ? "Replace the upstream API key" : "Connect the upstream account"}</h2>
           <form method="post" action={account ? `/console/gateway/${account.id}/key` : "/console/gateway"}>
             <label for="upstream-api-key">Upstream API key</label>
-            <input id="upstream-api-key" name="upstreamApiKey" type="password" required autocomplete="off" spellcheck={false} minlength={8} maxlength={512} />
+            <input
+              id="upstream-api-key"
+              name="upstreamApiKey"
+              type="password"
+              required
+              autocomplete="off"
+              spellcheck={false}
+              minlength={8}
+              maxlength={512}
+            />
             <p class="muted">
               Stored encrypted and never shown again (only its last 4 characters).
-              {account ? " Replacing it returns the account to “not verified”; the inbound token stays the same." : " The inbound webhook token is shown once after you save."}
+              {account
+                ? " Replacing it returns the account to “not verified”; the inbound token stays the same."
+                : " The inbound webhook token is shown once after you save."}
             </p>
             <button type="submit">{account ? "Replace key" : "Save key"}</button>
           </form>
@@ -99,19 +142,45 @@ function AccountCard({ account, canManage }: { account: Account; canManage: bool
       <StatusInWords account={account} />
       <table>
         <tbody>
-          <tr><th scope="row">Upstream key</th><td><code>…{account.upstreamKeyLast4}</code></td></tr>
-          <tr><th scope="row">Last verified</th><td>{when(account.verifiedAt)}</td></tr>
           <tr>
-            <th scope="row"><label for="inbound-webhook-url">Inbound webhook URL</label></th>
-            <td><div class="secret"><input id="inbound-webhook-url" type="text" readonly value={account.inboundWebhookUrl} /><button type="button" class="secondary" data-copy="inbound-webhook-url">Copy</button></div></td>
+            <th scope="row">Upstream key</th>
+            <td>
+              <code>…{account.upstreamKeyLast4}</code>
+            </td>
           </tr>
-          <tr><th scope="row">Connected</th><td>{when(account.createdAt)}</td></tr>
+          <tr>
+            <th scope="row">Last verified</th>
+            <td>{when(account.verifiedAt)}</td>
+          </tr>
+          <tr>
+            <th scope="row">
+              <label for="inbound-webhook-url">Inbound webhook URL</label>
+            </th>
+            <td>
+              <div class="secret">
+                <input id="inbound-webhook-url" type="text" readonly value={account.inboundWebhookUrl} />
+                <button type="button" class="secondary" data-copy="inbound-webhook-url">
+                  Copy
+                </button>
+              </div>
+            </td>
+          </tr>
+          <tr>
+            <th scope="row">Connected</th>
+            <td>{when(account.createdAt)}</td>
+          </tr>
         </tbody>
       </table>
       {canManage ? (
         <div class="actions">
-          <form method="post" action={`/console/gateway/${account.id}/verify`}><button type="submit">Verify</button></form>
-          <form method="post" action={`/console/gateway/${account.id}/rotate-token`}><button type="submit" class="secondary">Rotate inbound token</button></form>
+          <form method="post" action={`/console/gateway/${account.id}/verify`}>
+            <button type="submit">Verify</button>
+          </form>
+          <form method="post" action={`/console/gateway/${account.id}/rotate-token`}>
+            <button type="submit" class="secondary">
+              Rotate inbound token
+            </button>
+          </form>
         </div>
       ) : null}
     </div>
@@ -136,11 +205,18 @@ export function registerGatewayPages(app: Hono<ConsoleEnv>) {
     });
   const ctx = (c: ConsoleContext) => c.get("console");
 
-  action("", async (c, form) => {
-    const input = parseForm(CreateGatewayAccountBody, { upstreamApiKey: keyFrom(form) });
-    const created = await createGatewayAccount(ctx(c).deps, ctx(c).principal, originOf(c), input);
-    return { notice: "Upstream account connected. Press Verify to check the key.", token: { value: created.inboundWebhookToken, url: created.inboundWebhookUrl, upstreamWebhook: created.upstreamWebhook } };
-  }, true);
+  action(
+    "",
+    async (c, form) => {
+      const input = parseForm(CreateGatewayAccountBody, { upstreamApiKey: keyFrom(form) });
+      const created = await createGatewayAccount(ctx(c).deps, ctx(c).principal, originOf(c), input);
+      return {
+        notice: "Upstream account connected. Press Verify to check the key.",
+        token: { value: created.inboundWebhookToken, url: created.inboundWebhookUrl, upstreamWebhook: created.upstreamWebhook },
+      };
+    },
+    true,
+  );
   action("/:id/key", async (c, form) => {
     const input = parseForm(UpdateGatewayAccountBody, { upstreamApiKey: keyFrom(form) });
     const updated = await updateGatewayAccount(ctx(c).deps, ctx(c).principal, originOf(c), c.req.param("id")!, input);
@@ -154,6 +230,9 @@ export function registerGatewayPages(app: Hono<ConsoleEnv>) {
   });
   action("/:id/rotate-token", async (c) => {
     const rotated = await rotateWebhookToken(ctx(c).deps, ctx(c).principal, originOf(c), c.req.param("id")!);
-    return { notice: "New inbound token issued; the previous one stopped working.", token: { value: rotated.inboundWebhookToken, url: rotated.inboundWebhookUrl, upstreamWebhook: rotated.upstreamWebhook } };
+    return {
+      notice: "New inbound token issued; the previous one stopped working.",
+      token: { value: rotated.inboundWebhookToken, url: rotated.inboundWebhookUrl, upstreamWebhook: rotated.upstreamWebhook },
+    };
   });
 }

@@ -37,19 +37,32 @@ export function buildConsole() {
     c.html(
       <Page title="Not found" shell={{ nonce: c.get("nonce") }}>
         <h1>Page not found</h1>
-        <p><a href="/console">Back to the console</a></p>
+        <p>
+          <a href="/console">Back to the console</a>
+        </p>
       </Page>,
       404,
     ),
   );
   app.onError((err, c) => {
-    if (statusOf(err) === 500) console.error(JSON.stringify({ level: "error", requestId: c.get("requestId"), error: err instanceof Error ? err.stack ?? err.message : String(err) }));
+    if (statusOf(err) === 500)
+      console.error(
+        JSON.stringify({
+          level: "error",
+          requestId: c.get("requestId"),
+          error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+        }),
+      );
     return c.html(
       <Page title="Something went wrong" shell={{ nonce: c.get("nonce") ?? "" }}>
         <h1>That did not work</h1>
         <Alert kind="error">{plainError(err)}</Alert>
-        <p class="muted">Request id: <code>{c.get("requestId")}</code></p>
-        <p><a href="/console">Back to the console</a></p>
+        <p class="muted">
+          Request id: <code>{c.get("requestId")}</code>
+        </p>
+        <p>
+          <a href="/console">Back to the console</a>
+        </p>
       </Page>,
       statusOf(err) as 403,
     );

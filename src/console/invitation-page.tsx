@@ -20,7 +20,13 @@ const UNUSABLE = {
   expired: "This invitation has expired; ask for a new one.",
 } as const;
 
-async function render(c: ConsoleContext, token: string, error?: string, status: 200 | 400 | 401 | 403 | 404 | 409 = 200, values?: { name: string }) {
+async function render(
+  c: ConsoleContext,
+  token: string,
+  error?: string,
+  status: 200 | 400 | 401 | 403 | 404 | 409 = 200,
+  values?: { name: string },
+) {
   const deps = c.var.deps;
   const shell = { nonce: c.get("nonce") };
   const found = token ? await findInvitationByToken(deps, token) : null;
@@ -33,7 +39,9 @@ async function render(c: ConsoleContext, token: string, error?: string, status: 
         {found && !problem ? (
           <>
             <h1>Join {found.organizationName}</h1>
-            <p>You were invited as <strong>{found.invitation.role}</strong> ({found.invitation.email}).</p>
+            <p>
+              You were invited as <strong>{found.invitation.role}</strong> ({found.invitation.email}).
+            </p>
             {error ? <Alert kind="error">{error}</Alert> : null}
             {signedIn ? (
               signedIn.user.email === found.invitation.email ? (
@@ -44,7 +52,8 @@ async function render(c: ConsoleContext, token: string, error?: string, status: 
                 </form>
               ) : (
                 <Alert kind="error">
-                  You are signed in as {signedIn.user.email}, but this invitation is for {found.invitation.email}. Sign out, then open the link again.
+                  You are signed in as {signedIn.user.email}, but this invitation is for {found.invitation.email}. Sign out, then open the
+                  link again.
                 </Alert>
               )
             ) : (
@@ -55,12 +64,24 @@ async function render(c: ConsoleContext, token: string, error?: string, status: 
                 <label for="name">Your name</label>
                 <input id="name" name="name" type="text" autocomplete="name" required maxlength={100} value={values?.name ?? ""} />
                 <label for="password">Password</label>
-                <input id="password" name="password" type="password" autocomplete="new-password" minlength={PASSWORD_MIN_LENGTH} required aria-describedby="password-help" />
-                <p id="password-help" class="muted">At least {PASSWORD_MIN_LENGTH} characters.</p>
+                <input
+                  id="password"
+                  name="password"
+                  type="password"
+                  autocomplete="new-password"
+                  minlength={PASSWORD_MIN_LENGTH}
+                  required
+                  aria-describedby="password-help"
+                />
+                <p id="password-help" class="muted">
+                  At least {PASSWORD_MIN_LENGTH} characters.
+                </p>
                 <div class="actions">
                   <button type="submit">Create account and join</button>
                 </div>
-                <p class="muted">Already have an account for this email? <a href="/console/sign-in">Sign in</a>, then open this link again.</p>
+                <p class="muted">
+                  Already have an account for this email? <a href="/console/sign-in">Sign in</a>, then open this link again.
+                </p>
               </form>
             )}
           </>
@@ -68,7 +89,9 @@ async function render(c: ConsoleContext, token: string, error?: string, status: 
           <>
             <h1>Invitation</h1>
             <Alert kind="error">{problem ?? error ?? "This invitation link is not valid."}</Alert>
-            <p><a href="/console">Go to the console</a></p>
+            <p>
+              <a href="/console">Go to the console</a>
+            </p>
           </>
         )}
       </div>
@@ -92,7 +115,10 @@ export function registerInvitationPages(app: Hono<ConsoleEnv>) {
         signedIn = (await sessionUser(deps, sessionToken))?.user ?? null;
         if (!signedIn) throw new ApiError("UNAUTHORIZED", "Your session has ended; sign in again, then open the link again.");
       } else refuseCrossSite(c);
-      const input = parseForm(AcceptInvitationBody, signedIn ? { token } : { token, name: text(form, "name"), password: text(form, "password") });
+      const input = parseForm(
+        AcceptInvitationBody,
+        signedIn ? { token } : { token, name: text(form, "name"), password: text(form, "password") },
+      );
       const { accepted, session, workspaceId } = await acceptInvitation(deps, input, signedIn);
       if (session) setSessionCookie(c, session.token);
       if (workspaceId) setTenantCookie(c, accepted.organizationId, workspaceId);

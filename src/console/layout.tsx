@@ -75,15 +75,22 @@ function Switcher({ memberships, current }: { memberships: MembershipView[]; cur
       <select id="switch-tenant" name="tenant">
         {memberships.map((m) => (
           <optgroup label={`${m.organizationName} (${m.role})`}>
-            {m.workspaces.filter((w) => !w.archived).map((w) => (
-              <option value={`${m.organizationId}.${w.id}`} selected={m.organizationId === current.organizationId && w.id === current.workspaceId}>
-                {m.organizationName} / {w.name}
-              </option>
-            ))}
+            {m.workspaces
+              .filter((w) => !w.archived)
+              .map((w) => (
+                <option
+                  value={`${m.organizationId}.${w.id}`}
+                  selected={m.organizationId === current.organizationId && w.id === current.workspaceId}
+                >
+                  {m.organizationName} / {w.name}
+                </option>
+              ))}
           </optgroup>
         ))}
       </select>
-      <button type="submit" class="secondary">Switch</button>
+      <button type="submit" class="secondary">
+        Switch
+      </button>
     </form>
   );
 }
@@ -100,20 +107,28 @@ export function Page(props: { title: string; shell: ShellContext; children?: Chi
         <style nonce={shell.nonce} dangerouslySetInnerHTML={{ __html: CSS }} />
       </head>
       <body>
-        <a class="skip" href="#main">Skip to content</a>
+        <a class="skip" href="#main">
+          Skip to content
+        </a>
         <header>
-          <a class="brand" href="/console">Ponte</a>
+          <a class="brand" href="/console">
+            Ponte
+          </a>
           {shell.user ? (
             <>
               <nav aria-label="Console">
                 {NAV.map(([href, label]) => (
-                  <a href={href} aria-current={shell.active === href ? "page" : undefined}>{label}</a>
+                  <a href={href} aria-current={shell.active === href ? "page" : undefined}>
+                    {label}
+                  </a>
                 ))}
               </nav>
               {shell.memberships && shell.current ? <Switcher memberships={shell.memberships} current={shell.current} /> : null}
               <form method="post" action="/console/sign-out">
                 <span class="who">{shell.user.email}</span>
-                <button type="submit" class="secondary">Sign out</button>
+                <button type="submit" class="secondary">
+                  Sign out
+                </button>
               </form>
             </>
           ) : null}
@@ -126,7 +141,9 @@ export function Page(props: { title: string; shell: ShellContext; children?: Chi
 }
 
 export const Alert = ({ kind, children }: { kind: "error" | "success"; children?: Child }) => (
-  <div class={`alert ${kind}`} role={kind === "error" ? "alert" : "status"}>{children}</div>
+  <div class={`alert ${kind}`} role={kind === "error" ? "alert" : "status"}>
+    {children}
+  </div>
 );
 
 /** A secret shown exactly once, with a copy button. */
@@ -135,7 +152,9 @@ export const SecretOnce = ({ id, label, value, note }: { id: string; label: stri
     <label for={id}>{label}</label>
     <div class="secret">
       <input id={id} type="text" readonly value={value} />
-      <button type="button" class="secondary" data-copy={id}>Copy</button>
+      <button type="button" class="secondary" data-copy={id}>
+        Copy
+      </button>
     </div>
     <p class="muted">{note ?? "This is the only time it is shown. Store it in your secret manager now."}</p>
   </div>

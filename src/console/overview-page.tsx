@@ -31,7 +31,9 @@ export function registerOverviewPage(app: Hono<ConsoleEnv>) {
         `SELECT (SELECT COUNT(*) FROM api_keys WHERE organization_id = ?1 AND revoked_at IS NULL) AS api_keys,
                 (SELECT COUNT(*) FROM workspaces WHERE organization_id = ?1 AND archived_at IS NULL) AS workspaces,
                 (SELECT COUNT(*) FROM memberships WHERE organization_id = ?1) AS members`,
-      ).bind(org).first<OrgCounts>(),
+      )
+        .bind(org)
+        .first<OrgCounts>(),
       may("payments.read") ? listPayments(deps, principal, RECENT, {}) : NONE,
       may("customers.read") ? listCustomers(deps, principal, { limit: 1, offset: 0 }, {}) : NONE,
       may("webhook_endpoints.read") ? listDeliveries(deps, principal, {}, RECENT) : NONE,
@@ -48,15 +50,21 @@ export function registerOverviewPage(app: Hono<ConsoleEnv>) {
     ];
     return c.html(
       <Page title="Overview" shell={shellFor(c, "/console")}>
-        <h1>{membership?.organizationName} <span class="muted">/ {workspace?.name}</span></h1>
-        <p class="muted">You are signed in as {principal.role}. Environment: {principal.environment}.</p>
+        <h1>
+          {membership?.organizationName} <span class="muted">/ {workspace?.name}</span>
+        </h1>
+        <p class="muted">
+          You are signed in as {principal.role}. Environment: {principal.environment}.
+        </p>
         <div class="grid">
-          {stats.filter(([, , , shown]) => shown).map(([label, value, href]) => (
-            <div class="card" data-stat={label}>
-              <div class="stat">{value ?? 0}</div>
-              {href ? <a href={href}>{label}</a> : <div>{label}</div>}
-            </div>
-          ))}
+          {stats
+            .filter(([, , , shown]) => shown)
+            .map(([label, value, href]) => (
+              <div class="card" data-stat={label}>
+                <div class="stat">{value ?? 0}</div>
+                {href ? <a href={href}>{label}</a> : <div>{label}</div>}
+              </div>
+            ))}
         </div>
         {may("payments.read") ? (
           <>
@@ -65,10 +73,30 @@ export function registerOverviewPage(app: Hono<ConsoleEnv>) {
               <p class="muted">No payments in this workspace yet.</p>
             ) : (
               <table data-recent="payments">
-                <thead><tr><th scope="col">Payment</th><th scope="col">Billing type</th><th scope="col">Value (BRL)</th><th scope="col">Status</th><th scope="col">Due</th><th scope="col">Created</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">Payment</th>
+                    <th scope="col">Billing type</th>
+                    <th scope="col">Value (BRL)</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Due</th>
+                    <th scope="col">Created</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {payments.rows.map((ch) => (
-                    <tr><td><code>{ch.id}</code></td><td>{ch.billingType}</td><td>{ch.value}</td><td><span class="badge">{ch.status}</span></td><td>{ch.dueDate}</td><td>{when(ch.createdAt)}</td></tr>
+                    <tr>
+                      <td>
+                        <code>{ch.id}</code>
+                      </td>
+                      <td>{ch.billingType}</td>
+                      <td>{ch.value}</td>
+                      <td>
+                        <span class="badge">{ch.status}</span>
+                      </td>
+                      <td>{ch.dueDate}</td>
+                      <td>{when(ch.createdAt)}</td>
+                    </tr>
                   ))}
                 </tbody>
               </table>
@@ -82,10 +110,30 @@ export function registerOverviewPage(app: Hono<ConsoleEnv>) {
               <p class="muted">No webhook deliveries in this workspace yet.</p>
             ) : (
               <table data-recent="deliveries">
-                <thead><tr><th scope="col">Created</th><th scope="col">Kind</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last code</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">Created</th>
+                    <th scope="col">Kind</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Attempts</th>
+                    <th scope="col">Last code</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {deliveries.rows.map((d) => (
-                    <tr><td><a href={`/console/webhook-logs/${d.id}`}>{d.createdAt.slice(0, 19).replace("T", " ")}</a></td><td><code>{d.eventType}</code></td><td><span class="badge">{d.status}</span></td><td>{d.attemptCount}</td><td>{d.lastStatusCode ?? "—"}</td></tr>
+                    <tr>
+                      <td>
+                        <a href={`/console/webhook-logs/${d.id}`}>{d.createdAt.slice(0, 19).replace("T", " ")}</a>
+                      </td>
+                      <td>
+                        <code>{d.eventType}</code>
+                      </td>
+                      <td>
+                        <span class="badge">{d.status}</span>
+                      </td>
+                      <td>{d.attemptCount}</td>
+                      <td>{d.lastStatusCode ?? "—"}</td>
+                    </tr>
                   ))}
                 </tbody>
               </table>

@@ -20,7 +20,7 @@ interface PageState {
   values?: { email: string; role: string } | undefined;
 }
 
-const when = (iso: string | null) => (iso ? iso.replace("T", " ").slice(0, 16) + " UTC" : "—");
+const when = (iso: string | null) => (iso ? `${iso.replace("T", " ").slice(0, 16)} UTC` : "—");
 const STATUS_BADGE = { pending: "warn", accepted: "ok", revoked: "bad", expired: "bad" } as const;
 const NOTICES: Record<string, string> = {
   changed: "The role was changed; it applies from the member's next request.",
@@ -39,7 +39,10 @@ async function render(c: ConsoleContext, state: PageState, status: 200 | 201 | 4
       403,
     );
   }
-  const [members, invitations] = await Promise.all([listMembers(deps, principal, { limit: 100, offset: 0 }), listInvitations(deps, principal, { limit: 100, offset: 0 })]);
+  const [members, invitations] = await Promise.all([
+    listMembers(deps, principal, { limit: 100, offset: 0 }),
+    listInvitations(deps, principal, { limit: 100, offset: 0 }),
+  ]);
   const canManage = principal.permissions.has("members.manage");
   const isOwner = roleOf(principal) === "owner";
   // Roles this user may hand out (the same rules the service applies).
@@ -52,7 +55,12 @@ async function render(c: ConsoleContext, state: PageState, status: 200 | 201 | 4
       {state.invited ? (
         <>
           <Alert kind="success">Invitation for {state.invited.email} created. Send them this link; it works once, for 7 days.</Alert>
-          <SecretOnce id="new-invitation-link" label="Invitation link" value={state.invited.url} note="This is the only time it is shown: copy it now and send it to the person you invited." />
+          <SecretOnce
+            id="new-invitation-link"
+            label="Invitation link"
+            value={state.invited.url}
+            note="This is the only time it is shown: copy it now and send it to the person you invited."
+          />
         </>
       ) : null}
       <h2>Members</h2>
@@ -67,10 +75,14 @@ async function render(c: ConsoleContext, state: PageState, status: 200 | 201 | 4
             <label for="invite-role">Role</label>
             <select id="invite-role" name="role">
               {grantable.map((r) => (
-                <option value={r} selected={(state.values?.role ?? "developer") === r}>{r}</option>
+                <option value={r} selected={(state.values?.role ?? "developer") === r}>
+                  {r}
+                </option>
               ))}
             </select>
-            <div class="actions"><button type="submit">Create invitation</button></div>
+            <div class="actions">
+              <button type="submit">Create invitation</button>
+            </div>
           </form>
         </div>
       ) : null}
@@ -85,7 +97,15 @@ function MemberTable(props: { rows: MemberView[]; canManage: boolean; grantable:
   return (
     <table>
       <thead>
-        <tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Member since</th><th scope="col"><span class="muted">Actions</span></th></tr>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">Email</th>
+          <th scope="col">Role</th>
+          <th scope="col">Member since</th>
+          <th scope="col">
+            <span class="muted">Actions</span>
+          </th>
+        </tr>
       </thead>
       <tbody>
         {props.rows.map((m) => {
@@ -93,21 +113,34 @@ function MemberTable(props: { rows: MemberView[]; canManage: boolean; grantable:
           const mayTouch = props.canManage && (m.role !== "owner" || props.isOwner) && props.grantable.includes(m.role);
           return (
             <tr>
-              <td>{m.name}{m.userId === props.selfId ? <span class="muted"> (you)</span> : null}</td>
+              <td>
+                {m.name}
+                {m.userId === props.selfId ? <span class="muted"> (you)</span> : null}
+              </td>
               <td>{m.email}</td>
-              <td><span class="badge">{m.role}</span></td>
+              <td>
+                <span class="badge">{m.role}</span>
+              </td>
               <td>{when(m.createdAt)}</td>
               <td>
                 {mayTouch ? (
                   <>
                     <form method="post" action={`/console/team/members/${m.id}/role`}>
                       <select id={`role-${m.id}`} name="role" aria-label={`Role for ${m.email}`}>
-                        {props.grantable.map((r) => <option value={r} selected={r === m.role}>{r}</option>)}
+                        {props.grantable.map((r) => (
+                          <option value={r} selected={r === m.role}>
+                            {r}
+                          </option>
+                        ))}
                       </select>{" "}
-                      <button type="submit" class="secondary" aria-label={`Change role of ${m.email}`}>Change role</button>
+                      <button type="submit" class="secondary" aria-label={`Change role of ${m.email}`}>
+                        Change role
+                      </button>
                     </form>{" "}
                     <form method="post" action={`/console/team/members/${m.id}/remove`}>
-                      <button type="submit" class="danger" aria-label={`Remove ${m.email}`}>Remove</button>
+                      <button type="submit" class="danger" aria-label={`Remove ${m.email}`}>
+                        Remove
+                      </button>
                     </form>
                   </>
                 ) : null}
@@ -125,19 +158,31 @@ function InvitationTable({ rows, canManage }: { rows: InvitationView[]; canManag
   return (
     <table>
       <thead>
-        <tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Expires</th><th scope="col"><span class="muted">Actions</span></th></tr>
+        <tr>
+          <th scope="col">Email</th>
+          <th scope="col">Role</th>
+          <th scope="col">Status</th>
+          <th scope="col">Expires</th>
+          <th scope="col">
+            <span class="muted">Actions</span>
+          </th>
+        </tr>
       </thead>
       <tbody>
         {rows.map((i) => (
           <tr>
             <td>{i.email}</td>
             <td>{i.role}</td>
-            <td><span class={`badge ${STATUS_BADGE[i.status]}`}>{i.status}</span></td>
+            <td>
+              <span class={`badge ${STATUS_BADGE[i.status]}`}>{i.status}</span>
+            </td>
             <td>{when(i.expiresAt)}</td>
             <td>
               {canManage && i.status === "pending" ? (
                 <form method="post" action={`/console/team/invitations/${i.id}/revoke`}>
-                  <button type="submit" class="danger" aria-label={`Revoke invitation for ${i.email}`}>Revoke</button>
+                  <button type="submit" class="danger" aria-label={`Revoke invitation for ${i.email}`}>
+                    Revoke
+                  </button>
                 </form>
               ) : null}
             </td>

@@ -7,17 +7,26 @@ import { getDelivery, listDeliveries, redeliver } from "../modules/webhook-logs/
 import { type ConsoleContext, type ConsoleEnv, isExpected, plainError, shellFor, statusOf } from "./context";
 import { Alert, Page } from "./layout";
 
-const when = (iso: string | null) => (iso ? iso.replace("T", " ").slice(0, 19) + " UTC" : "—");
+const when = (iso: string | null) => (iso ? `${iso.replace("T", " ").slice(0, 19)} UTC` : "—");
 const STATUS_BADGE: Record<string, string> = { succeeded: "ok", failed: "bad", retrying: "warn", pending: "" };
 const isStatus = (s: string | undefined): s is DeliveryStatus => !!s && (DELIVERY_STATUSES as readonly string[]).includes(s);
 
 export function registerWebhookLogPages(app: Hono<ConsoleEnv>) {
   app.get("/webhook-logs", async (c) => {
     const { deps, principal } = c.get("console");
-    const q = { endpointId: c.req.query("endpointId") || undefined, eventType: c.req.query("eventType")?.trim() || undefined, status: c.req.query("status") || undefined };
+    const q = {
+      endpointId: c.req.query("endpointId") || undefined,
+      eventType: c.req.query("eventType")?.trim() || undefined,
+      status: c.req.query("status") || undefined,
+    };
     const [endpoints, deliveries] = await Promise.all([
       listEndpoints(deps, principal, { limit: 100, offset: 0 }),
-      listDeliveries(deps, principal, { endpointId: q.endpointId, eventType: q.eventType, status: isStatus(q.status) ? q.status : undefined }, { limit: 50, offset: 0 }),
+      listDeliveries(
+        deps,
+        principal,
+        { endpointId: q.endpointId, eventType: q.eventType, status: isStatus(q.status) ? q.status : undefined },
+        { limit: 50, offset: 0 },
+      ),
     ]);
     const urlOf = new Map(endpoints.rows.map((e) => [e.id, e.url]));
     return c.html(
@@ -29,7 +38,11 @@ export function registerWebhookLogPages(app: Hono<ConsoleEnv>) {
               <label for="f-endpoint">Endpoint</label>
               <select id="f-endpoint" name="endpointId">
                 <option value="">All endpoints</option>
-                {endpoints.rows.map((e) => <option value={e.id} selected={q.endpointId === e.id}>{e.url}</option>)}
+                {endpoints.rows.map((e) => (
+                  <option value={e.id} selected={q.endpointId === e.id}>
+                    {e.url}
+                  </option>
+                ))}
               </select>
             </div>
             <div>
@@ -40,23 +53,50 @@ export function registerWebhookLogPages(app: Hono<ConsoleEnv>) {
               <label for="f-status">Status</label>
               <select id="f-status" name="status">
                 <option value="">Any status</option>
-                {DELIVERY_STATUSES.map((s) => <option value={s} selected={q.status === s}>{s}</option>)}
+                {DELIVERY_STATUSES.map((s) => (
+                  <option value={s} selected={q.status === s}>
+                    {s}
+                  </option>
+                ))}
               </select>
             </div>
           </div>
-          <div class="actions"><button type="submit">Filter</button><a href="/console/webhook-logs">Clear filters</a></div>
+          <div class="actions">
+            <button type="submit">Filter</button>
+            <a href="/console/webhook-logs">Clear filters</a>
+          </div>
         </form>
-        <p class="muted">{deliveries.totalCount} deliveries{deliveries.totalCount > 50 ? " (latest 50 shown)" : ""}.</p>
-        {deliveries.rows.length === 0 ? <p class="muted">No deliveries match.</p> : (
+        <p class="muted">
+          {deliveries.totalCount} deliveries{deliveries.totalCount > 50 ? " (latest 50 shown)" : ""}.
+        </p>
+        {deliveries.rows.length === 0 ? (
+          <p class="muted">No deliveries match.</p>
+        ) : (
           <table>
-            <thead><tr><th scope="col">Created</th><th scope="col">Kind</th><th scope="col">Endpoint</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last code</th><th scope="col">Next attempt</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Created</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Endpoint</th>
+                <th scope="col">Status</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Last code</th>
+                <th scope="col">Next attempt</th>
+              </tr>
+            </thead>
             <tbody>
               {deliveries.rows.map((d) => (
                 <tr>
-                  <td><a href={`/console/webhook-logs/${d.id}`}>{when(d.createdAt)}</a></td>
-                  <td><code>{d.eventType}</code></td>
+                  <td>
+                    <a href={`/console/webhook-logs/${d.id}`}>{when(d.createdAt)}</a>
+                  </td>
+                  <td>
+                    <code>{d.eventType}</code>
+                  </td>
                   <td class="mono">{urlOf.get(d.endpointId) ?? "(deleted endpoint)"}</td>
-                  <td><span class={`badge ${STATUS_BADGE[d.status] ?? ""}`}>{d.status}</span></td>
+                  <td>
+                    <span class={`badge ${STATUS_BADGE[d.status] ?? ""}`}>{d.status}</span>
+                  </td>
                   <td>{d.attemptCount}</td>
                   <td>{d.lastStatusCode ?? d.lastErrorKind ?? "—"}</td>
                   <td>{when(d.nextAttemptAt)}</td>
@@ -74,24 +114,52 @@ export function registerWebhookLogPages(app: Hono<ConsoleEnv>) {
     const d = await getDelivery(deps, principal, id);
     return c.html(
       <Page title="Webhook delivery" shell={shellFor(c, "/console/webhook-logs")}>
-        <p><a href="/console/webhook-logs">← Webhook log</a></p>
-        <h1>Delivery <code>{d.eventType}</code> <span class={`badge ${STATUS_BADGE[d.status] ?? ""}`}>{d.status}</span></h1>
+        <p>
+          <a href="/console/webhook-logs">← Webhook log</a>
+        </p>
+        <h1>
+          Delivery <code>{d.eventType}</code> <span class={`badge ${STATUS_BADGE[d.status] ?? ""}`}>{d.status}</span>
+        </h1>
         {state.error ? <Alert kind="error">{state.error}</Alert> : null}
         {state.notice ? <Alert kind="success">{state.notice}</Alert> : null}
-        <p class="muted">Delivery <code>{d.id}</code> · event <code>{d.eventId}</code> · endpoint <a href={`/console/webhooks/${d.endpointId}`}><code>{d.endpointId}</code></a></p>
+        <p class="muted">
+          Delivery <code>{d.id}</code> · event <code>{d.eventId}</code> · endpoint{" "}
+          <a href={`/console/webhooks/${d.endpointId}`}>
+            <code>{d.endpointId}</code>
+          </a>
+        </p>
         {principal.permissions.has("webhook_endpoints.manage") ? (
-          <form method="post" action={`/console/webhook-logs/${d.id}/redeliver`}><button type="submit">Redeliver now</button></form>
+          <form method="post" action={`/console/webhook-logs/${d.id}/redeliver`}>
+            <button type="submit">Redeliver now</button>
+          </form>
         ) : null}
         <h2>Attempts</h2>
-        {d.attempts.length === 0 ? <p class="muted">No attempts yet.</p> : (
+        {d.attempts.length === 0 ? (
+          <p class="muted">No attempts yet.</p>
+        ) : (
           <table>
-            <thead><tr><th scope="col">Time</th><th scope="col">Trigger</th><th scope="col">Result</th><th scope="col">Status code</th><th scope="col">Duration</th><th scope="col">Response excerpt</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Trigger</th>
+                <th scope="col">Result</th>
+                <th scope="col">Status code</th>
+                <th scope="col">Duration</th>
+                <th scope="col">Response excerpt</th>
+              </tr>
+            </thead>
             <tbody>
               {d.attempts.map((a) => (
                 <tr>
-                  <td>{when(a.attemptedAt)}</td><td>{a.trigger}</td>
-                  <td>{a.succeeded ? <span class="badge ok">succeeded</span> : <span class="badge bad">{a.errorKind ?? "failed"}</span>}{a.errorMessage ? <div class="muted">{a.errorMessage}</div> : null}</td>
-                  <td>{a.statusCode ?? "—"}</td><td>{a.durationMs} ms</td><td class="mono">{a.responseExcerpt?.slice(0, 300) ?? ""}</td>
+                  <td>{when(a.attemptedAt)}</td>
+                  <td>{a.trigger}</td>
+                  <td>
+                    {a.succeeded ? <span class="badge ok">succeeded</span> : <span class="badge bad">{a.errorKind ?? "failed"}</span>}
+                    {a.errorMessage ? <div class="muted">{a.errorMessage}</div> : null}
+                  </td>
+                  <td>{a.statusCode ?? "—"}</td>
+                  <td>{a.durationMs} ms</td>
+                  <td class="mono">{a.responseExcerpt?.slice(0, 300) ?? ""}</td>
                 </tr>
               ))}
             </tbody>
@@ -110,7 +178,9 @@ export function registerWebhookLogPages(app: Hono<ConsoleEnv>) {
     const { deps, principal } = c.get("console");
     try {
       const attempt = await redeliver(deps, principal, id);
-      return renderDelivery(c, id, { notice: `Redelivered: ${attempt.succeeded ? "succeeded" : "failed"} with status ${attempt.statusCode ?? "none"} in ${attempt.durationMs} ms.` });
+      return renderDelivery(c, id, {
+        notice: `Redelivered: ${attempt.succeeded ? "succeeded" : "failed"} with status ${attempt.statusCode ?? "none"} in ${attempt.durationMs} ms.`,
+      });
     } catch (err) {
       if (!isExpected(err)) throw err;
       return renderDelivery(c, id, { error: plainError(err) }, statusOf(err));

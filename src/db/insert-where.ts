@@ -10,8 +10,14 @@ const dialect = new SQLiteSyncDialect();
 export function insertWhere<T extends SQLiteTable>(db: D1Database, table: T, row: T["$inferInsert"], condition: SQL): D1PreparedStatement {
   const values = row as Record<string, unknown>;
   const columns = Object.entries(getTableColumns(table)).filter(([key]) => values[key] !== undefined);
-  const names = sql.join(columns.map(([, column]) => sql.identifier(column.name)), sql`, `);
-  const params = sql.join(columns.map(([key, column]) => (values[key] === null ? sql`NULL` : sql`${column.mapToDriverValue(values[key])}`)), sql`, `);
+  const names = sql.join(
+    columns.map(([, column]) => sql.identifier(column.name)),
+    sql`, `,
+  );
+  const params = sql.join(
+    columns.map(([key, column]) => (values[key] === null ? sql`NULL` : sql`${column.mapToDriverValue(values[key])}`)),
+    sql`, `,
+  );
   const query = dialect.sqlToQuery(sql`INSERT INTO ${table} (${names}) SELECT ${params} WHERE ${condition}`);
   return db.prepare(query.sql).bind(...query.params);
 }

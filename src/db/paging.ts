@@ -14,8 +14,17 @@ export interface PageWindow {
 
 export async function newestFirstPage<T extends ListedTable>(db: Db, table: T, where: SQL | undefined, page: PageWindow) {
   const [rows, [total]] = await db.batch([
-    db.select().from(table as ListedTable).where(where).orderBy(desc(table.createdAt), desc(table.id)).limit(page.limit).offset(page.offset),
-    db.select({ n: count() }).from(table as ListedTable).where(where),
+    db
+      .select()
+      .from(table as ListedTable)
+      .where(where)
+      .orderBy(desc(table.createdAt), desc(table.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db
+      .select({ n: count() })
+      .from(table as ListedTable)
+      .where(where),
   ]);
   return { rows: rows as T["$inferSelect"][], totalCount: total?.n ?? 0 };
 }

@@ -8,7 +8,8 @@ function wrapStatement(stmt: D1PreparedStatement, tick: () => void): D1PreparedS
     get(target, prop) {
       const value = Reflect.get(target, prop, target) as unknown;
       if (typeof value !== "function") return value;
-      if (prop === "bind") return (...args: unknown[]) => wrapStatement((value as (...a: unknown[]) => D1PreparedStatement).apply(target, args), tick);
+      if (prop === "bind")
+        return (...args: unknown[]) => wrapStatement((value as (...a: unknown[]) => D1PreparedStatement).apply(target, args), tick);
       if (prop === "first" || prop === "all" || prop === "run" || prop === "raw") {
         return (...args: unknown[]) => {
           tick();

@@ -13,7 +13,10 @@ export function inTenant(table: { organizationId: SQLiteColumn; workspaceId: SQL
  * its own workspace when the credential is bound to one. For the workspaces table itself, pass
  * `{ organizationId: workspaces.organizationId, workspaceId: workspaces.id }`.
  */
-export function inCredentialScope(table: { organizationId: SQLiteColumn; workspaceId: SQLiteColumn }, credential: Tenant & { workspaceRestricted: boolean }): SQL {
+export function inCredentialScope(
+  table: { organizationId: SQLiteColumn; workspaceId: SQLiteColumn },
+  credential: Tenant & { workspaceRestricted: boolean },
+): SQL {
   const organization = eq(table.organizationId, credential.organizationId);
   return credential.workspaceRestricted ? (and(organization, eq(table.workspaceId, credential.workspaceId)) as SQL) : organization;
 }

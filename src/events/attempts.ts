@@ -46,11 +46,27 @@ async function loadDelivery(deps: Deps, deliveryId: string) {
 }
 
 /** Sign and POST once; nothing is written. */
-async function send(deps: Deps, endpoint: EndpointRow, delivery: DeliveryRow, event: typeof events.$inferSelect, fetcher: Fetcher | undefined) {
+async function send(
+  deps: Deps,
+  endpoint: EndpointRow,
+  delivery: DeliveryRow,
+  event: typeof events.$inferSelect,
+  fetcher: Fetcher | undefined,
+) {
   const body = envelopeBody({ id: event.id, type: event.type, createdAt: event.createdAt, data: event.data }, deps.env.ENVIRONMENT);
   const timestamp = Math.floor(deps.now().getTime() / 1000);
-  const headers = await deliveryHeaders({ eventType: event.type, deliveryId: delivery.id, environment: deps.env.ENVIRONMENT, secrets: await signingSecrets(deps, endpoint), timestamp, body });
-  return attemptHttpDelivery(endpoint.url, headers, body, { allowLocalhostHttp: deps.env.ENVIRONMENT === "local", ...(fetcher ? { fetcher } : {}) });
+  const headers = await deliveryHeaders({
+    eventType: event.type,
+    deliveryId: delivery.id,
+    environment: deps.env.ENVIRONMENT,
+    secrets: await signingSecrets(deps, endpoint),
+    timestamp,
+    body,
+  });
+  return attemptHttpDelivery(endpoint.url, headers, body, {
+    allowLocalhostHttp: deps.env.ENVIRONMENT === "local",
+    ...(fetcher ? { fetcher } : {}),
+  });
 }
 
 function attemptRow(deliveryId: string, trigger: AttemptTrigger, attemptedAt: string, outcome: AttemptOutcome): RecordedAttempt {
@@ -59,8 +75,15 @@ function attemptRow(deliveryId: string, trigger: AttemptTrigger, attemptedAt: st
 
 function insertAttempt(deps: Deps, a: RecordedAttempt) {
   return deps.db.insert(webhookAttempts).values({
-    id: a.attemptId, deliveryId: a.deliveryId, trigger: a.trigger, attemptedAt: a.attemptedAt, statusCode: a.statusCode,
-    durationMs: a.durationMs, errorKind: a.errorKind, errorMessage: a.errorMessage, responseExcerpt: a.responseExcerpt,
+    id: a.attemptId,
+    deliveryId: a.deliveryId,
+    trigger: a.trigger,
+    attemptedAt: a.attemptedAt,
+    statusCode: a.statusCode,
+    durationMs: a.durationMs,
+    errorKind: a.errorKind,
+    errorMessage: a.errorMessage,
+    responseExcerpt: a.responseExcerpt,
   });
 }
 
@@ -80,13 +103,24 @@ export async function runAutomaticAttempt(deps: Deps, deliveryId: string, fetche
   const scheduledAttempts = delivery.scheduledAttempts + 1;
   const next = outcome.succeeded ? null : nextAttemptAt(scheduledAttempts, new Date(attemptedAt.getTime() + outcome.durationMs));
   const status = outcome.succeeded ? "succeeded" : next ? "retrying" : "failed";
-  const common = { attemptCount: delivery.attemptCount + 1, lastAttemptAt: attempt.attemptedAt, lastStatusCode: outcome.statusCode, lastErrorKind: outcome.errorKind, updatedAt: attempt.attemptedAt };
+  const common = {
+    attemptCount: delivery.attemptCount + 1,
+    lastAttemptAt: attempt.attemptedAt,
+    lastStatusCode: outcome.statusCode,
+    lastErrorKind: outcome.errorKind,
+    updatedAt: attempt.attemptedAt,
+  };
   await deps.db.batch([
     insertAttempt(deps, attempt),
     outcome.succeeded
-      ? deps.db.update(webhookDeliveries).set({ ...common, status, scheduledAttempts, nextAttemptAt: null }).where(eq(webhookDeliveries.id, delivery.id))
+      ? deps.db
+          .update(webhookDeliveries)
+          .set({ ...common, status, scheduledAttempts, nextAttemptAt: null })
+          .where(eq(webhookDeliveries.id, delivery.id))
       : // A failure never overwrites a success recorded meanwhile (a manual redeliver).
-        deps.db.update(webhookDeliveries).set({ ...common, status, scheduledAttempts, nextAttemptAt: next?.toISOString() ?? null })
+        deps.db
+          .update(webhookDeliveries)
+          .set({ ...common, status, scheduledAttempts, nextAttemptAt: next?.toISOString() ?? null })
           .where(and(eq(webhookDeliveries.id, delivery.id), inArray(webhookDeliveries.status, ["pending", "retrying"]))),
   ]);
   return { attempt, exhausted: status === "failed" };
@@ -97,17 +131,36 @@ export async function runAutomaticAttempt(deps: Deps, deliveryId: string, fetche
  * schedule and the failure streak. Success settles the delivery; failure leaves its state as it was,
  * except a fresh test ping, which becomes `failed`.
  */
-export async function runManualAttempt(deps: Deps, deliveryId: string, trigger: "manual" | "test", fetcher?: Fetcher): Promise<RecordedAttempt | null> {
+export async function runManualAttempt(
+  deps: Deps,
+  deliveryId: string,
+  trigger: "manual" | "test",
+  fetcher?: Fetcher,
+): Promise<RecordedAttempt | null> {
   const loaded = await loadDelivery(deps, deliveryId);
   if (!loaded) return null;
   const { delivery, endpoint, event } = loaded;
   const attemptedAt = deps.now().toISOString();
   const outcome = await send(deps, endpoint, delivery, event, fetcher);
   const attempt = attemptRow(delivery.id, trigger, attemptedAt, outcome);
-  const common = { attemptCount: delivery.attemptCount + 1, lastAttemptAt: attemptedAt, lastStatusCode: outcome.statusCode, lastErrorKind: outcome.errorKind, updatedAt: attemptedAt };
+  const common = {
+    attemptCount: delivery.attemptCount + 1,
+    lastAttemptAt: attemptedAt,
+    lastStatusCode: outcome.statusCode,
+    lastErrorKind: outcome.errorKind,
+    updatedAt: attemptedAt,
+  };
   const settled = outcome.succeeded
     ? { status: "succeeded" as const, nextAttemptAt: null }
-    : trigger === "test" ? { status: "failed" as const, nextAttemptAt: null } : {};
-  await deps.db.batch([insertAttempt(deps, attempt), deps.db.update(webhookDeliveries).set({ ...common, ...settled }).where(eq(webhookDeliveries.id, delivery.id))]);
+    : trigger === "test"
+      ? { status: "failed" as const, nextAttemptAt: null }
+      : {};
+  await deps.db.batch([
+    insertAttempt(deps, attempt),
+    deps.db
+      .update(webhookDeliveries)
+      .set({ ...common, ...settled })
+      .where(eq(webhookDeliveries.id, delivery.id)),
+  ]);
   return attempt;
 }

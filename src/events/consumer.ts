@@ -30,27 +30,53 @@ export async function fanOutEvent(deps: Deps, eventId: string): Promise<Map<stri
   // that hand-off is lost, so in-flight first attempts are never sent twice by the alarm.
   const handOffExpires = new Date(deps.now().getTime() + LIMITS.webhookHandOffLeaseSeconds * 1000).toISOString();
   if (event.fannedOutAt === null) {
-    const endpoints = await deps.db.select({ id: webhookEndpoints.id, eventKinds: webhookEndpoints.eventKinds }).from(webhookEndpoints)
+    const endpoints = await deps.db
+      .select({ id: webhookEndpoints.id, eventKinds: webhookEndpoints.eventKinds })
+      .from(webhookEndpoints)
       .where(and(inTenant(webhookEndpoints, event), eq(webhookEndpoints.enabled, true)));
-    const inserts = endpoints.filter((e) => endpointWants(e.eventKinds, event.type)).map((e) =>
-      deps.db.insert(webhookDeliveries).values({
-        id: newId(), organizationId: event.organizationId, workspaceId: event.workspaceId, endpointId: e.id, eventId: event.id, eventType: event.type,
-        status: "pending", attemptCount: 0, scheduledAttempts: 0, nextAttemptAt: handOffExpires, createdAt: now, updatedAt: now,
-      }).onConflictDoNothing(),
-    );
-    const markFannedOut = deps.db.update(events).set({ fannedOutAt: now }).where(and(eq(events.id, event.id), isNull(events.fannedOutAt)));
+    const inserts = endpoints
+      .filter((e) => endpointWants(e.eventKinds, event.type))
+      .map((e) =>
+        deps.db
+          .insert(webhookDeliveries)
+          .values({
+            id: newId(),
+            organizationId: event.organizationId,
+            workspaceId: event.workspaceId,
+            endpointId: e.id,
+            eventId: event.id,
+            eventType: event.type,
+            status: "pending",
+            attemptCount: 0,
+            scheduledAttempts: 0,
+            nextAttemptAt: handOffExpires,
+            createdAt: now,
+            updatedAt: now,
+          })
+          .onConflictDoNothing(),
+      );
+    const markFannedOut = deps.db
+      .update(events)
+      .set({ fannedOutAt: now })
+      .where(and(eq(events.id, event.id), isNull(events.fannedOutAt)));
     await deps.db.batch([markFannedOut, ...inserts]);
   }
   // Also picks up deliveries of an earlier run whose hand-off never happened.
-  const open = await deps.db.select({ id: webhookDeliveries.id, endpointId: webhookDeliveries.endpointId }).from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.eventId, event.id), eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.scheduledAttempts, 0)));
+  const open = await deps.db
+    .select({ id: webhookDeliveries.id, endpointId: webhookDeliveries.endpointId })
+    .from(webhookDeliveries)
+    .where(
+      and(eq(webhookDeliveries.eventId, event.id), eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.scheduledAttempts, 0)),
+    );
   for (const d of open) byEndpoint.set(d.endpointId, [...(byEndpoint.get(d.endpointId) ?? []), d.id]);
   return byEndpoint;
 }
 
 export async function handleEventMessage(deps: Deps, body: unknown): Promise<void> {
   if (!isEventMessage(body)) {
-    console.error(JSON.stringify({ level: "error", msg: "dropping malformed events-queue message", body: String(JSON.stringify(body)).slice(0, 200) }));
+    console.error(
+      JSON.stringify({ level: "error", msg: "dropping malformed events-queue message", body: String(JSON.stringify(body)).slice(0, 200) }),
+    );
     return;
   }
   const byEndpoint = await fanOutEvent(deps, body.eventId);
@@ -65,7 +91,15 @@ export async function consumeEventBatch(batch: MessageBatch<unknown>, env: Env, 
         await handleEventMessage(deps, msg.body);
         msg.ack();
       } catch (err) {
-        console.error(JSON.stringify({ level: "error", msg: "event fan-out failed; message will be retried", messageId: msg.id, attempts: msg.attempts, error: String(err) }));
+        console.error(
+          JSON.stringify({
+            level: "error",
+            msg: "event fan-out failed; message will be retried",
+            messageId: msg.id,
+            attempts: msg.attempts,
+            error: String(err),
+          }),
+        );
         msg.retry({ delaySeconds: Math.min(60, 2 ** msg.attempts) });
       }
     }),

@@ -27,10 +27,22 @@ export interface AttemptOptions {
   allowLocalhostHttp?: boolean;
 }
 
-export async function attemptHttpDelivery(url: string, headers: Record<string, string>, body: string, options: AttemptOptions = {}): Promise<AttemptOutcome> {
+export async function attemptHttpDelivery(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  options: AttemptOptions = {},
+): Promise<AttemptOutcome> {
   const policy = checkWebhookUrl(url, { allowLocalhostHttp: options.allowLocalhostHttp ?? false });
   if (!policy.ok) {
-    return { succeeded: false, statusCode: null, durationMs: 0, errorKind: "url_policy", errorMessage: `Not delivered: ${policy.reason}`, responseExcerpt: null };
+    return {
+      succeeded: false,
+      statusCode: null,
+      durationMs: 0,
+      errorKind: "url_policy",
+      errorMessage: `Not delivered: ${policy.reason}`,
+      responseExcerpt: null,
+    };
   }
   const fetcher = options.fetcher ?? globalFetcher;
   const timeoutMs = options.timeoutMs ?? LIMITS.webhookDeliveryTimeoutMs;
@@ -41,17 +53,23 @@ export async function attemptHttpDelivery(url: string, headers: Record<string, s
   const elapsed = () => Math.max(0, Math.round(now() - started));
   try {
     // The abort also races the fetch itself, so a fetcher that ignores the signal still times out.
-    const response = await raceAbort(fetcher(url, { method: "POST", headers, body, redirect: "manual", signal: controller.signal }), controller.signal);
+    const response = await raceAbort(
+      fetcher(url, { method: "POST", headers, body, redirect: "manual", signal: controller.signal }),
+      controller.signal,
+    );
     const excerpt = await readExcerpt(response, controller.signal);
     const status = response.status;
-    if (status >= 200 && status < 300) return { succeeded: true, statusCode: status, durationMs: elapsed(), errorKind: null, errorMessage: null, responseExcerpt: excerpt };
+    if (status >= 200 && status < 300)
+      return { succeeded: true, statusCode: status, durationMs: elapsed(), errorKind: null, errorMessage: null, responseExcerpt: excerpt };
     const redirect = status >= 300 && status < 400;
     return {
       succeeded: false,
       statusCode: status,
       durationMs: elapsed(),
       errorKind: redirect ? "redirect" : "http_status",
-      errorMessage: redirect ? `Redirect to ${response.headers.get("Location") ?? "(no Location)"} not followed` : `Receiver answered ${status}`,
+      errorMessage: redirect
+        ? `Redirect to ${response.headers.get("Location") ?? "(no Location)"} not followed`
+        : `Receiver answered ${status}`,
       responseExcerpt: excerpt,
     };
   } catch (err) {

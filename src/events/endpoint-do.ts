@@ -50,10 +50,17 @@ export class EndpointDO extends DurableObject<Env> {
     if (!endpointId) return;
     // The alarm stands for its scheduled time, even if it runs a little early (or is run by a test).
     const cutoff = new Date(Math.max(this.now().getTime(), this.ctx.storage.kv.get<number>("alarmAt") ?? 0)).toISOString();
-    const due = await this.deps().db
-      .select({ id: webhookDeliveries.id })
+    const due = await this.deps()
+      .db.select({ id: webhookDeliveries.id })
       .from(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.endpointId, endpointId), inArray(webhookDeliveries.status, ACTIVE), isNotNull(webhookDeliveries.nextAttemptAt), lte(webhookDeliveries.nextAttemptAt, cutoff)))
+      .where(
+        and(
+          eq(webhookDeliveries.endpointId, endpointId),
+          inArray(webhookDeliveries.status, ACTIVE),
+          isNotNull(webhookDeliveries.nextAttemptAt),
+          lte(webhookDeliveries.nextAttemptAt, cutoff),
+        ),
+      )
       .orderBy(asc(webhookDeliveries.nextAttemptAt))
       .limit(DUE_BATCH);
     this.ctx.storage.kv.delete("alarmAt");
@@ -102,8 +109,14 @@ export class EndpointDO extends DurableObject<Env> {
     if (before >= LIMITS.webhookDisableAfterConsecutiveFailures) return;
     // No more attempts: open deliveries fail now; `recover` re-queues them once the endpoint is enabled.
     await db.batch([
-      db.update(webhookEndpoints).set({ consecutiveFailures: streak, enabled: false, disabledReason: "consecutive_failures", disabledAt: now, updatedAt: now }).where(eq(webhookEndpoints.id, endpointId)),
-      db.update(webhookDeliveries).set({ status: "failed", nextAttemptAt: null, updatedAt: now }).where(and(eq(webhookDeliveries.endpointId, endpointId), inArray(webhookDeliveries.status, ACTIVE))),
+      db
+        .update(webhookEndpoints)
+        .set({ consecutiveFailures: streak, enabled: false, disabledReason: "consecutive_failures", disabledAt: now, updatedAt: now })
+        .where(eq(webhookEndpoints.id, endpointId)),
+      db
+        .update(webhookDeliveries)
+        .set({ status: "failed", nextAttemptAt: null, updatedAt: now })
+        .where(and(eq(webhookDeliveries.endpointId, endpointId), inArray(webhookDeliveries.status, ACTIVE))),
     ]);
     console.warn(JSON.stringify({ level: "warn", msg: "webhook endpoint disabled after consecutive failures", endpointId, streak }));
   }
@@ -115,8 +128,8 @@ export class EndpointDO extends DurableObject<Env> {
       await this.ctx.storage.deleteAlarm();
       return null;
     }
-    const [row] = await this.deps().db
-      .select({ next: min(webhookDeliveries.nextAttemptAt) })
+    const [row] = await this.deps()
+      .db.select({ next: min(webhookDeliveries.nextAttemptAt) })
       .from(webhookDeliveries)
       // Only while the endpoint is enabled, so a disabled one never spins its alarm.
       .innerJoin(webhookEndpoints, and(eq(webhookEndpoints.id, webhookDeliveries.endpointId), eq(webhookEndpoints.enabled, true)))

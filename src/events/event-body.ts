@@ -14,7 +14,14 @@ export interface EventRecord {
 
 /** Serialised once per attempt from the stored event, so every attempt of a delivery sends the same bytes. */
 export function envelopeBody(event: EventRecord, environment: Environment): string {
-  return JSON.stringify({ id: event.id, type: event.type, createdAt: event.createdAt, environment, apiVersion: WEBHOOK_API_VERSION, data: event.data });
+  return JSON.stringify({
+    id: event.id,
+    type: event.type,
+    createdAt: event.createdAt,
+    environment,
+    apiVersion: WEBHOOK_API_VERSION,
+    data: event.data,
+  });
 }
 
 /** PRODUCTION for production; SANDBOX for sandbox and local (neither moves real money). */

@@ -56,7 +56,14 @@ export function dispatchEvents(deps: Deps, recorded: readonly RecordedEvent[]): 
   deps.waitUntil(
     queue.sendBatch(messages).catch((err: unknown) => {
       // The sweeper re-enqueues events whose fan-out never happened; log and move on.
-      console.error(JSON.stringify({ level: "warn", msg: "event enqueue failed; sweeper will retry", events: recorded.map((e) => e.id), error: String(err) }));
+      console.error(
+        JSON.stringify({
+          level: "warn",
+          msg: "event enqueue failed; sweeper will retry",
+          events: recorded.map((e) => e.id),
+          error: String(err),
+        }),
+      );
     }),
   );
 }

@@ -59,13 +59,7 @@ function assertSecret(secret: string): void {
 
 async function hmacSha256(secret: string, payload: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
   assertSecret(secret);
-  const key = await crypto.subtle.importKey(
-    "raw",
-    encoder.encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   return new Uint8Array(await crypto.subtle.sign("HMAC", key, payload));
 }
 
@@ -98,11 +92,7 @@ export async function computeSignature(secret: string, timestamp: number, rawBod
 }
 
 /** `t=<timestamp>,v1=<sig for secrets[0]>,v1=<sig for secrets[1]>…`, in the given order. */
-export async function buildSignatureHeader(
-  secrets: readonly string[],
-  timestamp: number,
-  rawBody: string | Uint8Array,
-): Promise<string> {
+export async function buildSignatureHeader(secrets: readonly string[], timestamp: number, rawBody: string | Uint8Array): Promise<string> {
   if (secrets.length === 0) throw new TypeError("buildSignatureHeader needs at least one secret");
   assertTimestamp(timestamp);
   const payload = signedPayload(timestamp, rawBody);

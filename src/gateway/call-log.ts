@@ -13,11 +13,15 @@ import { gatewayApiLogs } from "../db/schema";
 
 export type GatewayCallRow = typeof gatewayApiLogs.$inferInsert;
 
-const COLUMNS = Object.entries(getTableColumns(gatewayApiLogs)).map(([field, column]) => ({ field: field as keyof GatewayCallRow, name: column.name }));
+const COLUMNS = Object.entries(getTableColumns(gatewayApiLogs)).map(([field, column]) => ({
+  field: field as keyof GatewayCallRow,
+  name: column.name,
+}));
 /** D1 binds at most 100 parameters per statement. */
 const ROWS_PER_INSERT = Math.floor(100 / COLUMNS.length);
 const ROW_PLACEHOLDERS = `(${COLUMNS.map(() => "?").join(", ")})`;
-const insertSql = (rows: number) => `INSERT INTO gateway_api_logs (${COLUMNS.map((c) => c.name).join(", ")}) VALUES ${Array(rows).fill(ROW_PLACEHOLDERS).join(", ")}`;
+const insertSql = (rows: number) =>
+  `INSERT INTO gateway_api_logs (${COLUMNS.map((c) => c.name).join(", ")}) VALUES ${Array(rows).fill(ROW_PLACEHOLDERS).join(", ")}`;
 const FULL_INSERT = insertSql(ROWS_PER_INSERT);
 
 const pending: GatewayCallRow[] = [];

@@ -129,7 +129,14 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 // One log row per call, whatever the outcome; written in batches off the response path (call-log.ts).
-function logCall(deps: Deps, credentials: GatewayCredentials, call: UpstreamCall, status: number | null, errorCode: string | null, latencyMs: number) {
+function logCall(
+  deps: Deps,
+  credentials: GatewayCredentials,
+  call: UpstreamCall,
+  status: number | null,
+  errorCode: string | null,
+  latencyMs: number,
+) {
   recordGatewayCall(deps, {
     id: newId(),
     organizationId: credentials.organizationId,

@@ -36,7 +36,9 @@ export const idempotency = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   const key = c.req.header(IDEMPOTENCY_HEADER);
   if (key === undefined || !WRITE_METHODS.has(c.req.method)) return next();
   if (key.length === 0 || key.length > LIMITS.idempotencyKeyMaxLength) {
-    throw new ApiError("IDEMPOTENCY_KEY_INVALID", `Idempotency-Key must be 1 to ${LIMITS.idempotencyKeyMaxLength} characters.`, { length: key.length });
+    throw new ApiError("IDEMPOTENCY_KEY_INVALID", `Idempotency-Key must be 1 to ${LIMITS.idempotencyKeyMaxLength} characters.`, {
+      length: key.length,
+    });
   }
   const db = c.env.DB;
   const principal = c.get("principal");
@@ -61,20 +63,28 @@ export const idempotency = (): MiddlewareHandler<AppEnv> => async (c, next) => {
 
   if (!claimed) {
     const stored = await db
-      .prepare("SELECT request_hash, state, response_status, response_body, created_at FROM idempotency_keys WHERE organization_id = ?1 AND credential_id = ?3 AND key = ?2")
+      .prepare(
+        "SELECT request_hash, state, response_status, response_body, created_at FROM idempotency_keys WHERE organization_id = ?1 AND credential_id = ?3 AND key = ?2",
+      )
       .bind(org, key, credential)
       .first<StoredKey>();
     if (!stored) throw new ApiError("IDEMPOTENCY_KEY_IN_USE", "A request with this Idempotency-Key is being processed; retry shortly.");
     if (stored.request_hash !== hash) {
-      throw new ApiError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used with a different request (method, path or body).", {
+      throw new ApiError(
+        "IDEMPOTENCY_KEY_REUSED",
+        "This Idempotency-Key was already used with a different request (method, path or body).",
+        {
+          idempotencyKey: key,
+        },
+      );
+    }
+    if (stored.state === "in_flight") {
+      throw new ApiError("IDEMPOTENCY_KEY_IN_USE", "A request with this Idempotency-Key is still being processed; retry shortly.", {
         idempotencyKey: key,
       });
     }
-    if (stored.state === "in_flight") {
-      throw new ApiError("IDEMPOTENCY_KEY_IN_USE", "A request with this Idempotency-Key is still being processed; retry shortly.", { idempotencyKey: key });
-    }
     const body = stored.response_body ? await openSecret(c.env.SECRETS_ENCRYPTION_KEY, stored.response_body, sealContext) : "";
-    const originalRequestId = (JSON.parse(body || "{}") as { meta?: { requestId?: string }; error?: { requestId?: string } });
+    const originalRequestId = JSON.parse(body || "{}") as { meta?: { requestId?: string }; error?: { requestId?: string } };
     const headers = new Headers({ "Content-Type": "application/json", "Idempotent-Replayed": "true" });
     const rid = originalRequestId.meta?.requestId ?? originalRequestId.error?.requestId;
     if (rid) headers.set("X-Request-Id", rid);
@@ -85,16 +95,25 @@ export const idempotency = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   // "Try again" answers (409, 429, 5xx) are not kept, so a retry may succeed; anything else is the key's answer.
   const res = c.res;
   if (res.status >= 500 || res.status === 409 || res.status === 429) {
-    await db.prepare("DELETE FROM idempotency_keys WHERE organization_id = ?1 AND credential_id = ?3 AND key = ?2").bind(org, key, credential).run();
+    await db
+      .prepare("DELETE FROM idempotency_keys WHERE organization_id = ?1 AND credential_id = ?3 AND key = ?2")
+      .bind(org, key, credential)
+      .run();
     return;
   }
   const sealed = await sealSecret(c.env.SECRETS_ENCRYPTION_KEY, await res.clone().text(), sealContext);
   await db
-    .prepare("UPDATE idempotency_keys SET state = 'completed', response_status = ?3, response_body = ?4 WHERE organization_id = ?1 AND credential_id = ?5 AND key = ?2")
+    .prepare(
+      "UPDATE idempotency_keys SET state = 'completed', response_status = ?3, response_body = ?4 WHERE organization_id = ?1 AND credential_id = ?5 AND key = ?2",
+    )
     .bind(org, key, res.status, sealed, credential)
     .run();
 };
 
 /** Retention: deletes up to LIMITS.retentionBatchRows records past their 24 h (they can no longer be replayed). */
 export const pruneExpiredIdempotencyKeys = (deps: Deps) =>
-  deleteExpiredRows(deps.env.DB, { table: "idempotency_keys", key: "rowid", column: "created_at" }, Math.floor(deps.now().getTime() / 1000) - LIMITS.idempotencyTtlSeconds);
+  deleteExpiredRows(
+    deps.env.DB,
+    { table: "idempotency_keys", key: "rowid", column: "created_at" },
+    Math.floor(deps.now().getTime() / 1000) - LIMITS.idempotencyTtlSeconds,
+  );

@@ -31,7 +31,7 @@ function parseDecimalString(text: string): ParseMoneyResult {
   if (match === null) {
     if (/^[0-9]+\.[0-9]{3,}$/.test(text)) return fail("amount must have at most 2 decimal places");
     if (/^0[0-9]/.test(text)) return fail("amount must not have leading zeros");
-    return fail("amount must be a decimal number like \"129.90\"");
+    return fail('amount must be a decimal number like "129.90"');
   }
 
   const integerPart = match[1] ?? "0";

@@ -67,4 +67,6 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
 };
 
 /** Each role's permission set, expanded once (a console session is one of these on every request). */
-export const ROLE_PERMISSION_SETS: Record<Role, ReadonlySet<Permission>> = Object.fromEntries(ROLES.map((role) => [role, expandPermissions(ROLE_PERMISSIONS[role])])) as Record<Role, ReadonlySet<Permission>>;
+export const ROLE_PERMISSION_SETS: Record<Role, ReadonlySet<Permission>> = Object.fromEntries(
+  ROLES.map((role) => [role, expandPermissions(ROLE_PERMISSIONS[role])]),
+) as Record<Role, ReadonlySet<Permission>>;

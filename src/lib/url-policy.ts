@@ -147,7 +147,8 @@ function embeddedAddresses(labels: string[]): (ipaddr.IPv4 | ipaddr.IPv6)[] {
     if (quad.every((l) => /^[0-9]{1,3}$/.test(l)) && ipaddr.IPv4.isValidFourPartDecimal(quad.join("."))) add(quad.join("."));
   }
   for (const label of labels) {
-    for (const m of label.matchAll(/(?:^|[^0-9])([0-9]{1,3})-([0-9]{1,3})-([0-9]{1,3})-([0-9]{1,3})(?![0-9])/g)) add(m.slice(1, 5).join("."));
+    for (const m of label.matchAll(/(?:^|[^0-9])([0-9]{1,3})-([0-9]{1,3})-([0-9]{1,3})-([0-9]{1,3})(?![0-9])/g))
+      add(m.slice(1, 5).join("."));
     for (const m of label.matchAll(/(?:^|[^0-9a-f])([0-9a-f]{8})(?![0-9a-f])/g)) {
       const n = Number.parseInt(m[1] ?? "", 16);
       add([n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join("."));

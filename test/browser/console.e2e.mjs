@@ -18,7 +18,16 @@ const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SHOTS = join(ROOT, "test-results", "screenshots");
 const OVERALL_TIMEOUT_MS = 240_000;
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 const cleanups = [];
 let failed = false;
@@ -75,19 +84,47 @@ async function main() {
   mkdirSync(SHOTS, { recursive: true });
   const persist = mkdtempSync(join(tmpdir(), "ponte-e2e-state-"));
   const profile = mkdtempSync(join(tmpdir(), "ponte-e2e-profile-"));
-  cleanups.push(() => rmSync(persist, { recursive: true, force: true }), () => rmSync(profile, { recursive: true, force: true }));
+  cleanups.push(
+    () => rmSync(persist, { recursive: true, force: true }),
+    () => rmSync(profile, { recursive: true, force: true }),
+  );
 
   // node_modules/.bin first: wrangler needs the pinned Node 22 (the `node` devDependency), not an older system node.
-  const env = { ...process.env, PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH}`, CI: "true", WRANGLER_SEND_METRICS: "false", NO_UPDATE_NOTIFIER: "1" };
+  const env = {
+    ...process.env,
+    PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH}`,
+    CI: "true",
+    WRANGLER_SEND_METRICS: "false",
+    NO_UPDATE_NOTIFIER: "1",
+  };
   execFileSync(process.execPath, [join(ROOT, "sim", "build.mjs")], { cwd: ROOT, stdio: "ignore" });
-  execFileSync(WRANGLER, ["d1", "migrations", "apply", "DB", "--local", "--env", "local", "--persist-to", persist], { cwd: ROOT, env, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync(WRANGLER, ["d1", "migrations", "apply", "DB", "--local", "--env", "local", "--persist-to", persist], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   log("local migrations applied to a temporary state directory");
 
   const port = await freePort();
   const base = `http://localhost:${port}`;
   const dev = spawn(
     WRANGLER,
-    ["dev", "-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persist, "--show-interactive-dev-session=false"],
+    [
+      "dev",
+      "-c",
+      "wrangler.toml",
+      "-c",
+      "sim/wrangler.toml",
+      "--env",
+      "local",
+      "--port",
+      String(port),
+      "--ip",
+      "127.0.0.1",
+      "--persist-to",
+      persist,
+      "--show-interactive-dev-session=false",
+    ],
     { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
   let devOutput = "";
@@ -111,7 +148,12 @@ async function main() {
   }
   log(`wrangler dev is up at ${base}`);
 
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, viewport: { width: 1280, height: 900 } });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+  });
   cleanups.unshift(() => context.close());
   const page = context.pages()[0] ?? (await context.newPage());
   page.setDefaultTimeout(15_000);
@@ -141,7 +183,10 @@ async function main() {
   check((await page.locator("h1").textContent()).includes("Loja E2E"), "sign-up lands on the overview of the new organization");
   const cookies = await context.cookies(base);
   const session = cookies.find((c) => c.name === "ponte_session");
-  check(session && session.httpOnly && session.secure && session.sameSite === "Lax" && session.path === "/", "ponte_session cookie is HttpOnly, Secure, SameSite=Lax, Path=/");
+  check(
+    session?.httpOnly && session.secure && session.sameSite === "Lax" && session.path === "/",
+    "ponte_session cookie is HttpOnly, Secure, SameSite=Lax, Path=/",
+  );
   await shot("03-overview");
 
   // 3. API key: create, see the secret once, it works, it is not shown again.
@@ -205,7 +250,10 @@ async function webhookFlow(page, base, shot) {
   await page.getByRole("link", { name: receiver.url }).first().click();
   await page.getByRole("button", { name: "Send test ping" }).click();
   const result = (await page.locator("[data-test-result]").textContent()) ?? "";
-  check(result.includes("delivered") && /Status code: 200/.test(result) && /\d+ ms/.test(result), "Test shows the attempt's status (200) and timing");
+  check(
+    result.includes("delivered") && /Status code: 200/.test(result) && /\d+ ms/.test(result),
+    "Test shows the attempt's status (200) and timing",
+  );
   await shot("07-webhook-tested");
   const deadline = Date.now() + 15_000;
   while (receiver.received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
@@ -215,14 +263,20 @@ async function webhookFlow(page, base, shot) {
   const t = /t=(\d+)/.exec(header)?.[1];
   const v1 = /v1=([0-9a-f]{64})/.exec(header)?.[1];
   const expected = createHmac("sha256", secret).update(`${t}.`).update(delivery.body).digest("hex");
-  check(t && v1 && timingSafeEqual(Buffer.from(v1), Buffer.from(expected)), "the ping's X-Service-Signature verifies with the secret (HMAC-SHA256 of t.body)");
+  check(
+    t && v1 && timingSafeEqual(Buffer.from(v1), Buffer.from(expected)),
+    "the ping's X-Service-Signature verifies with the secret (HMAC-SHA256 of t.body)",
+  );
   check(JSON.parse(delivery.body.toString("utf8")).type === "ping", "the delivered event is a ping");
   await page.getByRole("link", { name: "Webhook log", exact: true }).click();
   check((await page.locator("main").textContent()).includes("ping"), "the ping appears in the webhook log");
   await shot("08-webhook-log");
   await page.locator("main table a").first().click();
   const detail = (await page.locator("main").textContent()) ?? "";
-  check(detail.includes("succeeded") && detail.includes("200") && detail.includes("received"), "the delivery page lists the attempt with status code and response excerpt");
+  check(
+    detail.includes("succeeded") && detail.includes("200") && detail.includes("received"),
+    "the delivery page lists the attempt with status code and response excerpt",
+  );
   await shot("09-webhook-delivery");
   void base;
 }
@@ -230,7 +284,10 @@ async function webhookFlow(page, base, shot) {
 async function gatewayFlow(page, base, shot, apiKey) {
   await page.getByRole("link", { name: "Gateway account", exact: true }).click();
   await page.waitForURL(`${base}/console/gateway`);
-  check((await page.locator("main").textContent()).includes("no gateway account"), "the gateway page says the workspace has no account yet");
+  check(
+    (await page.locator("main").textContent()).includes("no gateway account"),
+    "the gateway page says the workspace has no account yet",
+  );
   const upstreamKey = `$aact_hmlg_browser_${randomBytes(8).toString("hex")}`;
   await page.getByLabel("Upstream API key").fill(upstreamKey);
   await page.getByRole("button", { name: "Save key" }).click();
@@ -244,14 +301,25 @@ async function gatewayFlow(page, base, shot, apiKey) {
   await page.goto(`${base}/console/gateway`);
   const reloaded = await page.content();
   check(!reloaded.includes(token) && reloaded.includes(`…${upstreamKey.slice(-4)}`), "a reload shows the key's last 4 but not the token");
-  check((await page.locator("[data-gateway-status]").getAttribute("data-gateway-status")) === "unverified", "the account starts not verified");
+  check(
+    (await page.locator("[data-gateway-status]").getAttribute("data-gateway-status")) === "unverified",
+    "the account starts not verified",
+  );
   await page.getByRole("button", { name: "Verify" }).click();
   await page.locator('[data-gateway-status="active"]').waitFor();
-  check((await page.locator("main").textContent()).includes("Verified: the upstream accepted the key"), "Verify reports the account active in plain words");
+  check(
+    (await page.locator("main").textContent()).includes("Verified: the upstream accepted the key"),
+    "Verify reports the account active in plain words",
+  );
   await shot("11-gateway-verified");
 
   // A payment through the API (the key from step 3) appears on the overview.
-  const api = (path, body) => fetch(`${base}${path}`, { method: "POST", headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  const api = (path, body) =>
+    fetch(`${base}${path}`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    }).then(async (r) => ({ status: r.status, body: await r.json() }));
   const customer = await api("/api/v1/customers", { name: "Maria E2E", cpfCnpj: "529.982.247-25", email: "maria@example.com" });
   check(customer.status === 200, `a customer is created through the API (${customer.status})`);
   const dueDate = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
@@ -260,7 +328,10 @@ async function gatewayFlow(page, base, shot, apiKey) {
   await page.getByRole("link", { name: "Overview", exact: true }).click();
   await page.waitForURL(`${base}/console`);
   const recent = (await page.locator('table[data-recent="payments"]').textContent()) ?? "";
-  check(recent.includes(payment.body.data.id) && recent.includes("42.50") && recent.includes("PIX"), "the overview lists the payment with its value and billing type");
+  check(
+    recent.includes(payment.body.data.id) && recent.includes("42.50") && recent.includes("PIX"),
+    "the overview lists the payment with its value and billing type",
+  );
   await shot("12-overview-with-payment");
 }
 
@@ -291,7 +362,10 @@ async function teamFlow(page, base, shot, ownerEmail, ownerPassword) {
   await page.waitForURL(`${base}/console`);
   check((await page.locator("h1").textContent()).includes("Loja E2E"), "the colleague lands in the organization");
   await page.getByRole("link", { name: "Team", exact: true }).click();
-  check((await page.locator("main table").first().textContent()).includes(colleague), "the colleague (admin) sees the team, themselves included");
+  check(
+    (await page.locator("main table").first().textContent()).includes(colleague),
+    "the colleague (admin) sees the team, themselves included",
+  );
   await page.getByRole("button", { name: "Sign out" }).click();
   await page.waitForURL(`${base}/console/sign-in`);
 

@@ -42,17 +42,25 @@ describe("layering of src/", () => {
   });
 
   it("src/lib imports nothing from src/ outside itself", () => {
-    const out = [...edges].flatMap(([from, targets]) => (folderOf(from) === "lib" ? targets.filter((t) => folderOf(t) !== "lib").map((t) => `${from} → ${t}`) : []));
+    const out = [...edges].flatMap(([from, targets]) =>
+      folderOf(from) === "lib" ? targets.filter((t) => folderOf(t) !== "lib").map((t) => `${from} → ${t}`) : [],
+    );
     expect(out).toEqual([]);
   });
 
   it("the tenant type is declared once, in src/lib/tenant.ts", () => {
-    const declarations = [...edges.keys()].filter((file) => /\b(?:type|interface)\s+\w*Tenant\s*[=<{]|\binterface\s+\w*Tenant\s+extends/.test(read(file)));
+    const declarations = [...edges.keys()].filter((file) =>
+      /\b(?:type|interface)\s+\w*Tenant\s*[=<{]|\binterface\s+\w*Tenant\s+extends/.test(read(file)),
+    );
     expect(declarations).toEqual(["src/lib/tenant.ts"]);
   });
 
   it("routes files and the console reach the database only through services", () => {
-    const direct = [...edges.keys()].filter((file) => (file.endsWith("/routes.ts") || file.endsWith("-route.ts") || folderOf(file) === "console") && /from\s+["'](?:drizzle-orm[^"']*|[./]+db\/client)["']/.test(read(file)));
+    const direct = [...edges.keys()].filter(
+      (file) =>
+        (file.endsWith("/routes.ts") || file.endsWith("-route.ts") || folderOf(file) === "console") &&
+        /from\s+["'](?:drizzle-orm[^"']*|[./]+db\/client)["']/.test(read(file)),
+    );
     expect(direct).toEqual([]);
   });
 

@@ -44,7 +44,8 @@ describe("OpenAPI document", () => {
       const where = `${method.toUpperCase()} ${path}`;
       expect(op.responses["401"], where).toBeDefined();
       // Operations a bearer key can call name their permission; the auth group's session-only routes act on the user, not a tenant.
-      if (op.security.some((s: Record<string, unknown>) => "bearerAuth" in s)) expect(op["x-permission"], where).toMatch(/^[a-z_]+\.(read|manage)$/);
+      if (op.security.some((s: Record<string, unknown>) => "bearerAuth" in s))
+        expect(op["x-permission"], where).toMatch(/^[a-z_]+\.(read|manage)$/);
       expect(op.responses["401"].content["application/json"].schema.$ref, where).toBe("#/components/schemas/Error");
     }
   });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../src/http/errors";
-import { assertPaymentAction, canTransition, CANCELABLE_STATUSES, REFUNDABLE_STATUSES, statusesThatMayBecome } from "../../src/modules/payments/status-rules";
+import {
+  assertPaymentAction,
+  canTransition,
+  CANCELABLE_STATUSES,
+  REFUNDABLE_STATUSES,
+  statusesThatMayBecome,
+} from "../../src/modules/payments/status-rules";
 import { upstreamEffect } from "../../src/modules/upstream-webhooks/mapping";
 
 describe("payment transition table", () => {

@@ -21,7 +21,12 @@ describe("scripts/lib/seed-gateway.mjs", () => {
 
   it("builds one INSERT whose sealed key opens under the account id and whose token hash matches", async () => {
     let ran = "";
-    const seeded = await seedGatewayAccount((sql) => { ran = sql; }, { organizationId: "org'1", workspaceId: "ws-1", upstreamApiKey: "$aact_hmlg_seeded9876" });
+    const seeded = await seedGatewayAccount(
+      (sql) => {
+        ran = sql;
+      },
+      { organizationId: "org'1", workspaceId: "ws-1", upstreamApiKey: "$aact_hmlg_seeded9876" },
+    );
     expect(isUuid(seeded.accountId)).toBe(true);
     expect(ran).toContain("'org''1'");
     expect(ran).toContain("'9876'");
@@ -29,7 +34,13 @@ describe("scripts/lib/seed-gateway.mjs", () => {
     const sealed = /'(v1\.[^']+)'/.exec(ran)![1]!;
     expect(await openSecret(key, sealed, seeded.accountId)).toBe("$aact_hmlg_seeded9876");
     expect(ran).toContain(`'${await sha256Hex(seeded.webhookToken)}'`);
-    const again = await gatewayAccountSql({ organizationId: "o", workspaceId: "w", upstreamApiKey: "$aact_hmlg_x1234567", id: "fixed-id", webhookToken: "tok" });
+    const again = await gatewayAccountSql({
+      organizationId: "o",
+      workspaceId: "w",
+      upstreamApiKey: "$aact_hmlg_x1234567",
+      id: "fixed-id",
+      webhookToken: "tok",
+    });
     expect(again.accountId).toBe("fixed-id");
     expect(again.webhookToken).toBe("tok");
   });

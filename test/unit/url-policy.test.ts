@@ -119,7 +119,7 @@ describe("checkWebhookUrl — rejected (both modes)", () => {
     const exact = base + "a".repeat(MAX_WEBHOOK_URL_LENGTH - base.length);
     expect(exact).toHaveLength(2048);
     expect(checkWebhookUrl(exact, STRICT)).toEqual({ ok: true, url: exact });
-    expect(checkWebhookUrl(exact + "a", STRICT)).toEqual({ ok: false, reason: "URL must be at most 2048 characters" });
+    expect(checkWebhookUrl(`${exact}a`, STRICT)).toEqual({ ok: false, reason: "URL must be at most 2048 characters" });
     // Normalisation can grow the URL (percent-encoding); the result is limited too.
     const growing = base + "é".repeat(1000);
     expect(growing.length).toBeLessThanOrEqual(2048);

@@ -14,7 +14,14 @@ describe("api keys", () => {
     expect(created.secret).toMatch(/^ponte_test_[0-9A-Za-z]{40}$/);
     expect(created.displayPrefix).toBe(created.secret.slice(0, 15));
     expect(created.last4).toBe(created.secret.slice(-4));
-    expect(created).toMatchObject({ object: "api_key", name: "Checkout server", environment: "test", workspaceId: null, permissions: ["workspaces.read"], revokedAt: null });
+    expect(created).toMatchObject({
+      object: "api_key",
+      name: "Checkout server",
+      environment: "test",
+      workspaceId: null,
+      permissions: ["workspaces.read"],
+      revokedAt: null,
+    });
 
     const stored = await env.DB.prepare("SELECT key_hash FROM api_keys WHERE id = ?").bind(created.id).first<{ key_hash: string }>();
     expect(stored?.key_hash).toBe(await hashApiKey(created.secret));
@@ -33,7 +40,11 @@ describe("api keys", () => {
 
   it("refuses to grant permissions the caller does not hold", async () => {
     const t = await seedTenant({ permissions: ["api_keys.manage"] });
-    const error = expectError(await call("POST", "/api/v1/api-keys", { key: t.key, body: { name: "x", permissions: ["gateway_accounts.manage"] } }), 403, "FORBIDDEN");
+    const error = expectError(
+      await call("POST", "/api/v1/api-keys", { key: t.key, body: { name: "x", permissions: ["gateway_accounts.manage"] } }),
+      403,
+      "FORBIDDEN",
+    );
     expect(error.details.missingPermissions).toEqual(["gateway_accounts.manage"]);
     const { results } = await env.DB.prepare("SELECT id FROM api_keys WHERE organization_id = ?").bind(t.organizationId).all();
     expect(results).toHaveLength(1);
@@ -41,24 +52,47 @@ describe("api keys", () => {
 
   it("rejects unknown permissions, unknown fields, and the other environment", async () => {
     const t = await seedTenant();
-    expectError(await call("POST", "/api/v1/api-keys", { key: t.key, body: { name: "x", permissions: ["everything"] } }), 400, "VALIDATION_FAILED");
-    expectError(await call("POST", "/api/v1/api-keys", { key: t.key, body: { name: "x", permissions: ["payments.read"], admin: true } }), 400, "VALIDATION_FAILED");
-    const error = expectError(await call("POST", "/api/v1/api-keys", { key: t.key, body: { name: "x", permissions: ["payments.read"], environment: "live" } }), 400, "VALIDATION_FAILED");
+    expectError(
+      await call("POST", "/api/v1/api-keys", { key: t.key, body: { name: "x", permissions: ["everything"] } }),
+      400,
+      "VALIDATION_FAILED",
+    );
+    expectError(
+      await call("POST", "/api/v1/api-keys", { key: t.key, body: { name: "x", permissions: ["payments.read"], admin: true } }),
+      400,
+      "VALIDATION_FAILED",
+    );
+    const error = expectError(
+      await call("POST", "/api/v1/api-keys", { key: t.key, body: { name: "x", permissions: ["payments.read"], environment: "live" } }),
+      400,
+      "VALIDATION_FAILED",
+    );
     expect(error.details.fields[0].path).toBe("body.environment");
   });
 
   it("binds a key to a workspace of its organization only", async () => {
     const a = await seedTenant();
     const b = await seedTenant();
-    const ok = await call("POST", "/api/v1/api-keys", { key: a.key, body: { name: "ws", permissions: ["payments.read"], workspaceId: a.workspaceId } });
+    const ok = await call("POST", "/api/v1/api-keys", {
+      key: a.key,
+      body: { name: "ws", permissions: ["payments.read"], workspaceId: a.workspaceId },
+    });
     expect(ok.status).toBe(201);
     expect(ok.body.data.workspaceId).toBe(a.workspaceId);
-    expectError(await call("POST", "/api/v1/api-keys", { key: a.key, body: { name: "ws", permissions: ["payments.read"], workspaceId: b.workspaceId } }), 404, "NOT_FOUND");
+    expectError(
+      await call("POST", "/api/v1/api-keys", {
+        key: a.key,
+        body: { name: "ws", permissions: ["payments.read"], workspaceId: b.workspaceId },
+      }),
+      404,
+      "NOT_FOUND",
+    );
   });
 
   it("revokes: the key stops working at once; revoking again is harmless", async () => {
     const t = await seedTenant();
-    const created = (await call("POST", "/api/v1/api-keys", { key: t.key, body: { name: "tmp", permissions: ["workspaces.read"] } })).body.data;
+    const created = (await call("POST", "/api/v1/api-keys", { key: t.key, body: { name: "tmp", permissions: ["workspaces.read"] } })).body
+      .data;
     const revoked = await call("POST", `/api/v1/api-keys/${created.id}/revoke`, { key: t.key });
     expect(revoked.status).toBe(200);
     expect(revoked.body.data.revokedAt).not.toBeNull();
@@ -69,7 +103,9 @@ describe("api keys", () => {
 
   it("rotates: a new secret once, same name and permissions, the old key revoked", async () => {
     const t = await seedTenant();
-    const created = (await call("POST", "/api/v1/api-keys", { key: t.key, body: { name: "svc", permissions: ["workspaces.read", "payments.manage"] } })).body.data;
+    const created = (
+      await call("POST", "/api/v1/api-keys", { key: t.key, body: { name: "svc", permissions: ["workspaces.read", "payments.manage"] } })
+    ).body.data;
     const rotated = await call("POST", `/api/v1/api-keys/${created.id}/rotate`, { key: t.key });
     expect(rotated.status).toBe(201);
     expect(rotated.body.data.secret).not.toBe(created.secret);
@@ -90,11 +126,14 @@ describe("api keys", () => {
       expect(error.details.missingPermissions).not.toContain("payments.read");
       expect(error.details.missingPermissions).not.toContain("api_keys.manage");
     }
-    const stored = await env.DB.prepare("SELECT revoked_at FROM api_keys WHERE id = ?").bind(t.apiKeyId).first<{ revoked_at: string | null }>();
+    const stored = await env.DB.prepare("SELECT revoked_at FROM api_keys WHERE id = ?")
+      .bind(t.apiKeyId)
+      .first<{ revoked_at: string | null }>();
     expect(stored?.revoked_at).toBeNull();
     expect((await call("GET", "/api/v1/workspaces", { key: t.key })).status).toBe(200);
     // A key within the manager's own permissions can be revoked by it.
-    const small = (await call("POST", "/api/v1/api-keys", { key: manager.key, body: { name: "small", permissions: ["payments.read"] } })).body.data;
+    const small = (await call("POST", "/api/v1/api-keys", { key: manager.key, body: { name: "small", permissions: ["payments.read"] } }))
+      .body.data;
     expect((await call("POST", `/api/v1/api-keys/${small.id}/revoke`, { key: manager.key })).status).toBe(200);
   });
 
@@ -116,7 +155,8 @@ describe("api keys", () => {
 
   it("pages through keys", async () => {
     const t = await seedTenant();
-    for (let i = 0; i < 3; i++) await call("POST", "/api/v1/api-keys", { key: t.key, body: { name: `k${i}`, permissions: ["payments.read"] } });
+    for (let i = 0; i < 3; i++)
+      await call("POST", "/api/v1/api-keys", { key: t.key, body: { name: `k${i}`, permissions: ["payments.read"] } });
     const page = await call("GET", "/api/v1/api-keys?limit=2&offset=1", { key: t.key });
     expect(page.body.data).toHaveLength(2);
     expect(page.body.meta.pagination).toEqual({ limit: 2, offset: 1, totalCount: 4, hasMore: true });

@@ -17,7 +17,11 @@ describe("cookie on guarded routes", () => {
     const created = await callWithCookie("POST", "/api/v1/api-keys", cookie, { body: NEW_KEY });
     expect(created.status).toBe(201);
     expect(created.body.data.environment).toBe("test");
-    const audit = await env.DB.prepare("SELECT actor_type, actor_id, workspace_id FROM audit_logs WHERE organization_id = ? AND action = 'api_key.created'").bind(organizationId).first<any>();
+    const audit = await env.DB.prepare(
+      "SELECT actor_type, actor_id, workspace_id FROM audit_logs WHERE organization_id = ? AND action = 'api_key.created'",
+    )
+      .bind(organizationId)
+      .first<any>();
     expect(audit).toEqual({ actor_type: "user", actor_id: userId, workspace_id: workspaceId });
   });
 
@@ -35,16 +39,24 @@ describe("cookie on guarded routes", () => {
     const a = await signUpUser({ organizationName: "First" });
     const b = await signUpUser({ organizationName: "Second" });
     // Make user A a developer in B's organization too.
-    await env.DB.prepare("INSERT INTO memberships (id, organization_id, user_id, role, created_at, updated_at) VALUES (?, ?, ?, 'developer', ?, ?)")
+    await env.DB.prepare(
+      "INSERT INTO memberships (id, organization_id, user_id, role, created_at, updated_at) VALUES (?, ?, ?, 'developer', ?, ?)",
+    )
       .bind(crypto.randomUUID(), b.organizationId, a.userId, new Date().toISOString(), new Date().toISOString())
       .run();
-    const inB = await callWithCookie("GET", "/api/v1/organizations/current", a.cookie, { headers: { "X-Organization-Id": b.organizationId } });
+    const inB = await callWithCookie("GET", "/api/v1/organizations/current", a.cookie, {
+      headers: { "X-Organization-Id": b.organizationId },
+    });
     expect(inB.status).toBe(200);
     expect(inB.body.data.name).toBe("Second");
     const byDefault = await callWithCookie("GET", "/api/v1/organizations/current", a.cookie);
     expect(byDefault.body.data.id).toBe(a.organizationId);
     const stranger = await seedTenant();
-    expectError(await callWithCookie("GET", "/api/v1/organizations/current", a.cookie, { headers: { "X-Organization-Id": stranger.organizationId } }), 403, "FORBIDDEN");
+    expectError(
+      await callWithCookie("GET", "/api/v1/organizations/current", a.cookie, { headers: { "X-Organization-Id": stranger.organizationId } }),
+      403,
+      "FORBIDDEN",
+    );
   });
 });
 
@@ -66,7 +78,9 @@ describe("roles", () => {
     const rename = await callWithCookie("PATCH", "/api/v1/organizations/current", developer.cookie, { body: { name: "Nope" } });
     expect(expectError(rename, 403, "FORBIDDEN").details.requiredPermission).toBe("organizations.manage");
     // A developer cannot mint a key with permissions its role lacks.
-    const beyond = await callWithCookie("POST", "/api/v1/api-keys", developer.cookie, { body: { name: "x", permissions: ["organizations.manage"] } });
+    const beyond = await callWithCookie("POST", "/api/v1/api-keys", developer.cookie, {
+      body: { name: "x", permissions: ["organizations.manage"] },
+    });
     expectError(beyond, 403, "FORBIDDEN");
   });
 
@@ -88,27 +102,43 @@ describe("same-origin rule for cookie-authenticated writes", () => {
     const { cookie, organizationId } = await signUpUser();
     const res = await callWithCookie("POST", "/api/v1/api-keys", cookie, { body: NEW_KEY, headers: { Origin: "https://evil.example" } });
     expectError(res, 403, "FORBIDDEN");
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE organization_id = ?").bind(organizationId).first<any>()).toEqual({ n: 0 });
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE organization_id = ?").bind(organizationId).first<any>()).toEqual({
+      n: 0,
+    });
   });
 
   it("Sec-Fetch-Site: cross-site is 403; same-origin is accepted; a write with neither header is 403", async () => {
     const { cookie } = await signUpUser();
-    expectError(await call("POST", "/api/v1/api-keys", { body: NEW_KEY, headers: { Cookie: cookie, "Sec-Fetch-Site": "cross-site" } }), 403, "FORBIDDEN");
+    expectError(
+      await call("POST", "/api/v1/api-keys", { body: NEW_KEY, headers: { Cookie: cookie, "Sec-Fetch-Site": "cross-site" } }),
+      403,
+      "FORBIDDEN",
+    );
     const noHeaders = await call("POST", "/api/v1/api-keys", { body: NEW_KEY, headers: { Cookie: cookie } });
     expectError(noHeaders, 403, "FORBIDDEN");
-    const sameSite = await call("POST", "/api/v1/api-keys", { body: NEW_KEY, headers: { Cookie: cookie, "Sec-Fetch-Site": "same-origin" } });
+    const sameSite = await call("POST", "/api/v1/api-keys", {
+      body: NEW_KEY,
+      headers: { Cookie: cookie, "Sec-Fetch-Site": "same-origin" },
+    });
     expect(sameSite.status).toBe(201);
   });
 
   it("cross-site logout and password change are refused too; reads are not affected", async () => {
     const { cookie } = await signUpUser();
-    expectError(await callWithCookie("POST", "/api/v1/auth/logout", cookie, { headers: { Origin: "https://evil.example" } }), 403, "FORBIDDEN");
+    expectError(
+      await callWithCookie("POST", "/api/v1/auth/logout", cookie, { headers: { Origin: "https://evil.example" } }),
+      403,
+      "FORBIDDEN",
+    );
     expect((await callWithCookie("GET", "/api/v1/auth/me", cookie, { headers: { Origin: "https://evil.example" } })).status).toBe(200);
   });
 
   it("a cross-site sign-in form is refused (login CSRF)", async () => {
     const { email } = await signUpUser();
-    const res = await call("POST", "/api/v1/auth/login", { body: { email, password: "whatever it is" }, headers: { Origin: "https://evil.example" } });
+    const res = await call("POST", "/api/v1/auth/login", {
+      body: { email, password: "whatever it is" },
+      headers: { Origin: "https://evil.example" },
+    });
     expectError(res, 403, "FORBIDDEN");
   });
 
@@ -118,4 +148,3 @@ describe("same-origin rule for cookie-authenticated writes", () => {
     expect(res.status).toBe(201);
   });
 });
-

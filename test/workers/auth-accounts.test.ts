@@ -38,25 +38,37 @@ describe("sign-up", () => {
       .first<any>();
     expect(m).toMatchObject({ role: "owner", name: "Loja da Ana", ws: "Default" });
     const token = sessionCookieFrom(res.headers)!.split("=")[1]!;
-    const session = await env.DB.prepare("SELECT token_hash, expires_at, created_at FROM sessions WHERE user_id = ?").bind(user.id).first<any>();
+    const session = await env.DB.prepare("SELECT token_hash, expires_at, created_at FROM sessions WHERE user_id = ?")
+      .bind(user.id)
+      .first<any>();
     expect(session.token_hash).toBe(await hashSessionToken(token));
     expect(Date.parse(session.expires_at) - Date.parse(session.created_at)).toBe(7 * 24 * 3600 * 1000);
-    const audit = await env.DB.prepare("SELECT actor_type, actor_id, action FROM audit_logs WHERE organization_id = ?").bind(m.organization_id).first<any>();
+    const audit = await env.DB.prepare("SELECT actor_type, actor_id, action FROM audit_logs WHERE organization_id = ?")
+      .bind(m.organization_id)
+      .first<any>();
     expect(audit).toEqual({ actor_type: "user", actor_id: user.id, action: "organization.created" });
   });
 
   it("409 for an email already registered (any case), and nothing else is created", async () => {
     const { email } = await signUpUser();
     const before = await env.DB.prepare("SELECT COUNT(*) AS n FROM organizations").first<any>();
-    const res = await call("POST", "/api/v1/auth/signup", { body: { email: email.toUpperCase(), password: PASSWORD, name: "X", organizationName: "Y" }, headers: SAME_ORIGIN });
+    const res = await call("POST", "/api/v1/auth/signup", {
+      body: { email: email.toUpperCase(), password: PASSWORD, name: "X", organizationName: "Y" },
+      headers: SAME_ORIGIN,
+    });
     expectError(res, 409, "CONFLICT");
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM organizations").first<any>()).toEqual(before);
   });
 
   it("400 naming the fields: short password, bad email, missing organization", async () => {
-    const res = await call("POST", "/api/v1/auth/signup", { body: { email: "not-an-email", password: "short", name: "Ana" }, headers: SAME_ORIGIN });
+    const res = await call("POST", "/api/v1/auth/signup", {
+      body: { email: "not-an-email", password: "short", name: "Ana" },
+      headers: SAME_ORIGIN,
+    });
     const error = expectError(res, 400, "VALIDATION_FAILED");
-    expect(error.details.fields.map((f: any) => f.path)).toEqual(expect.arrayContaining(["body.email", "body.password", "body.organizationName"]));
+    expect(error.details.fields.map((f: any) => f.path)).toEqual(
+      expect.arrayContaining(["body.email", "body.password", "body.organizationName"]),
+    );
   });
 });
 
@@ -70,7 +82,12 @@ describe("sign-in and sign-out", () => {
     expect(me.status).toBe(200);
     expect(me.body.data.user.email).toBe(email);
     expect(me.body.data.memberships).toEqual([
-      { organizationId, organizationName: "Loja da Ana", role: "owner", workspaces: [{ id: workspaceId, name: "Default", isDefault: true, archived: false }] },
+      {
+        organizationId,
+        organizationName: "Loja da Ana",
+        role: "owner",
+        workspaces: [{ id: workspaceId, name: "Default", isDefault: true, archived: false }],
+      },
     ]);
     expect(me.body.data.current).toMatchObject({ organizationId, workspaceId, role: "owner" });
     expect(me.body.data.current.permissions).toContain("organizations.manage");
@@ -153,14 +170,18 @@ describe("login throttle", () => {
     const { email } = await signUpUser();
     const ip = uniqueIp();
     for (let i = 0; i < 5; i++) await login(email, "wrong password", ip);
-    await env.DB.prepare("UPDATE auth_attempts SET expires_at = ? WHERE scope = 'login' AND subject = ?").bind(Math.floor(Date.now() / 1000) - 1, `${email} ${ip}`).run();
+    await env.DB.prepare("UPDATE auth_attempts SET expires_at = ? WHERE scope = 'login' AND subject = ?")
+      .bind(Math.floor(Date.now() / 1000) - 1, `${email} ${ip}`)
+      .run();
     expect((await login(email, PASSWORD, ip)).status).toBe(200);
   });
 
   it("50 attempts from one network block that network for every email", async () => {
     const { email } = await signUpUser();
     const ip = uniqueIp();
-    await env.DB.prepare("INSERT INTO auth_attempts (scope, subject, count, expires_at) VALUES ('login_network', ?, 50, ?)").bind(ip, Math.floor(Date.now() / 1000) + 900).run();
+    await env.DB.prepare("INSERT INTO auth_attempts (scope, subject, count, expires_at) VALUES ('login_network', ?, 50, ?)")
+      .bind(ip, Math.floor(Date.now() / 1000) + 900)
+      .run();
     const res = await login(email, PASSWORD, ip);
     expectError(res, 429, "RATE_LIMITED");
     expect(res.headers.get("Retry-After")).not.toBeNull();
@@ -172,7 +193,11 @@ describe("login throttle", () => {
     const ip = uniqueIp();
     for (let i = 0; i < 4; i++) await login(email, "wrong password x", ip);
     expect((await login(email, PASSWORD, ip)).status).toBe(200);
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM auth_attempts WHERE scope = 'login' AND subject = ?").bind(`${email} ${ip}`).first<any>()).toEqual({ n: 0 });
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM auth_attempts WHERE scope = 'login' AND subject = ?")
+        .bind(`${email} ${ip}`)
+        .first<any>(),
+    ).toEqual({ n: 0 });
     for (let i = 0; i < 4; i++) expectError(await login(email, "wrong password y", ip), 401, "UNAUTHORIZED");
   });
 });
@@ -181,7 +206,10 @@ describe("sign-up throttle", () => {
   it("10 sign-ups per network per hour; the 11th is 429 with Retry-After and creates nothing; another network still signs up", async () => {
     const ip = uniqueIp();
     const signUp = (label: string, from = ip) =>
-      call("POST", "/api/v1/auth/signup", { body: { email: uniqueEmail(label), password: PASSWORD, name: "Ana", organizationName: "Loja" }, headers: { ...SAME_ORIGIN, "CF-Connecting-IP": from } });
+      call("POST", "/api/v1/auth/signup", {
+        body: { email: uniqueEmail(label), password: PASSWORD, name: "Ana", organizationName: "Loja" },
+        headers: { ...SAME_ORIGIN, "CF-Connecting-IP": from },
+      });
     for (let i = 0; i < 10; i++) expect((await signUp(`burst${i}`)).status).toBe(201);
     const before = await env.DB.prepare("SELECT COUNT(*) AS n FROM users").first<any>();
     const res = await signUp("eleventh");
@@ -198,7 +226,9 @@ describe("password change", () => {
   it("ends every other session, rotates this one, and only the new password signs in", async () => {
     const { email, cookie: first, userId } = await signUpUser();
     const second = sessionCookieFrom((await login(email, PASSWORD)).headers)!;
-    const res = await callWithCookie("POST", "/api/v1/auth/password", first, { body: { currentPassword: PASSWORD, newPassword: "a brand new secret" } });
+    const res = await callWithCookie("POST", "/api/v1/auth/password", first, {
+      body: { currentPassword: PASSWORD, newPassword: "a brand new secret" },
+    });
     expect(res.status).toBe(200);
     const rotated = sessionCookieFrom(res.headers)!;
     expect(rotated).not.toBe(first);
@@ -212,8 +242,18 @@ describe("password change", () => {
 
   it("403 for a wrong current password, 400 for a short new one; nothing changes", async () => {
     const { email, cookie } = await signUpUser();
-    expectError(await callWithCookie("POST", "/api/v1/auth/password", cookie, { body: { currentPassword: "not it at all", newPassword: "another long one" } }), 403, "FORBIDDEN");
-    const short = expectError(await callWithCookie("POST", "/api/v1/auth/password", cookie, { body: { currentPassword: PASSWORD, newPassword: "short" } }), 400, "VALIDATION_FAILED");
+    expectError(
+      await callWithCookie("POST", "/api/v1/auth/password", cookie, {
+        body: { currentPassword: "not it at all", newPassword: "another long one" },
+      }),
+      403,
+      "FORBIDDEN",
+    );
+    const short = expectError(
+      await callWithCookie("POST", "/api/v1/auth/password", cookie, { body: { currentPassword: PASSWORD, newPassword: "short" } }),
+      400,
+      "VALIDATION_FAILED",
+    );
     expect(short.details.fields[0].path).toBe("body.newPassword");
     expect((await callWithCookie("GET", "/api/v1/auth/me", cookie)).status).toBe(200);
     expect((await login(email, PASSWORD)).status).toBe(200);

@@ -13,7 +13,7 @@ export const uniqueEmail = (label = "user") => `${label}-${Date.now()}-${++count
 /** The `ponte_session=…` pair from a response's Set-Cookie, or null when none was set. */
 export function sessionCookieFrom(headers: Headers): string | null {
   const m = /ponte_session=([^;]*)/.exec(headers.get("set-cookie") ?? "");
-  return m && m[1] ? `ponte_session=${m[1]}` : null;
+  return m?.[1] ? `ponte_session=${m[1]}` : null;
 }
 
 let networkCounter = Math.floor(Math.random() * 60_000);
@@ -26,13 +26,20 @@ export const uniqueIp = () => {
 export async function signUpUser(overrides: Partial<{ email: string; password: string; name: string; organizationName: string }> = {}) {
   const email = overrides.email ?? uniqueEmail();
   const res = await call("POST", "/api/v1/auth/signup", {
-    body: { email, password: overrides.password ?? PASSWORD, name: overrides.name ?? "Ana Souza", organizationName: overrides.organizationName ?? "Loja da Ana" },
+    body: {
+      email,
+      password: overrides.password ?? PASSWORD,
+      name: overrides.name ?? "Ana Souza",
+      organizationName: overrides.organizationName ?? "Loja da Ana",
+    },
     headers: { ...SAME_ORIGIN, "CF-Connecting-IP": uniqueIp() },
   });
   if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
   const cookie = sessionCookieFrom(res.headers)!;
   const user = await env.DB.prepare("SELECT id FROM users WHERE email = ?").bind(email.toLowerCase()).first<{ id: string }>();
-  const org = await env.DB.prepare("SELECT o.id, o.default_workspace_id FROM memberships m JOIN organizations o ON o.id = m.organization_id WHERE m.user_id = ?")
+  const org = await env.DB.prepare(
+    "SELECT o.id, o.default_workspace_id FROM memberships m JOIN organizations o ON o.id = m.organization_id WHERE m.user_id = ?",
+  )
     .bind(user!.id)
     .first<{ id: string; default_workspace_id: string }>();
   return { email, cookie, userId: user!.id, organizationId: org!.id, workspaceId: org!.default_workspace_id };
@@ -50,8 +57,20 @@ export async function seedMember(organizationId: string, role: "owner" | "admin"
   const now = new Date().toISOString();
   const token = `tok-${newId()}`;
   await env.DB.batch([
-    env.DB.prepare("INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (?, ?, 'Seeded', 'x', ?, ?)").bind(userId, uniqueEmail(role), now, now),
-    env.DB.prepare("INSERT INTO memberships (id, organization_id, user_id, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)").bind(newId(), organizationId, userId, role, now, now),
+    env.DB.prepare("INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (?, ?, 'Seeded', 'x', ?, ?)").bind(
+      userId,
+      uniqueEmail(role),
+      now,
+      now,
+    ),
+    env.DB.prepare("INSERT INTO memberships (id, organization_id, user_id, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)").bind(
+      newId(),
+      organizationId,
+      userId,
+      role,
+      now,
+      now,
+    ),
     env.DB.prepare("INSERT INTO sessions (id, user_id, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)").bind(
       newId(),
       userId,

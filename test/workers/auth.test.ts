@@ -18,7 +18,11 @@ describe("bearer API keys", () => {
   });
 
   it("401 ENVIRONMENT_MISMATCH for a live key on a test host, before any lookup", async () => {
-    const error = expectError(await call("GET", "/api/v1/workspaces", { key: `ponte_live_${"B".repeat(40)}` }), 401, "ENVIRONMENT_MISMATCH");
+    const error = expectError(
+      await call("GET", "/api/v1/workspaces", { key: `ponte_live_${"B".repeat(40)}` }),
+      401,
+      "ENVIRONMENT_MISMATCH",
+    );
     expect(error.details).toEqual({ hostEnvironment: "local", keyEnvironment: "live" });
   });
 
@@ -34,7 +38,9 @@ describe("bearer API keys", () => {
     const error = expectError(await call("POST", "/api/v1/workspaces", { key: t.key, body: { name: "X" } }), 403, "FORBIDDEN");
     expect(error.details.requiredPermission).toBe("workspaces.manage");
     expect(error.message).toContain("workspaces.manage");
-    const [{ n }] = (await env.DB.prepare("SELECT count(*) AS n FROM workspaces WHERE organization_id = ?").bind(t.organizationId).all<{ n: number }>()).results as [{ n: number }];
+    const [{ n }] = (
+      await env.DB.prepare("SELECT count(*) AS n FROM workspaces WHERE organization_id = ?").bind(t.organizationId).all<{ n: number }>()
+    ).results as [{ n: number }];
     expect(n).toBe(1);
   });
 
@@ -47,7 +53,9 @@ describe("bearer API keys", () => {
     const t = await seedTenant();
     await call("GET", "/api/v1/workspaces", { key: t.key });
     await new Promise((r) => setTimeout(r, 20));
-    const row = await env.DB.prepare("SELECT last_used_at FROM api_keys WHERE id = ?").bind(t.apiKeyId).first<{ last_used_at: string | null }>();
+    const row = await env.DB.prepare("SELECT last_used_at FROM api_keys WHERE id = ?")
+      .bind(t.apiKeyId)
+      .first<{ last_used_at: string | null }>();
     expect(row?.last_used_at).toMatch(/^\d{4}-\d\d-\d\dT/);
   });
 });
@@ -64,14 +72,22 @@ describe("tenant selection headers", () => {
   it("403 when X-Workspace-Id names a workspace of another organization", async () => {
     const a = await seedTenant();
     const b = await seedTenant();
-    const error = expectError(await call("GET", "/api/v1/workspaces", { key: a.key, headers: { "X-Workspace-Id": b.workspaceId } }), 403, "FORBIDDEN");
+    const error = expectError(
+      await call("GET", "/api/v1/workspaces", { key: a.key, headers: { "X-Workspace-Id": b.workspaceId } }),
+      403,
+      "FORBIDDEN",
+    );
     expect(error.details.workspaceId).toBe(b.workspaceId);
   });
 
   it("403 when X-Organization-Id names another organization", async () => {
     const a = await seedTenant();
     const b = await seedTenant();
-    expectError(await call("GET", "/api/v1/workspaces", { key: a.key, headers: { "X-Organization-Id": b.organizationId } }), 403, "FORBIDDEN");
+    expectError(
+      await call("GET", "/api/v1/workspaces", { key: a.key, headers: { "X-Organization-Id": b.organizationId } }),
+      403,
+      "FORBIDDEN",
+    );
     expect((await call("GET", "/api/v1/workspaces", { key: a.key, headers: { "X-Organization-Id": a.organizationId } })).status).toBe(200);
   });
 
@@ -128,7 +144,8 @@ describe("API-key lookups on a warm isolate", () => {
 
   it("an unknown key is never cached: a key created later works at once", async () => {
     const t = await seedTenant();
-    const created = (await call("POST", "/api/v1/api-keys", { key: t.key, body: { name: "late", permissions: ["workspaces.read"] } })).body.data;
+    const created = (await call("POST", "/api/v1/api-keys", { key: t.key, body: { name: "late", permissions: ["workspaces.read"] } })).body
+      .data;
     expect((await call("GET", "/api/v1/workspaces", { key: created.secret })).status).toBe(200);
   });
 });

@@ -4,8 +4,21 @@ import { describe, expect, it } from "vitest";
 import { call, expectError, seedTenant } from "./support";
 import { createPayment, createCustomer, dueDate, eventsOf, seedBillingTenant, sim, simRequests } from "./billing-support";
 
-const HOLDER = { name: "Maria Silva", email: "maria@example.com", cpfCnpj: "52998224725", postalCode: "01310-100", addressNumber: "100", phone: "11999990000" };
-const card = (number: string) => ({ holderName: "MARIA SILVA", number, expiryMonth: "12", expiryYear: String(new Date().getUTCFullYear() + 2), ccv: "123" });
+const HOLDER = {
+  name: "Maria Silva",
+  email: "maria@example.com",
+  cpfCnpj: "52998224725",
+  postalCode: "01310-100",
+  addressNumber: "100",
+  phone: "11999990000",
+};
+const card = (number: string) => ({
+  holderName: "MARIA SILVA",
+  number,
+  expiryMonth: "12",
+  expiryYear: String(new Date().getUTCFullYear() + 2),
+  ccv: "123",
+});
 
 /** CRC16-CCITT (0x1021, init 0xFFFF) as the BR Code spec requires. */
 function crc16(text: string): string {
@@ -24,7 +37,15 @@ describe("PIX payment lifecycle", () => {
     const res = await createPayment(t, customer.id, { value: "129.90", externalReference: "order-1" });
     expect(res.status).toBe(200);
     const payment = res.body.data;
-    expect(payment).toMatchObject({ object: "payment", status: "PENDING", value: "129.90", refundedValue: "0.00", syncStatus: "synced", externalReference: "order-1", customer: customer.id });
+    expect(payment).toMatchObject({
+      object: "payment",
+      status: "PENDING",
+      value: "129.90",
+      refundedValue: "0.00",
+      syncStatus: "synced",
+      externalReference: "order-1",
+      customer: customer.id,
+    });
     expect(payment.upstreamId).toMatch(/^pay_/);
     // The upstream got Ponte's id as externalReference, and the amount as a number.
     const [post] = await simRequests(t, "POST", "/v3/payments");
@@ -47,7 +68,9 @@ describe("PIX payment lifecycle", () => {
     expect(events.map((e) => e.type)).toEqual(["payment.created", "payment.received"]);
     expect(events[1]!.data).toMatchObject({ id: payment.id, status: "RECEIVED", value: "129.90" });
     // The upstream's webhooks were received and recorded once each.
-    const inbound = await env.DB.prepare("SELECT event FROM upstream_webhook_events WHERE gateway_account_id = ? ORDER BY received_at").bind(t.gatewayAccountId).all<{ event: string }>();
+    const inbound = await env.DB.prepare("SELECT event FROM upstream_webhook_events WHERE gateway_account_id = ? ORDER BY received_at")
+      .bind(t.gatewayAccountId)
+      .all<{ event: string }>();
     expect(inbound.results.map((r) => r.event)).toEqual(["PAYMENT_CREATED", "PAYMENT_RECEIVED"]);
   });
 
@@ -83,7 +106,12 @@ describe("BOLETO and card payments", () => {
   it("BOLETO: the payment carries bankSlipUrl and the 47-digit identification line (fetched at create)", async () => {
     const t = await seedBillingTenant();
     const customer = await createCustomer(t);
-    const res = await createPayment(t, customer.id, { billingType: "BOLETO", value: "250.00", fine: { value: "2.00" }, interest: { value: 1 } });
+    const res = await createPayment(t, customer.id, {
+      billingType: "BOLETO",
+      value: "250.00",
+      fine: { value: "2.00" },
+      interest: { value: 1 },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.bankSlipUrl).toMatch(/^https:\/\//);
     expect(res.body.data.identificationField.replace(/\D/g, "")).toHaveLength(47);
@@ -96,36 +124,64 @@ describe("BOLETO and card payments", () => {
     const t = await seedBillingTenant();
     const customer = await createCustomer(t);
     const number = "4111111111111111";
-    const tok = await call("POST", "/api/v1/payment-methods/tokenize", { key: t.key, body: { customer: customer.id, creditCard: card(number), creditCardHolderInfo: HOLDER, remoteIp: "203.0.113.7" } });
+    const tok = await call("POST", "/api/v1/payment-methods/tokenize", {
+      key: t.key,
+      body: { customer: customer.id, creditCard: card(number), creditCardHolderInfo: HOLDER, remoteIp: "203.0.113.7" },
+    });
     expect(tok.status).toBe(200);
     expect(tok.body.data).toMatchObject({ object: "payment_method", customer: customer.id, brand: "VISA", last4: "1111" });
-    const res = await createPayment(t, customer.id, { billingType: "CREDIT_CARD", creditCardToken: tok.body.data.id, remoteIp: "203.0.113.7" });
+    const res = await createPayment(t, customer.id, {
+      billingType: "CREDIT_CARD",
+      creditCardToken: tok.body.data.id,
+      remoteIp: "203.0.113.7",
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ status: "CONFIRMED", creditCard: { brand: "VISA", last4: "1111" } });
     expect((await eventsOf(t)).map((e) => e.type)).toEqual(["payment.created", "payment.confirmed"]);
     // Raw card data on the card variant (documented at /api/v1/payments/) goes straight through.
-    const direct = await call("POST", "/api/v1/payments/", { key: t.key, body: { customer: customer.id, billingType: "CREDIT_CARD", value: "10.00", dueDate: dueDate(), creditCard: card("5555555555554444"), creditCardHolderInfo: HOLDER, remoteIp: "203.0.113.7" } });
+    const direct = await call("POST", "/api/v1/payments/", {
+      key: t.key,
+      body: {
+        customer: customer.id,
+        billingType: "CREDIT_CARD",
+        value: "10.00",
+        dueDate: dueDate(),
+        creditCard: card("5555555555554444"),
+        creditCardHolderInfo: HOLDER,
+        remoteIp: "203.0.113.7",
+      },
+    });
     expect(direct.status).toBe(200);
     expect(direct.body.data).toMatchObject({ status: "CONFIRMED", creditCard: { last4: "4444" } });
     await assertNoTableContains(["4111111111111111", "5555555555554444"]);
   });
 
-  it.each(["5184019740373151", "4916561358240741"])("refused card %s: 400 with the upstream's reason, FAILED record kept, payment.failed", async (number) => {
-    const t = await seedBillingTenant();
-    const customer = await createCustomer(t);
-    const res = await createPayment(t, customer.id, { billingType: "CREDIT_CARD", creditCard: card(number), creditCardHolderInfo: HOLDER, remoteIp: "203.0.113.7" });
-    const err = expectError(res, 400, "BAD_REQUEST");
-    expect(err.message).toMatch(/não autorizada/);
-    const stored = await call("GET", `/api/v1/payments/${err.details.paymentId}`, { key: t.key });
-    expect(stored.body.data).toMatchObject({ status: "FAILED", syncStatus: "failed" });
-    expect(stored.body.data.failureReason).toMatch(/não autorizada/);
-    expect((await eventsOf(t)).map((e) => e.type)).toEqual(["payment.failed"]);
-    await assertNoTableContains([number]);
-  });
+  it.each(["5184019740373151", "4916561358240741"])(
+    "refused card %s: 400 with the upstream's reason, FAILED record kept, payment.failed",
+    async (number) => {
+      const t = await seedBillingTenant();
+      const customer = await createCustomer(t);
+      const res = await createPayment(t, customer.id, {
+        billingType: "CREDIT_CARD",
+        creditCard: card(number),
+        creditCardHolderInfo: HOLDER,
+        remoteIp: "203.0.113.7",
+      });
+      const err = expectError(res, 400, "BAD_REQUEST");
+      expect(err.message).toMatch(/não autorizada/);
+      const stored = await call("GET", `/api/v1/payments/${err.details.paymentId}`, { key: t.key });
+      expect(stored.body.data).toMatchObject({ status: "FAILED", syncStatus: "failed" });
+      expect(stored.body.data.failureReason).toMatch(/não autorizada/);
+      expect((await eventsOf(t)).map((e) => e.type)).toEqual(["payment.failed"]);
+      await assertNoTableContains([number]);
+    },
+  );
 });
 
 async function assertNoTableContains(needles: string[]) {
-  const tables = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'd1_%'").all<{ name: string }>();
+  const tables = await env.DB.prepare(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'd1_%'",
+  ).all<{ name: string }>();
   for (const { name } of tables.results) {
     const rows = await env.DB.prepare(`SELECT * FROM "${name}"`).all();
     const dump = JSON.stringify(rows.results);
@@ -144,17 +200,28 @@ describe("refunds", () => {
 
   it("5 concurrent partial refunds of 30.00 on 100.00: exactly 3 succeed, the sum stays within the value", async () => {
     const { t, payment } = await receivedPayment();
-    const results = await Promise.all(Array.from({ length: 5 }, () => call("POST", `/api/v1/payments/${payment.id}/refund`, { key: t.key, body: { value: "30.00" } })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => call("POST", `/api/v1/payments/${payment.id}/refund`, { key: t.key, body: { value: "30.00" } })),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(3);
-    for (const r of results.filter((r) => r.status !== 200)) expect(expectError(r, 409, "INVALID_STATE").details.refundableValue).toBe("10.00");
+    for (const r of results.filter((r) => r.status !== 200))
+      expect(expectError(r, 409, "INVALID_STATE").details.refundableValue).toBe("10.00");
     const got = (await call("GET", `/api/v1/payments/${payment.id}`, { key: t.key })).body.data;
     expect(got).toMatchObject({ status: "RECEIVED", refundedValue: "90.00" });
     const refunds = await call("GET", `/api/v1/payments/${payment.id}/refunds`, { key: t.key });
-    expect(refunds.body.data.map((r: { status: string; value: string }) => `${r.status}:${r.value}`)).toEqual(["done:30.00", "done:30.00", "done:30.00"]);
+    expect(refunds.body.data.map((r: { status: string; value: string }) => `${r.status}:${r.value}`)).toEqual([
+      "done:30.00",
+      "done:30.00",
+      "done:30.00",
+    ]);
     expect(await simRequests(t, "POST", `/v3/payments/${payment.upstreamId}/refund`)).toHaveLength(3);
     expect((await eventsOf(t, "payment.refunded")).length).toBe(3);
     // The rest: refunding more than is left is 409; the remainder refunds fully.
-    const tooMuch = expectError(await call("POST", `/api/v1/payments/${payment.id}/refund`, { key: t.key, body: { value: "10.01" } }), 409, "INVALID_STATE");
+    const tooMuch = expectError(
+      await call("POST", `/api/v1/payments/${payment.id}/refund`, { key: t.key, body: { value: "10.01" } }),
+      409,
+      "INVALID_STATE",
+    );
     expect(tooMuch.message).toContain("RECEIVED");
     const rest = await call("POST", `/api/v1/payments/${payment.id}/refund`, { key: t.key, body: {} });
     expect(rest.body.data).toMatchObject({ status: "REFUNDED", refundedValue: "100.00" });
@@ -164,7 +231,13 @@ describe("refunds", () => {
 
   it("a refund the upstream refuses releases the reservation and is recorded failed", async () => {
     const { t, payment } = await receivedPayment();
-    await sim("POST", "/__sim/faults", { token: t.upstreamKey, method: "POST", pathPrefix: `/v3/payments/${payment.upstreamId}/refund`, fault: "status", status: 400 });
+    await sim("POST", "/__sim/faults", {
+      token: t.upstreamKey,
+      method: "POST",
+      pathPrefix: `/v3/payments/${payment.upstreamId}/refund`,
+      fault: "status",
+      status: 400,
+    });
     expectError(await call("POST", `/api/v1/payments/${payment.id}/refund`, { key: t.key, body: { value: "40.00" } }), 400, "BAD_REQUEST");
     const got = (await call("GET", `/api/v1/payments/${payment.id}`, { key: t.key })).body.data;
     expect(got).toMatchObject({ status: "RECEIVED", refundedValue: "0.00" });
@@ -183,7 +256,11 @@ describe("validation and isolation", () => {
 
   it("bad CPF check digits → 400 naming body.cpfCnpj; nothing stored", async () => {
     const t = await seedBillingTenant({ webhooks: false });
-    const err = expectError(await call("POST", "/api/v1/customers", { key: t.key, body: { name: "X", cpfCnpj: "529.982.247-24" } }), 400, "VALIDATION_FAILED");
+    const err = expectError(
+      await call("POST", "/api/v1/customers", { key: t.key, body: { name: "X", cpfCnpj: "529.982.247-24" } }),
+      400,
+      "VALIDATION_FAILED",
+    );
     expect(err.details.fields.map((f: { path: string }) => f.path)).toContain("body.cpfCnpj");
     expect((await call("GET", "/api/v1/customers", { key: t.key })).body.meta.pagination.totalCount).toBe(0);
   });
@@ -194,11 +271,24 @@ describe("validation and isolation", () => {
     const customer = await createCustomer(a);
     const payment = (await createPayment(a, customer.id)).body.data;
     for (const [method, path] of [
-      ["GET", `/api/v1/customers/${customer.id}`], ["PUT", `/api/v1/customers/${customer.id}`], ["DELETE", `/api/v1/customers/${customer.id}`], ["POST", `/api/v1/customers/${customer.id}/restore`],
-      ["GET", `/api/v1/payments/${payment.id}`], ["DELETE", `/api/v1/payments/${payment.id}`], ["GET", `/api/v1/payments/${payment.id}/status`], ["GET", `/api/v1/payments/${payment.id}/pix`],
-      ["GET", `/api/v1/payments/${payment.id}/pixQrCode`], ["POST", `/api/v1/payments/${payment.id}/refund`], ["GET", `/api/v1/payments/${payment.id}/refunds`], ["POST", `/api/v1/payments/${payment.id}/cancel`],
+      ["GET", `/api/v1/customers/${customer.id}`],
+      ["PUT", `/api/v1/customers/${customer.id}`],
+      ["DELETE", `/api/v1/customers/${customer.id}`],
+      ["POST", `/api/v1/customers/${customer.id}/restore`],
+      ["GET", `/api/v1/payments/${payment.id}`],
+      ["DELETE", `/api/v1/payments/${payment.id}`],
+      ["GET", `/api/v1/payments/${payment.id}/status`],
+      ["GET", `/api/v1/payments/${payment.id}/pix`],
+      ["GET", `/api/v1/payments/${payment.id}/pixQrCode`],
+      ["POST", `/api/v1/payments/${payment.id}/refund`],
+      ["GET", `/api/v1/payments/${payment.id}/refunds`],
+      ["POST", `/api/v1/payments/${payment.id}/cancel`],
     ] as const) {
-      expectError(await call(method, path, { key: b.key, ...(method === "PUT" || method === "POST" ? { body: {} } : {}) }), 404, "NOT_FOUND");
+      expectError(
+        await call(method, path, { key: b.key, ...(method === "PUT" || method === "POST" ? { body: {} } : {}) }),
+        404,
+        "NOT_FOUND",
+      );
     }
     expect((await call("GET", "/api/v1/payments", { key: b.key })).body.data).toEqual([]);
     // b cannot payment a's customer either.
@@ -211,6 +301,10 @@ describe("validation and isolation", () => {
     expect(err.details.requiredPermission).toBe("payments.manage");
     expectError(await call("GET", "/api/v1/payments"), 401, "UNAUTHORIZED");
     const bare = await seedTenant();
-    expectError(await call("POST", "/api/v1/customers", { key: bare.key, body: { name: "X", cpfCnpj: "529.982.247-25" } }), 409, "GATEWAY_ACCOUNT_MISSING");
+    expectError(
+      await call("POST", "/api/v1/customers", { key: bare.key, body: { name: "X", cpfCnpj: "529.982.247-25" } }),
+      409,
+      "GATEWAY_ACCOUNT_MISSING",
+    );
   });
 });

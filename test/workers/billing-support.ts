@@ -12,7 +12,8 @@ export interface BillingTenant extends TestTenant {
 }
 
 /** The simulator as the upstream (with `token`) or its control API (without). */
-export const sim = <T = any>(method: string, path: string, body?: unknown, token?: string) => simFetch<T>(method, path, { body, ...(token ? { token } : {}) });
+export const sim = <T = any>(method: string, path: string, body?: unknown, token?: string) =>
+  simFetch<T>(method, path, { body, ...(token ? { token } : {}) });
 
 export interface BillingSeedOptions extends SeedOptions {
   /** Configure the simulator to send webhooks to Ponte (default true). */
@@ -25,7 +26,18 @@ export async function seedBillingTenant(options: BillingSeedOptions = {}): Promi
   const webhookToken = `whtok_${crypto.randomUUID()}`;
   const gatewayAccountId = await seedGatewayAccount(tenant, upstreamKey, "test", webhookToken);
   if (options.webhooks !== false) {
-    const res = await sim("POST", "/v3/webhooks", { name: "ponte", url: `https://ponte.test/api/v1/webhooks/upstream/${gatewayAccountId}`, authToken: webhookToken, sendType: "SEQUENTIALLY", events: [] }, upstreamKey);
+    const res = await sim(
+      "POST",
+      "/v3/webhooks",
+      {
+        name: "ponte",
+        url: `https://ponte.test/api/v1/webhooks/upstream/${gatewayAccountId}`,
+        authToken: webhookToken,
+        sendType: "SEQUENTIALLY",
+        events: [],
+      },
+      upstreamKey,
+    );
     if (res.status !== 200) throw new Error(`sim webhook config failed: ${res.status} ${JSON.stringify(res.body)}`);
   }
   return { ...tenant, gatewayAccountId, upstreamKey, webhookToken };
@@ -36,15 +48,27 @@ export const CPF = "529.982.247-25";
 export const CNPJ = "11.222.333/0001-81";
 
 export async function createCustomer(t: BillingTenant, overrides: Record<string, unknown> = {}) {
-  const res = await call("POST", "/api/v1/customers", { key: t.key, body: { name: "Maria Silva", cpfCnpj: CPF, email: "maria@example.com", ...overrides } });
+  const res = await call("POST", "/api/v1/customers", {
+    key: t.key,
+    body: { name: "Maria Silva", cpfCnpj: CPF, email: "maria@example.com", ...overrides },
+  });
   if (res.status !== 200) throw new Error(`customer create failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data as { id: string; upstreamId: string };
 }
 
 export const dueDate = (days = 7) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
-export async function createPayment(t: BillingTenant, customer: string, body: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
-  return call("POST", "/api/v1/payments", { key: t.key, headers, body: { customer, billingType: "PIX", value: "100.00", dueDate: dueDate(), ...body } });
+export async function createPayment(
+  t: BillingTenant,
+  customer: string,
+  body: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
+  return call("POST", "/api/v1/payments", {
+    key: t.key,
+    headers,
+    body: { customer, billingType: "PIX", value: "100.00", dueDate: dueDate(), ...body },
+  });
 }
 
 /** Simulator requests for this account, optionally filtered by method + path. */
@@ -65,5 +89,8 @@ export function testDeps(overrides: Partial<Deps> = {}): Deps {
 }
 
 export async function upstreamWebhook(t: BillingTenant, envelope: Record<string, unknown>, token: string | null = t.webhookToken) {
-  return call("POST", `/api/v1/webhooks/upstream/${t.gatewayAccountId}`, { body: envelope, headers: token === null ? {} : { "asaas-access-token": token } });
+  return call("POST", `/api/v1/webhooks/upstream/${t.gatewayAccountId}`, {
+    body: envelope,
+    headers: token === null ? {} : { "asaas-access-token": token },
+  });
 }

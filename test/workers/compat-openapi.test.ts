@@ -47,7 +47,9 @@ describe("OpenAPI document", () => {
       expect(op["x-implementation"]).toBe("passthrough");
       expect(op["x-permission"]).toBe(row.permission);
       expect(op.security).toEqual([{ bearerAuth: [] }]);
-      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining([String(row.successStatus), "400", "401", "403", "404", "409", "429", "502", "504"]));
+      expect(Object.keys(op.responses)).toEqual(
+        expect.arrayContaining([String(row.successStatus), "400", "401", "403", "404", "409", "429", "502", "504"]),
+      );
       const params = (op.parameters ?? []).filter((p: any) => p.in === "path");
       expect(params.map((p: any) => p.name)).toEqual([...row.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]));
       for (const p of params) expect(p).toMatchObject({ required: true, schema: { type: "string" } });
@@ -71,16 +73,30 @@ describe("OpenAPI document", () => {
   it("document uploads accept multipart/form-data as well as JSON", async () => {
     const { byId } = await operations();
     const uploads = ["fazer-upload-de-documentos-da-cobranca", "adicionar-uma-imagem-a-um-link-de-pagamentos", "reenviar-documentos"];
-    for (const id of uploads) expect(Object.keys(byId.get(id)!.op.requestBody.content).sort()).toEqual(["application/json", "multipart/form-data"]);
+    for (const id of uploads)
+      expect(Object.keys(byId.get(id)!.op.requestBody.content).sort()).toEqual(["application/json", "multipart/form-data"]);
     expect(Object.keys(byId.get("transferir-para-conta-asaas")!.op.requestBody.content)).toEqual(["application/json"]);
   });
 
   it("documents the gateway control plane as internal", async () => {
     const { byId } = await operations();
-    for (const id of ["gateway-accounts-create", "gateway-accounts-list", "gateway-accounts-get", "gateway-accounts-update", "gateway-accounts-verify", "gateway-accounts-rotate-webhook-token", "gateway-accounts-delete"]) {
+    for (const id of [
+      "gateway-accounts-create",
+      "gateway-accounts-list",
+      "gateway-accounts-get",
+      "gateway-accounts-update",
+      "gateway-accounts-verify",
+      "gateway-accounts-rotate-webhook-token",
+      "gateway-accounts-delete",
+    ]) {
       expect(byId.get(id)!.op).toMatchObject({ tags: ["gateway-accounts"], "x-surface": "internal" });
     }
-    for (const id of ["gateway-api-logs-list", "gateway-api-logs-get"]) expect(byId.get(id)!.op).toMatchObject({ tags: ["gateway-api-logs"], "x-surface": "internal", "x-permission": "gateway_accounts.read" });
+    for (const id of ["gateway-api-logs-list", "gateway-api-logs-get"])
+      expect(byId.get(id)!.op).toMatchObject({
+        tags: ["gateway-api-logs"],
+        "x-surface": "internal",
+        "x-permission": "gateway_accounts.read",
+      });
   });
 
   it("catalogueRoute gives native routes the same fields", () => {

@@ -8,10 +8,16 @@ import { simKey } from "./gateway-support";
 import { BASE } from "./support";
 
 async function form(path: string, cookie: string, fields: Record<string, string> = {}, origin = BASE) {
-  return SELF.fetch(`${BASE}${path}`, { method: "POST", body: new URLSearchParams(fields), redirect: "manual", headers: { Origin: origin, Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" } });
+  return SELF.fetch(`${BASE}${path}`, {
+    method: "POST",
+    body: new URLSearchParams(fields),
+    redirect: "manual",
+    headers: { Origin: origin, Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+  });
 }
 const page = (path: string, cookie: string) => SELF.fetch(`${BASE}${path}`, { redirect: "manual", headers: { Cookie: cookie } });
-const accountOf = (workspaceId: string) => env.DB.prepare("SELECT * FROM gateway_accounts WHERE workspace_id = ?").bind(workspaceId).first<any>();
+const accountOf = (workspaceId: string) =>
+  env.DB.prepare("SELECT * FROM gateway_accounts WHERE workspace_id = ?").bind(workspaceId).first<any>();
 const tokenIn = (html: string) => /id="inbound-webhook-token" type="text" readonly="" value="([^"]+)"/.exec(html)?.[1];
 
 describe("console gateway account page", () => {
@@ -70,7 +76,12 @@ describe("console gateway account page", () => {
     expect(rhtml).toContain("Key replaced (ends in 9876)");
     expect(rhtml).not.toContain("revoked-key-9876");
     expect(tokenIn(rhtml)).toBeUndefined();
-    expect(await accountOf(workspaceId)).toMatchObject({ status: "unverified", verified_at: null, upstream_key_last4: "9876", webhook_token_hash: row.webhook_token_hash });
+    expect(await accountOf(workspaceId)).toMatchObject({
+      status: "unverified",
+      verified_at: null,
+      upstream_key_last4: "9876",
+      webhook_token_hash: row.webhook_token_hash,
+    });
 
     const refused = await (await form(`/console/gateway/${row.id}/verify`, cookie)).text();
     expect(refused).toContain("The upstream refused this key");
@@ -101,7 +112,7 @@ describe("console gateway account page", () => {
     expect(html).toContain(`…${tenant.upstreamKey.slice(-4)}`);
     expect(html).toContain('data-gateway-status="active"');
     expect(html).toContain("can see the gateway account but not change it");
-    expect(html).not.toContain("<form method=\"post\" action=\"/console/gateway");
+    expect(html).not.toContain('<form method="post" action="/console/gateway');
     expect(html).not.toContain('name="upstreamApiKey"');
     const forged = await form(`/console/gateway/${tenant.gatewayAccountId}/key`, viewer.cookie, { upstreamApiKey: simKey() });
     expect(forged.status).toBe(403);
@@ -122,7 +133,10 @@ describe("console gateway account page", () => {
     }
     const replace = await form(`/console/gateway/${a.gatewayAccountId}/key`, cookie, { upstreamApiKey: simKey() });
     expect(replace.status).toBe(404);
-    expect(await accountOf(a.workspaceId)).toMatchObject({ upstream_key_last4: a.upstreamKey.slice(-4), webhook_token_hash: await sha256Hex(a.webhookToken) });
+    expect(await accountOf(a.workspaceId)).toMatchObject({
+      upstream_key_last4: a.upstreamKey.slice(-4),
+      webhook_token_hash: await sha256Hex(a.webhookToken),
+    });
     expect(await accountOf(workspaceId)).toBeNull();
   });
 });
@@ -153,14 +167,20 @@ describe("console overview", () => {
 
   it("lists the workspace's recent webhook deliveries with their status, and no other workspace's", async () => {
     const seedDelivery = async (cookie: string, organizationId: string, workspaceId: string, status: string) => {
-      expect((await form("/console/webhooks", cookie, { url: "https://merchant.example.com/hooks", eventKinds: "payment.received" })).status).toBe(201);
+      expect(
+        (await form("/console/webhooks", cookie, { url: "https://merchant.example.com/hooks", eventKinds: "payment.received" })).status,
+      ).toBe(201);
       const endpoint = await env.DB.prepare("SELECT id FROM webhook_endpoints WHERE workspace_id = ?").bind(workspaceId).first<any>();
       const now = new Date().toISOString();
       const eventId = crypto.randomUUID();
       const deliveryId = crypto.randomUUID();
       await env.DB.batch([
-        env.DB.prepare("INSERT INTO events (id, organization_id, workspace_id, type, data, created_at, fanned_out_at) VALUES (?, ?, ?, 'payment.received', '{}', ?, ?)").bind(eventId, organizationId, workspaceId, now, now),
-        env.DB.prepare("INSERT INTO webhook_deliveries (id, organization_id, workspace_id, endpoint_id, event_id, event_type, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'payment.received', ?, ?, ?)").bind(deliveryId, organizationId, workspaceId, endpoint.id, eventId, status, now, now),
+        env.DB.prepare(
+          "INSERT INTO events (id, organization_id, workspace_id, type, data, created_at, fanned_out_at) VALUES (?, ?, ?, 'payment.received', '{}', ?, ?)",
+        ).bind(eventId, organizationId, workspaceId, now, now),
+        env.DB.prepare(
+          "INSERT INTO webhook_deliveries (id, organization_id, workspace_id, endpoint_id, event_id, event_type, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'payment.received', ?, ?, ?)",
+        ).bind(deliveryId, organizationId, workspaceId, endpoint.id, eventId, status, now, now),
       ]);
       return deliveryId;
     };

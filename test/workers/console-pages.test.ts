@@ -7,9 +7,15 @@ import { BASE, seedTenant } from "./support";
 async function form(path: string, fields: Record<string, string | string[]>, headers: Record<string, string> = {}) {
   const body = new URLSearchParams();
   for (const [k, v] of Object.entries(fields)) for (const one of ([] as string[]).concat(v)) body.append(k, one);
-  return SELF.fetch(`${BASE}${path}`, { method: "POST", body, redirect: "manual", headers: { Origin: BASE, "Content-Type": "application/x-www-form-urlencoded", ...headers } });
+  return SELF.fetch(`${BASE}${path}`, {
+    method: "POST",
+    body,
+    redirect: "manual",
+    headers: { Origin: BASE, "Content-Type": "application/x-www-form-urlencoded", ...headers },
+  });
 }
-const page = (path: string, cookie?: string) => SELF.fetch(`${BASE}${path}`, { redirect: "manual", headers: cookie ? { Cookie: cookie } : {} });
+const page = (path: string, cookie?: string) =>
+  SELF.fetch(`${BASE}${path}`, { redirect: "manual", headers: cookie ? { Cookie: cookie } : {} });
 
 describe("console sign-up, sign-in, sign-out", () => {
   it("sign-up by form sets the session cookie and lands on the overview", async () => {
@@ -23,7 +29,9 @@ describe("console sign-up, sign-in, sign-out", () => {
     const html = await overview.text();
     expect(html).toContain("Padaria da Bia");
     expect(html).toContain("Active API keys");
-    expect(overview.headers.get("content-security-policy")).toMatch(/default-src 'none'; style-src 'nonce-[^']+'; script-src 'nonce-[^']+'/);
+    expect(overview.headers.get("content-security-policy")).toMatch(
+      /default-src 'none'; style-src 'nonce-[^']+'; script-src 'nonce-[^']+'/,
+    );
     expect(overview.headers.get("cache-control")).toBe("no-store");
   });
 
@@ -65,7 +73,11 @@ describe("console sign-up, sign-in, sign-out", () => {
 describe("console API keys", () => {
   it("creates a key whose secret appears once, in the POST's own response, and revokes it", async () => {
     const { cookie, organizationId } = await signUpUser();
-    const res = await form("/console/api-keys", { name: "checkout server", permissions: ["payments.manage", "customers.read"], workspaceId: "" }, { Cookie: cookie });
+    const res = await form(
+      "/console/api-keys",
+      { name: "checkout server", permissions: ["payments.manage", "customers.read"], workspaceId: "" },
+      { Cookie: cookie },
+    );
     expect(res.status).toBe(201);
     const html = await res.text();
     const secret = /value="(ponte_test_[0-9A-Za-z]{40})"/.exec(html)?.[1];
@@ -91,7 +103,9 @@ describe("console API keys", () => {
     const res = await form("/console/api-keys", { name: "x" }, { Cookie: cookie });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain("Please check: permissions");
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE organization_id = ?").bind(organizationId).first<any>()).toEqual({ n: 0 });
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE organization_id = ?").bind(organizationId).first<any>()).toEqual({
+      n: 0,
+    });
   });
 
   it("a viewer sees no create form, and a forged POST is refused naming the permission", async () => {
@@ -106,9 +120,15 @@ describe("console API keys", () => {
 
   it("a cross-site form POST with the cookie is refused and creates nothing", async () => {
     const { cookie, organizationId } = await signUpUser();
-    const res = await form("/console/api-keys", { name: "x", permissions: "payments.read" }, { Cookie: cookie, Origin: "https://evil.example" });
+    const res = await form(
+      "/console/api-keys",
+      { name: "x", permissions: "payments.read" },
+      { Cookie: cookie, Origin: "https://evil.example" },
+    );
     expect(res.status).toBe(403);
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE organization_id = ?").bind(organizationId).first<any>()).toEqual({ n: 0 });
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE organization_id = ?").bind(organizationId).first<any>()).toEqual({
+      n: 0,
+    });
   });
 });
 
@@ -117,8 +137,14 @@ describe("console organization/workspace switcher", () => {
     const { cookie, organizationId } = await signUpUser();
     const ws = crypto.randomUUID();
     const now = new Date().toISOString();
-    await env.DB.prepare("INSERT INTO workspaces (id, organization_id, name, created_at, updated_at) VALUES (?, ?, 'Filial Norte', ?, ?)").bind(ws, organizationId, now, now).run();
-    const res = await form("/console/switch", { tenant: `${organizationId}.${ws}` }, { Cookie: cookie, Referer: `${BASE}/console/api-keys` });
+    await env.DB.prepare("INSERT INTO workspaces (id, organization_id, name, created_at, updated_at) VALUES (?, ?, 'Filial Norte', ?, ?)")
+      .bind(ws, organizationId, now, now)
+      .run();
+    const res = await form(
+      "/console/switch",
+      { tenant: `${organizationId}.${ws}` },
+      { Cookie: cookie, Referer: `${BASE}/console/api-keys` },
+    );
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/console/api-keys");
     const tenantCookie = /ponte_console_tenant=([^;]+)/.exec(res.headers.get("set-cookie") ?? "")![0];

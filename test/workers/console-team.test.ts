@@ -6,11 +6,19 @@ import { PASSWORD, seedMember, sessionCookieFrom, signUpUser, uniqueEmail } from
 import { BASE } from "./support";
 
 async function form(path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
-  return SELF.fetch(`${BASE}${path}`, { method: "POST", body: new URLSearchParams(fields), redirect: "manual", headers: { Origin: BASE, "Content-Type": "application/x-www-form-urlencoded", ...headers } });
+  return SELF.fetch(`${BASE}${path}`, {
+    method: "POST",
+    body: new URLSearchParams(fields),
+    redirect: "manual",
+    headers: { Origin: BASE, "Content-Type": "application/x-www-form-urlencoded", ...headers },
+  });
 }
-const page = (path: string, cookie?: string) => SELF.fetch(`${BASE}${path}`, { redirect: "manual", headers: cookie ? { Cookie: cookie } : {} });
+const page = (path: string, cookie?: string) =>
+  SELF.fetch(`${BASE}${path}`, { redirect: "manual", headers: cookie ? { Cookie: cookie } : {} });
 const membership = (organizationId: string, userId: string) =>
-  env.DB.prepare("SELECT id, role FROM memberships WHERE organization_id = ? AND user_id = ?").bind(organizationId, userId).first<{ id: string; role: string }>();
+  env.DB.prepare("SELECT id, role FROM memberships WHERE organization_id = ? AND user_id = ?")
+    .bind(organizationId, userId)
+    .first<{ id: string; role: string }>();
 const linkIn = (html: string) => /value="(http:\/\/ponte\.test\/console\/invitations\/accept\?token=(pinv_[A-Za-z0-9_-]+))"/.exec(html);
 
 async function invite(cookie: string, email: string, role = "developer") {
@@ -92,14 +100,18 @@ describe("console Team page", () => {
     expect((await form(`/console/team/members/${target.id}/remove`, {}, evil)).status).toBe(403);
     expect((await form("/console/team/invitations", { email: uniqueEmail(), role: "admin" }, evil)).status).toBe(403);
     expect((await membership(owner.organizationId, viewer.userId))!.role).toBe("viewer");
-    const n = await env.DB.prepare("SELECT count(*) AS n FROM invitations WHERE organization_id = ?").bind(owner.organizationId).first<{ n: number }>();
+    const n = await env.DB.prepare("SELECT count(*) AS n FROM invitations WHERE organization_id = ?")
+      .bind(owner.organizationId)
+      .first<{ n: number }>();
     expect(n!.n).toBe(0);
   });
 
   it("revokes an invitation by form; its link then says so", async () => {
     const owner = await signUpUser();
     const { token } = await invite(owner.cookie, uniqueEmail());
-    const row = await env.DB.prepare("SELECT id FROM invitations WHERE organization_id = ?").bind(owner.organizationId).first<{ id: string }>();
+    const row = await env.DB.prepare("SELECT id FROM invitations WHERE organization_id = ?")
+      .bind(owner.organizationId)
+      .first<{ id: string }>();
     const res = await form(`/console/team/invitations/${row!.id}/revoke`, {}, { Cookie: owner.cookie });
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/console/team?revoked=1");
@@ -145,7 +157,9 @@ describe("console invitation accept page", () => {
     const html = await (await page(`/console/invitations/accept?token=${token}`, invitee.cookie)).text();
     expect(html).toContain("Accept invitation");
     expect(html).not.toContain("Create account and join");
-    expect((await form("/console/invitations/accept", { token: token! }, { Cookie: invitee.cookie, Origin: "https://evil.example" })).status).toBe(403);
+    expect(
+      (await form("/console/invitations/accept", { token: token! }, { Cookie: invitee.cookie, Origin: "https://evil.example" })).status,
+    ).toBe(403);
     expect(await membership(owner.organizationId, invitee.userId)).toBeNull();
     const res = await form("/console/invitations/accept", { token: token! }, { Cookie: invitee.cookie });
     expect(res.status).toBe(303);

@@ -7,31 +7,47 @@ import { BASE } from "./support";
 async function form(path: string, cookie: string, fields: Record<string, string | string[]> = {}) {
   const body = new URLSearchParams();
   for (const [k, v] of Object.entries(fields)) for (const one of ([] as string[]).concat(v)) body.append(k, one);
-  return SELF.fetch(`${BASE}${path}`, { method: "POST", body, redirect: "manual", headers: { Origin: BASE, Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" } });
+  return SELF.fetch(`${BASE}${path}`, {
+    method: "POST",
+    body,
+    redirect: "manual",
+    headers: { Origin: BASE, Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+  });
 }
 const page = (path: string, cookie: string) => SELF.fetch(`${BASE}${path}`, { redirect: "manual", headers: { Cookie: cookie } });
 
 describe("console webhook endpoints", () => {
   it("creates an endpoint whose whsec_ secret is shown once, then edits, disables and re-enables it", async () => {
     const { cookie, organizationId } = await signUpUser();
-    const res = await form("/console/webhooks", cookie, { url: "https://merchant.example.com/hooks", description: "", eventKinds: ["payment.received", "payment.refunded"] });
+    const res = await form("/console/webhooks", cookie, {
+      url: "https://merchant.example.com/hooks",
+      description: "",
+      eventKinds: ["payment.received", "payment.refunded"],
+    });
     expect(res.status).toBe(201);
     const html = await res.text();
     const secret = /value="(whsec_[^"]+)"/.exec(html)?.[1];
     expect(secret).toBeDefined();
-    const row = await env.DB.prepare("SELECT id, event_kinds, enabled FROM webhook_endpoints WHERE organization_id = ?").bind(organizationId).first<any>();
+    const row = await env.DB.prepare("SELECT id, event_kinds, enabled FROM webhook_endpoints WHERE organization_id = ?")
+      .bind(organizationId)
+      .first<any>();
     expect(JSON.parse(row.event_kinds)).toEqual(["payment.received", "payment.refunded"]);
     expect(await (await page("/console/webhooks", cookie)).text()).not.toContain(secret!);
 
     const edited = await form(`/console/webhooks/${row.id}`, cookie, { description: "orders", eventKinds: ["*"] });
     expect(edited.status).toBe(200);
     expect(await edited.text()).toContain("Saved.");
-    expect(JSON.parse((await env.DB.prepare("SELECT event_kinds FROM webhook_endpoints WHERE id = ?").bind(row.id).first<any>()).event_kinds)).toEqual(["*"]);
+    expect(
+      JSON.parse((await env.DB.prepare("SELECT event_kinds FROM webhook_endpoints WHERE id = ?").bind(row.id).first<any>()).event_kinds),
+    ).toEqual(["*"]);
 
     expect(await (await form(`/console/webhooks/${row.id}/disable`, cookie)).text()).toContain("Disabled");
-    expect((await env.DB.prepare("SELECT enabled, disabled_reason FROM webhook_endpoints WHERE id = ?").bind(row.id).first<any>())).toEqual({ enabled: 0, disabled_reason: "manual" });
+    expect(await env.DB.prepare("SELECT enabled, disabled_reason FROM webhook_endpoints WHERE id = ?").bind(row.id).first<any>()).toEqual({
+      enabled: 0,
+      disabled_reason: "manual",
+    });
     expect(await (await form(`/console/webhooks/${row.id}/enable`, cookie)).text()).toContain("Enabled");
-    expect((await env.DB.prepare("SELECT enabled FROM webhook_endpoints WHERE id = ?").bind(row.id).first<any>())).toEqual({ enabled: 1 });
+    expect(await env.DB.prepare("SELECT enabled FROM webhook_endpoints WHERE id = ?").bind(row.id).first<any>()).toEqual({ enabled: 1 });
 
     const rotated = await (await form(`/console/webhooks/${row.id}/rotate-secret`, cookie)).text();
     const newSecret = /value="(whsec_[^"]+)"/.exec(rotated)?.[1];
@@ -44,14 +60,19 @@ describe("console webhook endpoints", () => {
     const res = await form("/console/webhooks", cookie, { url: "ftp://nope", eventKinds: [] });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain("Please check:");
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_endpoints WHERE organization_id = ?").bind(organizationId).first<any>()).toEqual({ n: 0 });
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_endpoints WHERE organization_id = ?").bind(organizationId).first<any>(),
+    ).toEqual({ n: 0 });
   });
 
   it("a viewer sees endpoints but no create form, and a forged POST is 403 naming the permission", async () => {
     const { organizationId } = await signUpUser();
     const viewer = await seedMember(organizationId, "viewer");
     expect(await (await page("/console/webhooks", viewer.cookie)).text()).not.toContain("Create endpoint");
-    const res = await form("/console/webhooks", viewer.cookie, { url: "https://merchant.example.com/hooks", eventKinds: "payment.received" });
+    const res = await form("/console/webhooks", viewer.cookie, {
+      url: "https://merchant.example.com/hooks",
+      eventKinds: "payment.received",
+    });
     expect(res.status).toBe(403);
     expect(await res.text()).toContain("webhook_endpoints.manage");
   });
@@ -75,8 +96,12 @@ describe("console webhook log", () => {
     const eventId = crypto.randomUUID();
     const deliveryId = crypto.randomUUID();
     await env.DB.batch([
-      env.DB.prepare("INSERT INTO events (id, organization_id, workspace_id, type, data, created_at, fanned_out_at) VALUES (?, ?, ?, 'payment.received', '{}', ?, ?)").bind(eventId, organizationId, workspaceId, now, now),
-      env.DB.prepare("INSERT INTO webhook_deliveries (id, organization_id, workspace_id, endpoint_id, event_id, event_type, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'payment.received', 'failed', ?, ?)").bind(deliveryId, organizationId, workspaceId, endpoint.id, eventId, now, now),
+      env.DB.prepare(
+        "INSERT INTO events (id, organization_id, workspace_id, type, data, created_at, fanned_out_at) VALUES (?, ?, ?, 'payment.received', '{}', ?, ?)",
+      ).bind(eventId, organizationId, workspaceId, now, now),
+      env.DB.prepare(
+        "INSERT INTO webhook_deliveries (id, organization_id, workspace_id, endpoint_id, event_id, event_type, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'payment.received', 'failed', ?, ?)",
+      ).bind(deliveryId, organizationId, workspaceId, endpoint.id, eventId, now, now),
     ]);
     const failed = await (await page("/console/webhook-logs?status=failed", cookie)).text();
     expect(failed).toContain(`/console/webhook-logs/${deliveryId}`);

@@ -7,7 +7,12 @@ describe("organization", () => {
   it("reads and renames the current organization", async () => {
     const t = await seedTenant();
     const got = await call("GET", "/api/v1/organizations/current", { key: t.key });
-    expect(got.body.data).toMatchObject({ id: t.organizationId, object: "organization", name: "Acme Ltda", defaultWorkspaceId: t.workspaceId });
+    expect(got.body.data).toMatchObject({
+      id: t.organizationId,
+      object: "organization",
+      name: "Acme Ltda",
+      defaultWorkspaceId: t.workspaceId,
+    });
     const renamed = await call("PATCH", "/api/v1/organizations/current", { key: t.key, body: { name: "Acme Pagamentos" } });
     expect(renamed.body.data.name).toBe("Acme Pagamentos");
     expect((await call("GET", "/api/v1/organizations/current", { key: t.key })).body.data.name).toBe("Acme Pagamentos");
@@ -28,7 +33,9 @@ describe("workspaces", () => {
     expect(ws).toMatchObject({ object: "workspace", organizationId: t.organizationId, name: "Filial Sul", status: "active" });
     const list = await call("GET", "/api/v1/workspaces", { key: t.key });
     expect(list.body.data.map((w: { id: string }) => w.id)).toEqual([ws.id, t.workspaceId]);
-    expect((await call("PATCH", `/api/v1/workspaces/${ws.id}`, { key: t.key, body: { name: "Filial Sul 2" } })).body.data.name).toBe("Filial Sul 2");
+    expect((await call("PATCH", `/api/v1/workspaces/${ws.id}`, { key: t.key, body: { name: "Filial Sul 2" } })).body.data.name).toBe(
+      "Filial Sul 2",
+    );
     const archived = await call("POST", `/api/v1/workspaces/${ws.id}/archive`, { key: t.key });
     expect(archived.body.data).toMatchObject({ status: "archived" });
     expectError(await call("PATCH", `/api/v1/workspaces/${ws.id}`, { key: t.key, body: { name: "x" } }), 409, "INVALID_STATE");
@@ -80,7 +87,9 @@ describe("audit logs", () => {
     await call("POST", "/api/v1/workspaces", { key: t.key, body: { name: "One" } });
     const filtered = await call("GET", "/api/v1/audit-logs?action=workspace.created", { key: t.key });
     expect(filtered.body.data).toHaveLength(1);
-    const future = await call("GET", `/api/v1/audit-logs?from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`, { key: t.key });
+    const future = await call("GET", `/api/v1/audit-logs?from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`, {
+      key: t.key,
+    });
     expect(future.body.data).toHaveLength(0);
     const limited = await seedTenant({ permissions: ["workspaces.read"] });
     expectError(await call("GET", "/api/v1/audit-logs", { key: limited.key }), 403, "FORBIDDEN");
@@ -89,7 +98,9 @@ describe("audit logs", () => {
   it("a failed write leaves no audit entry and no partial state", async () => {
     const t = await seedTenant();
     await call("POST", "/api/v1/workspaces", { key: t.key, body: { name: "" } });
-    const row = await env.DB.prepare("SELECT count(*) AS n FROM audit_logs WHERE organization_id = ?").bind(t.organizationId).first<{ n: number }>();
+    const row = await env.DB.prepare("SELECT count(*) AS n FROM audit_logs WHERE organization_id = ?")
+      .bind(t.organizationId)
+      .first<{ n: number }>();
     expect(row?.n).toBe(0);
   });
 

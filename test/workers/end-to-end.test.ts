@@ -28,7 +28,10 @@ describe("payment → sandbox confirm → inbound webhook → outbound delivery"
     const receiver = mockReceiver();
 
     const customer = await createCustomer(t);
-    const created = await call("POST", "/api/v1/payments", { key: t.key, body: { customer: customer.id, billingType, value: "129.90", dueDate: dueDate() } });
+    const created = await call("POST", "/api/v1/payments", {
+      key: t.key,
+      body: { customer: customer.id, billingType, value: "129.90", dueDate: dueDate() },
+    });
     expect(created.status).toBe(200);
     const payment = created.body.data;
 

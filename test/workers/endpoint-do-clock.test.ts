@@ -32,7 +32,9 @@ describe("EndpointDO clock", () => {
     const attempts = await attemptsOf(first!.id);
     expect(attempts).toHaveLength(2);
     expect(attempts[1]!.attempted_at).toBe(later.toISOString());
-    const stored = await env.DB.prepare("SELECT enabled, disabled_reason, disabled_at FROM webhook_endpoints WHERE id = ?").bind(endpoint.id).first();
+    const stored = await env.DB.prepare("SELECT enabled, disabled_reason, disabled_at FROM webhook_endpoints WHERE id = ?")
+      .bind(endpoint.id)
+      .first();
     expect(stored).toEqual({ enabled: 0, disabled_reason: "consecutive_failures", disabled_at: later.toISOString() });
   });
 

@@ -14,8 +14,22 @@ afterEach(() => vi.restoreAllMocks());
 /** What each environment must do, written out here rather than derived from src/config.ts. */
 const EXPECTED = {
   local: { keys: "test", otherKeys: "live", upstream: null, localhostWebhooks: true, deliveryHeader: "SANDBOX", rateLimitUnits: 100_000 },
-  sandbox: { keys: "test", otherKeys: "live", upstream: "https://api-sandbox.asaas.com/v3", localhostWebhooks: false, deliveryHeader: "SANDBOX", rateLimitUnits: 600 },
-  production: { keys: "live", otherKeys: "test", upstream: "https://api.asaas.com/v3", localhostWebhooks: false, deliveryHeader: "PRODUCTION", rateLimitUnits: 600 },
+  sandbox: {
+    keys: "test",
+    otherKeys: "live",
+    upstream: "https://api-sandbox.asaas.com/v3",
+    localhostWebhooks: false,
+    deliveryHeader: "SANDBOX",
+    rateLimitUnits: 600,
+  },
+  production: {
+    keys: "live",
+    otherKeys: "test",
+    upstream: "https://api.asaas.com/v3",
+    localhostWebhooks: false,
+    deliveryHeader: "PRODUCTION",
+    rateLimitUnits: 600,
+  },
 } as const;
 
 const name = env.TEST_ENVIRONMENT;
@@ -54,48 +68,79 @@ describe(`API keys on the ${name} host`, () => {
     expect(created.body.data.environment).toBe(expected.keys);
     expect((await call("GET", "/api/v1/workspaces", { key: created.body.data.secret })).status).toBe(200);
 
-    const other = await call("POST", "/api/v1/api-keys", { key: t.key, body: { name: "x", permissions: ["payments.read"], environment: expected.otherKeys } });
+    const other = await call("POST", "/api/v1/api-keys", {
+      key: t.key,
+      body: { name: "x", permissions: ["payments.read"], environment: expected.otherKeys },
+    });
     expectError(other, 400, "VALIDATION_FAILED");
-    const { results } = await env.DB.prepare("SELECT environment FROM api_keys WHERE organization_id = ?").bind(t.organizationId).all<{ environment: string }>();
+    const { results } = await env.DB.prepare("SELECT environment FROM api_keys WHERE organization_id = ?")
+      .bind(t.organizationId)
+      .all<{ environment: string }>();
     expect(results.map((r) => r.environment)).toEqual([expected.keys, expected.keys]);
   });
 });
 
 describe(`the upstream as ${name}`, () => {
-  it(expected.upstream ? `is called at ${expected.upstream}` : "is the simulator, through the UPSTREAM binding (the runtime's fetch is never used)", async () => {
-    const t = await hostTenant();
-    const upstreamKey = simKey();
-    await seedGatewayAccount(t, upstreamKey, expected.keys);
-    const outbound = vi.spyOn(globalThis, "fetch");
-    const res = await call("GET", "/api/v1/payments/limits?x=1", { key: t.key });
-    expect(res.status).toBe(200);
-    const urls = outbound.mock.calls.map(([input]) => (input instanceof Request ? input.url : String(input)));
-    expect(urls).toEqual(expected.upstream ? [`${expected.upstream}/payments/limits?x=1`] : []);
-    // Whichever way it went, the simulator answered it, with the workspace's credential.
-    const seen = await simRequests(upstreamKey);
-    expect(seen.map((r) => `${r.method} ${r.path}?${r.query}`)).toEqual(["GET /v3/payments/limits?x=1"]);
-    expect(seen[0]!.headers.access_token).toBe(upstreamKey);
-  });
+  it(
+    expected.upstream
+      ? `is called at ${expected.upstream}`
+      : "is the simulator, through the UPSTREAM binding (the runtime's fetch is never used)",
+    async () => {
+      const t = await hostTenant();
+      const upstreamKey = simKey();
+      await seedGatewayAccount(t, upstreamKey, expected.keys);
+      const outbound = vi.spyOn(globalThis, "fetch");
+      const res = await call("GET", "/api/v1/payments/limits?x=1", { key: t.key });
+      expect(res.status).toBe(200);
+      const urls = outbound.mock.calls.map(([input]) => (input instanceof Request ? input.url : String(input)));
+      expect(urls).toEqual(expected.upstream ? [`${expected.upstream}/payments/limits?x=1`] : []);
+      // Whichever way it went, the simulator answered it, with the workspace's credential.
+      const seen = await simRequests(upstreamKey);
+      expect(seen.map((r) => `${r.method} ${r.path}?${r.query}`)).toEqual(["GET /v3/payments/limits?x=1"]);
+      expect(seen[0]!.headers.access_token).toBe(upstreamKey);
+    },
+  );
 });
 
 describe(`webhook endpoint URLs on the ${name} host`, () => {
   const local = ["http://localhost:8787/hooks", "http://127.0.0.1:3000/hooks", "https://localhost/hooks"];
 
-  it(expected.localhostWebhooks ? "accept http://localhost and 127.0.0.1 (local development)" : "refuse localhost and 127.0.0.1 in any scheme", async () => {
-    const t = await hostTenant();
-    for (const url of local) {
-      const res = await call("POST", "/api/v1/webhook-endpoints", { key: t.key, body: { url, eventKinds: ["*"] } });
-      if (expected.localhostWebhooks) expect(res.status, url).toBe(201);
-      else expect(expectError(res, 400, "VALIDATION_FAILED").details.fields[0].path).toBe("body.url");
-    }
-    const { results } = await env.DB.prepare("SELECT url FROM webhook_endpoints WHERE workspace_id = ?").bind(t.workspaceId).all<{ url: string }>();
-    expect(results.length).toBe(expected.localhostWebhooks ? local.length : 0);
-  });
+  it(
+    expected.localhostWebhooks
+      ? "accept http://localhost and 127.0.0.1 (local development)"
+      : "refuse localhost and 127.0.0.1 in any scheme",
+    async () => {
+      const t = await hostTenant();
+      for (const url of local) {
+        const res = await call("POST", "/api/v1/webhook-endpoints", { key: t.key, body: { url, eventKinds: ["*"] } });
+        if (expected.localhostWebhooks) expect(res.status, url).toBe(201);
+        else expect(expectError(res, 400, "VALIDATION_FAILED").details.fields[0].path).toBe("body.url");
+      }
+      const { results } = await env.DB.prepare("SELECT url FROM webhook_endpoints WHERE workspace_id = ?")
+        .bind(t.workspaceId)
+        .all<{ url: string }>();
+      expect(results.length).toBe(expected.localhostWebhooks ? local.length : 0);
+    },
+  );
 
   it("accept a public https URL and refuse a plain-http public one everywhere", async () => {
     const t = await hostTenant();
-    expect((await call("POST", "/api/v1/webhook-endpoints", { key: t.key, body: { url: "https://hooks.merchant.com.br/ponte", eventKinds: ["*"] } })).status).toBe(201);
-    expectError(await call("POST", "/api/v1/webhook-endpoints", { key: t.key, body: { url: "http://hooks.merchant.com.br/ponte", eventKinds: ["*"] } }), 400, "VALIDATION_FAILED");
+    expect(
+      (
+        await call("POST", "/api/v1/webhook-endpoints", {
+          key: t.key,
+          body: { url: "https://hooks.merchant.com.br/ponte", eventKinds: ["*"] },
+        })
+      ).status,
+    ).toBe(201);
+    expectError(
+      await call("POST", "/api/v1/webhook-endpoints", {
+        key: t.key,
+        body: { url: "http://hooks.merchant.com.br/ponte", eventKinds: ["*"] },
+      }),
+      400,
+      "VALIDATION_FAILED",
+    );
   });
 });
 
@@ -115,21 +160,25 @@ describe(`deliveries from the ${name} host`, () => {
 describe(`the rate limit on the ${name} host`, () => {
   // 600 units of 10 requests per 60 s (wrangler.toml), counted by the runtime's own limiter. The local
   // budget (100 000 units) is too large to spend in a test; workers/rate-limit.test.ts checks it is asked.
-  it.skipIf(expected.rateLimitUnits > 1_000)(`refuses a credential with 429 once it has spent ${expected.rateLimitUnits} units`, async () => {
-    const t = await hostTenant();
-    const key = `api_key:${(await hashApiKey(t.key)).slice(0, 32)}`;
-    // Spend all but one unit straight on the binding the worker uses.
-    for (let i = 1; i < expected.rateLimitUnits; i++) expect((await env.API_RATE_LIMITER.limit({ key })).success, `unit ${i}`).toBe(true);
-    const get = () => call("GET", "/api/v1/workspaces", { key: t.key });
-    // The last unit pays for RATE_LIMIT_UNIT requests; the next request asks for one more and is told no.
-    for (let i = 0; i <= RATE_LIMIT_UNIT; i++) expect((await get()).status, `request ${i + 1}`).toBe(200);
-    let res = await get();
-    for (let i = 0; i < 50 && res.status === 200; i++) {
-      await new Promise((r) => setTimeout(r, 10));
-      res = await get();
-    }
-    expectError(res, 429, "RATE_LIMITED");
-    // Another credential is unaffected.
-    expect((await call("GET", "/api/v1/workspaces", { key: (await hostTenant()).key })).status).toBe(200);
-  }, 60_000);
+  it.skipIf(expected.rateLimitUnits > 1_000)(
+    `refuses a credential with 429 once it has spent ${expected.rateLimitUnits} units`,
+    async () => {
+      const t = await hostTenant();
+      const key = `api_key:${(await hashApiKey(t.key)).slice(0, 32)}`;
+      // Spend all but one unit straight on the binding the worker uses.
+      for (let i = 1; i < expected.rateLimitUnits; i++) expect((await env.API_RATE_LIMITER.limit({ key })).success, `unit ${i}`).toBe(true);
+      const get = () => call("GET", "/api/v1/workspaces", { key: t.key });
+      // The last unit pays for RATE_LIMIT_UNIT requests; the next request asks for one more and is told no.
+      for (let i = 0; i <= RATE_LIMIT_UNIT; i++) expect((await get()).status, `request ${i + 1}`).toBe(200);
+      let res = await get();
+      for (let i = 0; i < 50 && res.status === 200; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        res = await get();
+      }
+      expectError(res, 429, "RATE_LIMITED");
+      // Another credential is unaffected.
+      expect((await call("GET", "/api/v1/workspaces", { key: (await hostTenant()).key })).status).toBe(200);
+    },
+    60_000,
+  );
 });

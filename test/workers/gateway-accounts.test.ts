@@ -8,7 +8,8 @@ import { addFault, seedGatewayAccount, simKey, simRequests, upstream, waitForLog
 
 const dbRow = (id: string) => env.DB.prepare("SELECT * FROM gateway_accounts WHERE id = ?").bind(id).first<any>();
 const auditActions = async (targetId: string) =>
-  (await env.DB.prepare("SELECT action, metadata FROM audit_logs WHERE target_id = ? ORDER BY created_at, id").bind(targetId).all<any>()).results;
+  (await env.DB.prepare("SELECT action, metadata FROM audit_logs WHERE target_id = ? ORDER BY created_at, id").bind(targetId).all<any>())
+    .results;
 
 function expectNoSecrets(res: ApiResponse, ...secrets: string[]) {
   const text = JSON.stringify(res.body) + JSON.stringify([...res.headers]);
@@ -59,7 +60,11 @@ describe("POST /api/v1/gateway-accounts", () => {
     const tenant = await seedTenant();
     const res = await buildApp().request(
       `${BASE}/api/v1/gateway-accounts`,
-      { method: "POST", headers: { Authorization: `Bearer ${tenant.key}`, "Content-Type": "application/json" }, body: JSON.stringify({ upstreamApiKey: simKey() }) },
+      {
+        method: "POST",
+        headers: { Authorization: `Bearer ${tenant.key}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ upstreamApiKey: simKey() }),
+      },
       { ...env, PUBLIC_BASE_URL: "https://api.ponte.example/" },
     );
     const body = (await res.json()) as any;
@@ -110,8 +115,20 @@ describe("reading, replacing, verifying, rotating, deleting", () => {
     const other = await seedTenant();
     expectError(await call("GET", `/api/v1/gateway-accounts/${account.id}`, { key: other.key }), 404, "NOT_FOUND");
     expect((await call("GET", "/api/v1/gateway-accounts", { key: other.key })).body.data).toEqual([]);
-    for (const [method, path] of [["PATCH", ""], ["POST", "/verify"], ["POST", "/rotate-webhook-token"], ["DELETE", ""]] as const) {
-      expectError(await call(method, `/api/v1/gateway-accounts/${account.id}${path}`, { key: other.key, ...(method === "PATCH" ? { body: { upstreamApiKey: simKey() } } : {}) }), 404, "NOT_FOUND");
+    for (const [method, path] of [
+      ["PATCH", ""],
+      ["POST", "/verify"],
+      ["POST", "/rotate-webhook-token"],
+      ["DELETE", ""],
+    ] as const) {
+      expectError(
+        await call(method, `/api/v1/gateway-accounts/${account.id}${path}`, {
+          key: other.key,
+          ...(method === "PATCH" ? { body: { upstreamApiKey: simKey() } } : {}),
+        }),
+        404,
+        "NOT_FOUND",
+      );
     }
     expect((await dbRow(account.id)).upstream_key_sealed).toBeTruthy();
   });
@@ -128,11 +145,16 @@ describe("reading, replacing, verifying, rotating, deleting", () => {
     expectError(await call("POST", `/api/v1/gateway-accounts/${account.id}/verify`, { key: tenant.key }), 502, "UPSTREAM_ERROR");
     expect((await dbRow(account.id)).status).toBe("active");
 
-    const patched = await call("PATCH", `/api/v1/gateway-accounts/${account.id}`, { key: tenant.key, body: { upstreamApiKey: "revoked-key-9876" } });
+    const patched = await call("PATCH", `/api/v1/gateway-accounts/${account.id}`, {
+      key: tenant.key,
+      body: { upstreamApiKey: "revoked-key-9876" },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body.data).toMatchObject({ status: "unverified", verifiedAt: null, upstreamKeyLast4: "9876" });
     expectNoSecrets(patched, "revoked-key-9876");
-    expect(await openSecret(env.SECRETS_ENCRYPTION_KEY, (await dbRow(account.id)).upstream_key_sealed, account.id)).toBe("revoked-key-9876");
+    expect(await openSecret(env.SECRETS_ENCRYPTION_KEY, (await dbRow(account.id)).upstream_key_sealed, account.id)).toBe(
+      "revoked-key-9876",
+    );
 
     const refused = await call("POST", `/api/v1/gateway-accounts/${account.id}/verify`, { key: tenant.key });
     expect(refused.body.data.status).toBe("invalid_credentials");
@@ -163,7 +185,13 @@ describe("reading, replacing, verifying, rotating, deleting", () => {
   it("delete: gone, its upstream webhook config removed (others kept), and passthrough calls then answer 409 GATEWAY_ACCOUNT_MISSING", async () => {
     const tenant = await seedTenant();
     const { account, upstreamApiKey } = await createAccount(tenant.key);
-    const other = { name: "merchant's own", url: "https://merchant.example/hooks", authToken: "merchant-token-0001", sendType: "SEQUENTIALLY", events: [] };
+    const other = {
+      name: "merchant's own",
+      url: "https://merchant.example/hooks",
+      authToken: "merchant-token-0001",
+      sendType: "SEQUENTIALLY",
+      events: [],
+    };
     expect((await upstream(upstreamApiKey, "POST", "/v3/webhooks", other)).status).toBe(200);
     expect((await call("GET", "/api/v1/finance/balance", { key: tenant.key })).status).toBe(200);
     const res = await call("DELETE", `/api/v1/gateway-accounts/${account.id}`, { key: tenant.key });
@@ -194,7 +222,9 @@ describe("reading, replacing, verifying, rotating, deleting", () => {
     const { account, upstreamApiKey } = await createAccount(tenant.key);
     expect((await call("GET", "/api/v1/finance/balance", { key: tenant.key })).status).toBe(200);
     const replacement = simKey();
-    expect((await call("PATCH", `/api/v1/gateway-accounts/${account.id}`, { key: tenant.key, body: { upstreamApiKey: replacement } })).status).toBe(200);
+    expect(
+      (await call("PATCH", `/api/v1/gateway-accounts/${account.id}`, { key: tenant.key, body: { upstreamApiKey: replacement } })).status,
+    ).toBe(200);
     expect((await call("GET", "/api/v1/finance/balance", { key: tenant.key })).status).toBe(200);
     const paths = async (key: string) => (await simRequests(key)).filter((r) => r.path === "/v3/finance/balance").length;
     expect([await paths(upstreamApiKey), await paths(replacement)]).toEqual([1, 1]);
@@ -237,7 +267,11 @@ describe("GET /api/v1/gateway-api-logs", () => {
     const all = await call("GET", "/api/v1/gateway-api-logs", { key: tenant.key });
     expect(all.status).toBe(200);
     expect(all.body.meta.pagination.totalCount).toBe(3);
-    expect(all.body.data.map((l: any) => l.operationId)).toEqual(["decodificar-um-qrcode-para-pagamento", "recuperar-um-unico-webhook", "recuperar-saldo-da-conta"]);
+    expect(all.body.data.map((l: any) => l.operationId)).toEqual([
+      "decodificar-um-qrcode-para-pagamento",
+      "recuperar-um-unico-webhook",
+      "recuperar-saldo-da-conta",
+    ]);
     expect(all.body.data[2]).toMatchObject({
       object: "gateway_api_log",
       gatewayAccountId: accountId,
@@ -254,7 +288,9 @@ describe("GET /api/v1/gateway-api-logs", () => {
     expect(byOp.body.data).toHaveLength(1);
     const byStatus = await call("GET", "/api/v1/gateway-api-logs?status=404", { key: tenant.key });
     expect(byStatus.body.data.map((l: any) => l.upstreamPath)).toEqual(["/v3/webhooks/wbh_missing"]);
-    expect((await call("GET", `/api/v1/gateway-api-logs?from=${encodeURIComponent(before)}&limit=2`, { key: tenant.key })).body.meta.pagination).toEqual({ limit: 2, offset: 0, totalCount: 3, hasMore: true });
+    expect(
+      (await call("GET", `/api/v1/gateway-api-logs?from=${encodeURIComponent(before)}&limit=2`, { key: tenant.key })).body.meta.pagination,
+    ).toEqual({ limit: 2, offset: 0, totalCount: 3, hasMore: true });
     expect((await call("GET", "/api/v1/gateway-api-logs?to=2000-01-01T00:00:00Z", { key: tenant.key })).body.data).toEqual([]);
     expectError(await call("GET", "/api/v1/gateway-api-logs?status=abc", { key: tenant.key }), 400, "VALIDATION_FAILED");
 

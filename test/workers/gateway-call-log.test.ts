@@ -25,7 +25,10 @@ function row(workspaceId: string, i: number) {
 }
 
 async function countFor(workspaceId: string) {
-  return (await env.DB.prepare("SELECT count(*) AS n FROM gateway_api_logs WHERE workspace_id = ?").bind(workspaceId).first<{ n: number }>())?.n ?? 0;
+  return (
+    (await env.DB.prepare("SELECT count(*) AS n FROM gateway_api_logs WHERE workspace_id = ?").bind(workspaceId).first<{ n: number }>())
+      ?.n ?? 0
+  );
 }
 
 describe("gateway call log batching", () => {
@@ -46,7 +49,11 @@ describe("gateway call log batching", () => {
   it("rows left pending are written by one delayed flush, scheduled by the first of them", async () => {
     const ws = newId();
     const waits: Promise<unknown>[] = [];
-    for (let i = 0; i < 5; i++) recordGatewayCall(backgroundDeps(env, (p) => waits.push(p)), row(ws, i)); // five requests
+    for (let i = 0; i < 5; i++)
+      recordGatewayCall(
+        backgroundDeps(env, (p) => waits.push(p)),
+        row(ws, i),
+      ); // five requests
     expect(waits).toHaveLength(1); // one timer for the batch, not one per row
     await Promise.all(waits);
     expect(await countFor(ws)).toBe(5);
@@ -56,10 +63,16 @@ describe("gateway call log batching", () => {
     const ws = newId();
     const stranded: Promise<unknown>[] = [];
     vi.useFakeTimers({ toFake: ["Date"] });
-    recordGatewayCall(backgroundDeps(env, (p) => stranded.push(p)), row(ws, 1));
+    recordGatewayCall(
+      backgroundDeps(env, (p) => stranded.push(p)),
+      row(ws, 1),
+    );
     vi.setSystemTime(Date.now() + LIMITS.gatewayLogBatchDelayMs + LIMITS.gatewayLogStaleFlushMs + 1);
     const waits: Promise<unknown>[] = [];
-    recordGatewayCall(backgroundDeps(env, (p) => waits.push(p)), row(ws, 2));
+    recordGatewayCall(
+      backgroundDeps(env, (p) => waits.push(p)),
+      row(ws, 2),
+    );
     expect(waits).toHaveLength(1); // the second request schedules its own flush
     vi.useRealTimers();
     await Promise.all([...waits, ...stranded]);

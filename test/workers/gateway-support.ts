@@ -7,14 +7,30 @@ import { newId } from "../../src/lib/ids";
 export const simKey = () => `$aact_hmlg_${crypto.randomUUID().replace(/-/g, "")}`;
 
 /** An active gateway account inserted straight into D1; `webhookToken` is what the inbound route will accept. */
-export async function seedGatewayAccount(tenant: { organizationId: string; workspaceId: string }, upstreamKey: string, environment: "live" | "test" = "test", webhookToken = "token") {
+export async function seedGatewayAccount(
+  tenant: { organizationId: string; workspaceId: string },
+  upstreamKey: string,
+  environment: "live" | "test" = "test",
+  webhookToken = "token",
+) {
   const id = newId();
   const now = new Date().toISOString();
   await env.DB.prepare(
     `INSERT INTO gateway_accounts (id, organization_id, workspace_id, environment, upstream_key_sealed, upstream_key_last4, webhook_token_hash, status, verified_at, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)`,
   )
-    .bind(id, tenant.organizationId, tenant.workspaceId, environment, await sealSecret(env.SECRETS_ENCRYPTION_KEY, upstreamKey, id), upstreamKey.slice(-4), await sha256Hex(webhookToken), now, now, now)
+    .bind(
+      id,
+      tenant.organizationId,
+      tenant.workspaceId,
+      environment,
+      await sealSecret(env.SECRETS_ENCRYPTION_KEY, upstreamKey, id),
+      upstreamKey.slice(-4),
+      await sha256Hex(webhookToken),
+      now,
+      now,
+      now,
+    )
     .run();
   return id;
 }
@@ -31,11 +47,19 @@ export interface SimRequest {
 export const SIM = "https://upstream-sim.internal";
 
 /** One call to the simulator: as the upstream when `token` is given (access_token), else its control API. */
-export async function simFetch<T = any>(method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<{ status: number; body: T }> {
+export async function simFetch<T = any>(
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown } = {},
+): Promise<{ status: number; body: T }> {
   const headers: Record<string, string> = {};
   if (options.token) headers.access_token = options.token;
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
-  const res = await env.TEST_SIM.fetch(`${SIM}${path}`, { method, headers, ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }) });
+  const res = await env.TEST_SIM.fetch(`${SIM}${path}`, {
+    method,
+    headers,
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+  });
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
 }
@@ -60,7 +84,9 @@ export const upstream = (token: string, method: string, path: string, body?: unk
 /** The gateway log is written after the response (waitUntil): poll briefly until `n` rows exist. */
 export async function waitForLogs(workspaceId: string, n: number): Promise<any[]> {
   for (let i = 0; i < 50; i++) {
-    const { results } = await env.DB.prepare("SELECT * FROM gateway_api_logs WHERE workspace_id = ? ORDER BY created_at, id").bind(workspaceId).all();
+    const { results } = await env.DB.prepare("SELECT * FROM gateway_api_logs WHERE workspace_id = ? ORDER BY created_at, id")
+      .bind(workspaceId)
+      .all();
     if (results.length >= n) return results;
     await new Promise((r) => setTimeout(r, 10));
   }

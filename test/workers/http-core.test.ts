@@ -30,11 +30,20 @@ describe("error envelope on every failure", () => {
 
   it("400 MALFORMED_JSON for a body that is not JSON", async () => {
     const { key } = await seedTenant();
-    const res = await call("POST", "/api/v1/workspaces", { key, rawBody: '{"name": "x",', headers: { "Content-Type": "application/json" } });
+    const res = await call("POST", "/api/v1/workspaces", {
+      key,
+      rawBody: '{"name": "x",',
+      headers: { "Content-Type": "application/json" },
+    });
     expectError(res, 400, "MALFORMED_JSON");
   });
 
-  it.each([["[1,2]", "array"], ['"text"', "string"], ["42", "number"], ["null", "null"]])("400 INVALID_BODY for a JSON %s", async (raw, kind) => {
+  it.each([
+    ["[1,2]", "array"],
+    ['"text"', "string"],
+    ["42", "number"],
+    ["null", "null"],
+  ])("400 INVALID_BODY for a JSON %s", async (raw, kind) => {
     const { key } = await seedTenant();
     const res = await call("POST", "/api/v1/workspaces", { key, rawBody: raw, headers: { "Content-Type": "application/json" } });
     const error = expectError(res, 400, "INVALID_BODY");
@@ -43,7 +52,11 @@ describe("error envelope on every failure", () => {
 
   it("415 for a body that is not JSON by content type", async () => {
     const { key } = await seedTenant();
-    const res = await call("POST", "/api/v1/workspaces", { key, rawBody: "name=x", headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    const res = await call("POST", "/api/v1/workspaces", {
+      key,
+      rawBody: "name=x",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
     const error = expectError(res, 415, "UNSUPPORTED_MEDIA_TYPE");
     expect(error.details.contentType).toBe("application/x-www-form-urlencoded");
   });
@@ -64,7 +77,11 @@ describe("error envelope on every failure", () => {
         else controller.close();
       },
     });
-    const res = await buildApp().request(`${BASE}/api/v1/workspaces`, { method: "POST", body: stream, headers: { "Content-Type": "application/json" }, duplex: "half" } as RequestInit, env);
+    const res = await buildApp().request(
+      `${BASE}/api/v1/workspaces`,
+      { method: "POST", body: stream, headers: { "Content-Type": "application/json" }, duplex: "half" } as RequestInit,
+      env,
+    );
     expect(res.status).toBe(413);
     expect(((await res.json()) as any).error.code).toBe("PAYLOAD_TOO_LARGE");
   });

@@ -7,7 +7,9 @@ const create = (key: string, idem: string, name = "Loja Centro") =>
   call("POST", "/api/v1/workspaces", { key, body: { name }, headers: { "Idempotency-Key": idem } });
 
 async function workspaceCount(organizationId: string) {
-  const row = await env.DB.prepare("SELECT count(*) AS n FROM workspaces WHERE organization_id = ?").bind(organizationId).first<{ n: number }>();
+  const row = await env.DB.prepare("SELECT count(*) AS n FROM workspaces WHERE organization_id = ?")
+    .bind(organizationId)
+    .first<{ n: number }>();
   return row?.n ?? 0;
 }
 
@@ -72,7 +74,9 @@ describe("Idempotency-Key", () => {
   it("an expired key (over 24 h) is a new request", async () => {
     const t = await seedTenant();
     const first = await create(t.key, "order-5", "Old");
-    await env.DB.prepare("UPDATE idempotency_keys SET created_at = created_at - 86401 WHERE organization_id = ? AND key = 'order-5'").bind(t.organizationId).run();
+    await env.DB.prepare("UPDATE idempotency_keys SET created_at = created_at - 86401 WHERE organization_id = ? AND key = 'order-5'")
+      .bind(t.organizationId)
+      .run();
     const second = await create(t.key, "order-5", "New");
     expect(second.status).toBe(201);
     expect(second.body.data.id).not.toBe(first.body.data.id);
@@ -83,9 +87,12 @@ describe("Idempotency-Key", () => {
     const t = await seedTenant();
     const ws = (await create(t.key, "setup")).body.data.id;
     await call("POST", `/api/v1/workspaces/${ws}/archive`, { key: t.key });
-    const renameArchived = () => call("PATCH", `/api/v1/workspaces/${ws}`, { key: t.key, body: { name: "x" }, headers: { "Idempotency-Key": "rename-1" } });
+    const renameArchived = () =>
+      call("PATCH", `/api/v1/workspaces/${ws}`, { key: t.key, body: { name: "x" }, headers: { "Idempotency-Key": "rename-1" } });
     expectError(await renameArchived(), 409, "INVALID_STATE");
-    const row = await env.DB.prepare("SELECT count(*) AS n FROM idempotency_keys WHERE organization_id = ? AND key = 'rename-1'").bind(t.organizationId).first<{ n: number }>();
+    const row = await env.DB.prepare("SELECT count(*) AS n FROM idempotency_keys WHERE organization_id = ? AND key = 'rename-1'")
+      .bind(t.organizationId)
+      .first<{ n: number }>();
     expect(row?.n).toBe(0);
   });
 
@@ -110,24 +117,37 @@ describe("Idempotency-Key", () => {
   it("the same key on another workspace (X-Workspace-Id) is another request: 422, not a replay", async () => {
     const t = await seedTenant();
     await create(t.key, "ws-scope");
-    const second = await call("POST", "/api/v1/workspaces", { key: t.key, body: { name: "Loja Centro" }, headers: { "Idempotency-Key": "ws-scope", "X-Workspace-Id": (await create(t.key, "other")).body.data.id } });
+    const second = await call("POST", "/api/v1/workspaces", {
+      key: t.key,
+      body: { name: "Loja Centro" },
+      headers: { "Idempotency-Key": "ws-scope", "X-Workspace-Id": (await create(t.key, "other")).body.data.id },
+    });
     expectError(second, 422, "IDEMPOTENCY_KEY_REUSED");
   });
 
   it("stored responses are sealed: a created key's secret is in no D1 row, and the replay still returns it", async () => {
     const t = await seedTenant();
-    const send = () => call("POST", "/api/v1/api-keys", { key: t.key, body: { name: "Sealed", permissions: ["payments.read"] }, headers: { "Idempotency-Key": "sealed-1" } });
+    const send = () =>
+      call("POST", "/api/v1/api-keys", {
+        key: t.key,
+        body: { name: "Sealed", permissions: ["payments.read"] },
+        headers: { "Idempotency-Key": "sealed-1" },
+      });
     const first = await send();
     const secret: string = first.body.data.secret;
     expect(secret).toMatch(/^ponte_test_/);
-    const tables = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'").all<{ name: string }>();
+    const tables = await env.DB.prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'",
+    ).all<{ name: string }>();
     expect(tables.results.map((r) => r.name)).toContain("idempotency_keys");
     for (const { name } of tables.results) {
       const rows = await env.DB.prepare(`SELECT * FROM "${name}"`).all();
       expect(JSON.stringify(rows.results), `table ${name}`).not.toContain(secret);
       expect(JSON.stringify(rows.results), `table ${name}`).not.toContain(secret.slice(15, 40));
     }
-    const stored = await env.DB.prepare("SELECT response_body FROM idempotency_keys WHERE organization_id = ? AND key = 'sealed-1'").bind(t.organizationId).first<{ response_body: string }>();
+    const stored = await env.DB.prepare("SELECT response_body FROM idempotency_keys WHERE organization_id = ? AND key = 'sealed-1'")
+      .bind(t.organizationId)
+      .first<{ response_body: string }>();
     expect(stored?.response_body).toMatch(/^v1\./);
     const again = await send();
     expect(again.headers.get("Idempotent-Replayed")).toBe("true");

@@ -17,17 +17,33 @@ const INVITATIONS = "/api/v1/organizations/current/invitations";
 const ACCEPT = "/api/v1/auth/invitations/accept";
 
 const membershipId = async (organizationId: string, userId: string) =>
-  (await env.DB.prepare("SELECT id FROM memberships WHERE organization_id = ? AND user_id = ?").bind(organizationId, userId).first<{ id: string }>())?.id ?? null;
-const roleOf = async (id: string) => (await env.DB.prepare("SELECT role FROM memberships WHERE id = ?").bind(id).first<{ role: string }>())?.role ?? null;
+  (
+    await env.DB.prepare("SELECT id FROM memberships WHERE organization_id = ? AND user_id = ?")
+      .bind(organizationId, userId)
+      .first<{ id: string }>()
+  )?.id ?? null;
+const roleOf = async (id: string) =>
+  (await env.DB.prepare("SELECT role FROM memberships WHERE id = ?").bind(id).first<{ role: string }>())?.role ?? null;
 const auditRows = (organizationId: string, action: string) =>
-  env.DB.prepare("SELECT actor_type, actor_id, target_type, target_id, metadata FROM audit_logs WHERE organization_id = ? AND action = ?").bind(organizationId, action).all<{
-    actor_type: string; actor_id: string; target_type: string; target_id: string; metadata: string;
-  }>().then((r) => r.results);
+  env.DB.prepare("SELECT actor_type, actor_id, target_type, target_id, metadata FROM audit_logs WHERE organization_id = ? AND action = ?")
+    .bind(organizationId, action)
+    .all<{
+      actor_type: string;
+      actor_id: string;
+      target_type: string;
+      target_id: string;
+      metadata: string;
+    }>()
+    .then((r) => r.results);
 
 /** An organization with a signed-up owner, and an admin, a developer and a viewer with sessions. */
 async function team() {
   const owner = await signUpUser();
-  const [admin, developer, viewer] = await Promise.all([seedMember(owner.organizationId, "admin"), seedMember(owner.organizationId, "developer"), seedMember(owner.organizationId, "viewer")]);
+  const [admin, developer, viewer] = await Promise.all([
+    seedMember(owner.organizationId, "admin"),
+    seedMember(owner.organizationId, "developer"),
+    seedMember(owner.organizationId, "viewer"),
+  ]);
   const ids = {
     owner: (await membershipId(owner.organizationId, owner.userId))!,
     admin: (await membershipId(owner.organizationId, admin.userId))!,
@@ -44,19 +60,31 @@ describe("members", () => {
     const res = await callWithCookie("GET", MEMBERS, t.owner.cookie);
     expect(res.status).toBe(200);
     expect(res.body.meta.pagination).toMatchObject({ totalCount: 4, hasMore: false });
-    expect(res.body.data[0]).toMatchObject({ id: t.ids.owner, object: "member", userId: t.owner.userId, email: t.owner.email, name: "Ana Souza", role: "owner" });
+    expect(res.body.data[0]).toMatchObject({
+      id: t.ids.owner,
+      object: "member",
+      userId: t.owner.userId,
+      email: t.owner.email,
+      name: "Ana Souza",
+      role: "owner",
+    });
     expect(res.body.data.map((m: { role: string }) => m.role).sort()).toEqual(["admin", "developer", "owner", "viewer"]);
     expect((await call("GET", MEMBERS, { key: t.key })).body.data).toHaveLength(4);
   });
 
   it("needs members.read: a developer session and a key without it get 403", async () => {
     const t = await team();
-    expect(expectError(await callWithCookie("GET", MEMBERS, t.developer.cookie), 403, "FORBIDDEN").details).toEqual({ requiredPermission: "members.read" });
+    expect(expectError(await callWithCookie("GET", MEMBERS, t.developer.cookie), 403, "FORBIDDEN").details).toEqual({
+      requiredPermission: "members.read",
+    });
     const { key } = await seedApiKey(t.organizationId, null, { permissions: ["organizations.read"] });
     expectError(await call("GET", MEMBERS, { key }), 403, "FORBIDDEN");
     const reader = await seedApiKey(t.organizationId, null, { permissions: ["members.read"] });
     expect((await call("GET", MEMBERS, { key: reader.key })).status).toBe(200);
-    expect(expectError(await call("PATCH", `${MEMBERS}/${t.ids.viewer}`, { key: reader.key, body: { role: "developer" } }), 403, "FORBIDDEN").details).toEqual({ requiredPermission: "members.manage" });
+    expect(
+      expectError(await call("PATCH", `${MEMBERS}/${t.ids.viewer}`, { key: reader.key, body: { role: "developer" } }), 403, "FORBIDDEN")
+        .details,
+    ).toEqual({ requiredPermission: "members.manage" });
     expectError(await call("DELETE", `${MEMBERS}/${t.ids.viewer}`, { key: reader.key }), 403, "FORBIDDEN");
     expectError(await call("POST", INVITATIONS, { key: reader.key, body: { email: uniqueEmail(), role: "viewer" } }), 403, "FORBIDDEN");
   });
@@ -75,10 +103,20 @@ describe("members", () => {
 
   it("only an owner grants or takes away owner; API keys never do", async () => {
     const t = await team();
-    expect(expectError(await callWithCookie("PATCH", `${MEMBERS}/${t.ids.developer}`, t.admin.cookie, { body: { role: "owner" } }), 403, "FORBIDDEN").details).toMatchObject({ requiredRole: "owner" });
+    expect(
+      expectError(
+        await callWithCookie("PATCH", `${MEMBERS}/${t.ids.developer}`, t.admin.cookie, { body: { role: "owner" } }),
+        403,
+        "FORBIDDEN",
+      ).details,
+    ).toMatchObject({ requiredRole: "owner" });
     expectError(await callWithCookie("PATCH", `${MEMBERS}/${t.ids.owner}`, t.admin.cookie, { body: { role: "viewer" } }), 403, "FORBIDDEN");
     expectError(await callWithCookie("DELETE", `${MEMBERS}/${t.ids.owner}`, t.admin.cookie), 403, "FORBIDDEN");
-    const keyGrant = expectError(await call("PATCH", `${MEMBERS}/${t.ids.admin}`, { key: t.key, body: { role: "owner" } }), 403, "FORBIDDEN");
+    const keyGrant = expectError(
+      await call("PATCH", `${MEMBERS}/${t.ids.admin}`, { key: t.key, body: { role: "owner" } }),
+      403,
+      "FORBIDDEN",
+    );
     expect(keyGrant.message).toMatch(/API keys cannot/);
     expectError(await call("PATCH", `${MEMBERS}/${t.ids.owner}`, { key: t.key, body: { role: "admin" } }), 403, "FORBIDDEN");
     expectError(await call("DELETE", `${MEMBERS}/${t.ids.owner}`, { key: t.key }), 403, "FORBIDDEN");
@@ -87,9 +125,13 @@ describe("members", () => {
     expect(await roleOf(t.ids.owner)).toBe("owner");
     // The owner can, in both directions.
     expect((await callWithCookie("PATCH", `${MEMBERS}/${t.ids.admin}`, t.owner.cookie, { body: { role: "owner" } })).status).toBe(200);
-    expect((await callWithCookie("PATCH", `${MEMBERS}/${t.ids.admin}`, t.owner.cookie, { body: { role: "developer" } })).body.data.role).toBe("developer");
+    expect(
+      (await callWithCookie("PATCH", `${MEMBERS}/${t.ids.admin}`, t.owner.cookie, { body: { role: "developer" } })).body.data.role,
+    ).toBe("developer");
     // A key may manage the roles it holds: developer ↔ viewer with a full-permission key.
-    expect((await call("PATCH", `${MEMBERS}/${t.ids.viewer}`, { key: t.key, body: { role: "developer" } })).body.data.role).toBe("developer");
+    expect((await call("PATCH", `${MEMBERS}/${t.ids.viewer}`, { key: t.key, body: { role: "developer" } })).body.data.role).toBe(
+      "developer",
+    );
   });
 
   it("no one grants a role holding permissions they lack, nor a workspace-bound key", async () => {
@@ -106,7 +148,11 @@ describe("members", () => {
 
   it("the last owner can be neither demoted nor removed (409 LAST_OWNER), and nothing is written", async () => {
     const t = await team();
-    const demote = expectError(await callWithCookie("PATCH", `${MEMBERS}/${t.ids.owner}`, t.owner.cookie, { body: { role: "admin" } }), 409, "LAST_OWNER");
+    const demote = expectError(
+      await callWithCookie("PATCH", `${MEMBERS}/${t.ids.owner}`, t.owner.cookie, { body: { role: "admin" } }),
+      409,
+      "LAST_OWNER",
+    );
     expect(demote.message).toMatch(/at least one owner/);
     expectError(await callWithCookie("DELETE", `${MEMBERS}/${t.ids.owner}`, t.owner.cookie), 409, "LAST_OWNER");
     expect(await roleOf(t.ids.owner)).toBe("owner");
@@ -123,8 +169,15 @@ describe("members", () => {
       const t = await team();
       await callWithCookie("PATCH", `${MEMBERS}/${t.ids.admin}`, t.owner.cookie, { body: { role: "owner" } });
       const as = (userId: string): SessionPrincipal => ({
-        kind: "session", sessionId: "s", actorId: userId, organizationId: t.organizationId, workspaceId: t.owner.workspaceId,
-        environment: "test", workspaceRestricted: false, role: "owner", permissions: ROLE_PERMISSION_SETS.owner,
+        kind: "session",
+        sessionId: "s",
+        actorId: userId,
+        organizationId: t.organizationId,
+        workspaceId: t.owner.workspaceId,
+        environment: "test",
+        workspaceRestricted: false,
+        role: "owner",
+        permissions: ROLE_PERMISSION_SETS.owner,
       });
       const deps = backgroundDeps(env);
       const results = await Promise.allSettled([
@@ -134,7 +187,9 @@ describe("members", () => {
       expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
       const rejected = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
       expect(rejected.reason).toMatchObject({ code: "LAST_OWNER" });
-      const owners = await env.DB.prepare("SELECT count(*) AS n FROM memberships WHERE organization_id = ? AND role = 'owner'").bind(t.organizationId).first<{ n: number }>();
+      const owners = await env.DB.prepare("SELECT count(*) AS n FROM memberships WHERE organization_id = ? AND role = 'owner'")
+        .bind(t.organizationId)
+        .first<{ n: number }>();
       expect(owners!.n).toBe(1);
     }
   });
@@ -167,7 +222,11 @@ describe("members", () => {
   it("rejects an unknown role and unknown fields", async () => {
     const t = await team();
     expectError(await call("PATCH", `${MEMBERS}/${t.ids.viewer}`, { key: t.key, body: { role: "superuser" } }), 400, "VALIDATION_FAILED");
-    expectError(await call("PATCH", `${MEMBERS}/${t.ids.viewer}`, { key: t.key, body: { role: "admin", userId: "x" } }), 400, "VALIDATION_FAILED");
+    expectError(
+      await call("PATCH", `${MEMBERS}/${t.ids.viewer}`, { key: t.key, body: { role: "admin", userId: "x" } }),
+      400,
+      "VALIDATION_FAILED",
+    );
     expectError(await call("POST", INVITATIONS, { key: t.key, body: { email: "not-an-email", role: "viewer" } }), 400, "VALIDATION_FAILED");
   });
 });
@@ -179,7 +238,15 @@ describe("invitations", () => {
     const res = await callWithCookie("POST", INVITATIONS, t.owner.cookie, { body: { email, role: "developer" } });
     expect(res.status).toBe(201);
     const inv = res.body.data;
-    expect(inv).toMatchObject({ object: "invitation", email: email.toLowerCase(), role: "developer", status: "pending", invitedBy: t.owner.userId, acceptedAt: null, revokedAt: null });
+    expect(inv).toMatchObject({
+      object: "invitation",
+      email: email.toLowerCase(),
+      role: "developer",
+      status: "pending",
+      invitedBy: t.owner.userId,
+      acceptedAt: null,
+      revokedAt: null,
+    });
     expect(inv.token).toMatch(/^pinv_[A-Za-z0-9_-]{43}$/);
     expect(inv.url).toBe(`http://ponte.test/console/invitations/accept?token=${inv.token}`);
     expect(Date.parse(inv.expiresAt) - Date.parse(inv.createdAt)).toBe(LIMITS.invitationTtlSeconds * 1000);
@@ -201,7 +268,9 @@ describe("invitations", () => {
     const t = await team();
     const email = uniqueEmail();
     const first = await call("POST", INVITATIONS, { key: t.key, body: { email, role: "viewer" } });
-    expect(expectError(await call("POST", INVITATIONS, { key: t.key, body: { email, role: "developer" } }), 409, "CONFLICT").details).toMatchObject({ invitationId: first.body.data.id });
+    expect(
+      expectError(await call("POST", INVITATIONS, { key: t.key, body: { email, role: "developer" } }), 409, "CONFLICT").details,
+    ).toMatchObject({ invitationId: first.body.data.id });
     expectError(await call("POST", INVITATIONS, { key: t.key, body: { email: t.owner.email, role: "viewer" } }), 409, "CONFLICT");
   });
 
@@ -212,14 +281,24 @@ describe("invitations", () => {
     expectError(await call("POST", ACCEPT, { body: { token }, headers: SAME_ORIGIN }), 400, "VALIDATION_FAILED");
     const res = await call("POST", ACCEPT, { body: { token, name: "Carla Lima", password: PASSWORD }, headers: SAME_ORIGIN });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ organizationId: t.organizationId, role: "admin", newUser: true, user: { email, name: "Carla Lima" }, member: { role: "admin", email } });
+    expect(res.body.data).toMatchObject({
+      organizationId: t.organizationId,
+      role: "admin",
+      newUser: true,
+      user: { email, name: "Carla Lima" },
+      member: { role: "admin", email },
+    });
     const cookie = sessionCookieFrom(res.headers)!;
     expect(cookie).toBeTruthy();
     const members = await callWithCookie("GET", MEMBERS, cookie);
     expect(members.status).toBe(200);
     expect(members.body.data.map((m: { email: string }) => m.email)).toContain(email);
     expect((await call("POST", "/api/v1/auth/login", { body: { email, password: PASSWORD }, headers: SAME_ORIGIN })).status).toBe(200);
-    const again = expectError(await call("POST", ACCEPT, { body: { token, name: "Eve", password: PASSWORD }, headers: SAME_ORIGIN }), 409, "INVALID_STATE");
+    const again = expectError(
+      await call("POST", ACCEPT, { body: { token, name: "Eve", password: PASSWORD }, headers: SAME_ORIGIN }),
+      409,
+      "INVALID_STATE",
+    );
     expect(again.details).toEqual({ status: "accepted" });
     expect((await call("GET", INVITATIONS, { key: t.key })).body.data[0].status).toBe("accepted");
     const [accepted] = await auditRows(t.organizationId, "invitation.accepted");
@@ -232,9 +311,13 @@ describe("invitations", () => {
     const t = await team();
     const email = uniqueEmail();
     const { token } = (await call("POST", INVITATIONS, { key: t.key, body: { email, role: "viewer" } })).body.data;
-    const [a, b] = await Promise.all([1, 2].map(() => call("POST", ACCEPT, { body: { token, name: "Twin", password: PASSWORD }, headers: SAME_ORIGIN })));
+    const [a, b] = await Promise.all(
+      [1, 2].map(() => call("POST", ACCEPT, { body: { token, name: "Twin", password: PASSWORD }, headers: SAME_ORIGIN })),
+    );
     expect([a!.status, b!.status].sort()).toEqual([201, 409]);
-    const n = await env.DB.prepare("SELECT count(*) AS n FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = ?").bind(email).first<{ n: number }>();
+    const n = await env.DB.prepare("SELECT count(*) AS n FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = ?")
+      .bind(email)
+      .first<{ n: number }>();
     expect(n!.n).toBe(1);
   });
 
@@ -243,12 +326,25 @@ describe("invitations", () => {
     const invitee = await signUpUser({ organizationName: "Own shop" });
     const { token } = (await call("POST", INVITATIONS, { key: t.key, body: { email: invitee.email, role: "developer" } })).body.data;
     // Without the cookie, an existing account cannot be claimed by setting a password.
-    expectError(await call("POST", ACCEPT, { body: { token, name: "Mallory", password: "another password" }, headers: SAME_ORIGIN }), 409, "CONFLICT");
+    expectError(
+      await call("POST", ACCEPT, { body: { token, name: "Mallory", password: "another password" }, headers: SAME_ORIGIN }),
+      409,
+      "CONFLICT",
+    );
     // A cross-site page cannot make the signed-in browser accept.
-    expectError(await callWithCookie("POST", ACCEPT, invitee.cookie, { body: { token }, headers: { Origin: "https://evil.example" } }), 403, "FORBIDDEN");
+    expectError(
+      await callWithCookie("POST", ACCEPT, invitee.cookie, { body: { token }, headers: { Origin: "https://evil.example" } }),
+      403,
+      "FORBIDDEN",
+    );
     const res = await callWithCookie("POST", ACCEPT, invitee.cookie, { body: { token } });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ organizationId: t.organizationId, role: "developer", newUser: false, user: { id: invitee.userId } });
+    expect(res.body.data).toMatchObject({
+      organizationId: t.organizationId,
+      role: "developer",
+      newUser: false,
+      user: { id: invitee.userId },
+    });
     expect(sessionCookieFrom(res.headers)).toBeNull();
     const me = await callWithCookie("GET", "/api/v1/auth/me", invitee.cookie);
     expect(me.body.data.memberships.map((m: { organizationId: string; role: string }) => [m.organizationId, m.role])).toEqual([
@@ -263,7 +359,9 @@ describe("invitations", () => {
     const t = await team();
     const other = await signUpUser();
     const { id, token } = (await call("POST", INVITATIONS, { key: t.key, body: { email: uniqueEmail(), role: "viewer" } })).body.data;
-    expect(expectError(await callWithCookie("POST", ACCEPT, other.cookie, { body: { token } }), 403, "FORBIDDEN").message).toMatch(/sign in with that account/);
+    expect(expectError(await callWithCookie("POST", ACCEPT, other.cookie, { body: { token } }), 403, "FORBIDDEN").message).toMatch(
+      /sign in with that account/,
+    );
     expect((await call("GET", INVITATIONS, { key: t.key })).body.data.find((i: { id: string }) => i.id === id).status).toBe("pending");
     expect(await membershipId(t.organizationId, other.userId)).toBeNull();
   });
@@ -275,9 +373,19 @@ describe("invitations", () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ id, status: "revoked" });
     expect((await callWithCookie("DELETE", `${INVITATIONS}/${id}`, t.admin.cookie)).body.data.status).toBe("revoked");
-    expect(expectError(await call("POST", ACCEPT, { body: { token, name: "Late", password: PASSWORD }, headers: SAME_ORIGIN }), 409, "INVALID_STATE").details).toEqual({ status: "revoked" });
+    expect(
+      expectError(
+        await call("POST", ACCEPT, { body: { token, name: "Late", password: PASSWORD }, headers: SAME_ORIGIN }),
+        409,
+        "INVALID_STATE",
+      ).details,
+    ).toEqual({ status: "revoked" });
     expect(await auditRows(t.organizationId, "invitation.revoked")).toHaveLength(1);
-    expectError(await call("POST", ACCEPT, { body: { token: `${token}x`, name: "X", password: PASSWORD }, headers: SAME_ORIGIN }), 404, "NOT_FOUND");
+    expectError(
+      await call("POST", ACCEPT, { body: { token: `${token}x`, name: "X", password: PASSWORD }, headers: SAME_ORIGIN }),
+      404,
+      "NOT_FOUND",
+    );
     // The same email may be invited again once the old one is revoked.
     expect((await call("POST", INVITATIONS, { key: t.key, body: { email: res.body.data.email, role: "viewer" } })).status).toBe(201);
   });
@@ -285,14 +393,26 @@ describe("invitations", () => {
   it("an expired invitation cannot be accepted and lists as expired", async () => {
     const t = await team();
     const { id, token } = (await call("POST", INVITATIONS, { key: t.key, body: { email: uniqueEmail(), role: "viewer" } })).body.data;
-    await env.DB.prepare("UPDATE invitations SET expires_at = ? WHERE id = ?").bind(new Date(Date.now() - 1000).toISOString(), id).run();
-    expect(expectError(await call("POST", ACCEPT, { body: { token, name: "Late", password: PASSWORD }, headers: SAME_ORIGIN }), 409, "INVALID_STATE").details).toEqual({ status: "expired" });
+    await env.DB.prepare("UPDATE invitations SET expires_at = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 1000).toISOString(), id)
+      .run();
+    expect(
+      expectError(
+        await call("POST", ACCEPT, { body: { token, name: "Late", password: PASSWORD }, headers: SAME_ORIGIN }),
+        409,
+        "INVALID_STATE",
+      ).details,
+    ).toEqual({ status: "expired" });
     expect((await call("GET", INVITATIONS, { key: t.key })).body.data[0].status).toBe("expired");
   });
 
   it("an owner may invite an owner; the invitee joins as owner", async () => {
     const t = await team();
-    expectError(await callWithCookie("POST", INVITATIONS, t.admin.cookie, { body: { email: uniqueEmail(), role: "owner" } }), 403, "FORBIDDEN");
+    expectError(
+      await callWithCookie("POST", INVITATIONS, t.admin.cookie, { body: { email: uniqueEmail(), role: "owner" } }),
+      403,
+      "FORBIDDEN",
+    );
     const email = uniqueEmail();
     const { token } = (await callWithCookie("POST", INVITATIONS, t.owner.cookie, { body: { email, role: "owner" } })).body.data;
     const res = await call("POST", ACCEPT, { body: { token, name: "Co-founder", password: PASSWORD }, headers: SAME_ORIGIN });

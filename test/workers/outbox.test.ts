@@ -14,7 +14,9 @@ const tenant = () => ({ organizationId: newId(), workspaceId: newId() });
 const at = new Date("2026-03-04T05:06:07.000Z");
 
 async function storedEvent(id: string) {
-  return env.DB.prepare("SELECT id, organization_id, workspace_id, type, data, created_at, fanned_out_at FROM events WHERE id = ?").bind(id).first();
+  return env.DB.prepare("SELECT id, organization_id, workspace_id, type, data, created_at, fanned_out_at FROM events WHERE id = ?")
+    .bind(id)
+    .first();
 }
 
 describe("recordEvent / recordEventIfChanged (src/events/outbox.ts)", () => {
@@ -38,7 +40,9 @@ describe("recordEvent / recordEventIfChanged (src/events/outbox.ts)", () => {
     const deps = testDeps({ now: () => at });
     const t = tenant();
     const eventId = newId();
-    await deps.db.insert(events).values({ id: eventId, ...t, type: "payment.created", data: {}, createdAt: at.toISOString(), fannedOutAt: null });
+    await deps.db
+      .insert(events)
+      .values({ id: eventId, ...t, type: "payment.created", data: {}, createdAt: at.toISOString(), fannedOutAt: null });
     const change = deps.db.update(events).set({ fannedOutAt: at.toISOString() }).where(eq(events.id, eventId));
     const { event, statement } = recordEventIfChanged(deps, t, "payment.received", { id: "p1", status: "RECEIVED" });
     const [changed] = await deps.db.batch([change, statement]);
@@ -72,17 +76,43 @@ describe("insertIfChanged (src/db/insert-if-changed.ts)", () => {
     const t = tenant();
     const id = newId();
     const eventId = newId();
-    await deps.db.insert(events).values({ id: eventId, ...t, type: "payment.created", data: {}, createdAt: at.toISOString(), fannedOutAt: null });
+    await deps.db
+      .insert(events)
+      .values({ id: eventId, ...t, type: "payment.created", data: {}, createdAt: at.toISOString(), fannedOutAt: null });
     // Keys deliberately out of schema order, `origin` and `failureReason` omitted (schema default / NULL).
-    const values = { updatedAt: "u", createdAt: "c", status: "pending" as const, valueCents: 1234, paymentId: "ch", description: "d", workspaceId: t.workspaceId, organizationId: t.organizationId, id };
+    const values = {
+      updatedAt: "u",
+      createdAt: "c",
+      status: "pending" as const,
+      valueCents: 1234,
+      paymentId: "ch",
+      description: "d",
+      workspaceId: t.workspaceId,
+      organizationId: t.organizationId,
+      id,
+    };
     const query = insertIfChanged(createDb(env.DB), refunds, values).toSQL();
     // Each selected value is aliased to the column the INSERT lists at the same position.
     const [, inserted = "", selected = ""] = /^insert into "refunds" \((.*)\) SELECT (.*) WHERE changes\(\) > 0$/.exec(query.sql) ?? [];
     expect(selected.split(", ").map((s) => s.replace(/^\? AS /, ""))).toEqual(inserted.split(", "));
     expect(query.params[inserted.split(", ").indexOf('"value_cents"')]).toBe(1234);
-    await deps.db.batch([deps.db.update(events).set({ fannedOutAt: "x" }).where(eq(events.id, eventId)), insertIfChanged(deps.db, refunds, values)]);
+    await deps.db.batch([
+      deps.db.update(events).set({ fannedOutAt: "x" }).where(eq(events.id, eventId)),
+      insertIfChanged(deps.db, refunds, values),
+    ]);
     const row = await deps.db.select().from(refunds).where(eq(refunds.id, id)).get();
-    expect(row).toEqual({ id, ...t, paymentId: "ch", valueCents: 1234, description: "d", status: "pending", origin: "ponte", failureReason: null, createdAt: "c", updatedAt: "u" });
+    expect(row).toEqual({
+      id,
+      ...t,
+      paymentId: "ch",
+      valueCents: 1234,
+      description: "d",
+      status: "pending",
+      origin: "ponte",
+      failureReason: null,
+      createdAt: "c",
+      updatedAt: "u",
+    });
   });
 
   it("refuses a key that is not a column", () => {

@@ -35,7 +35,12 @@ describe("every passthrough operation forwards exactly what the catalogue says",
     await clearSimRequests(upstreamKey);
     // The upstream answers 202 with a marker body: the merchant must see the catalogue's status and the body unchanged.
     const upstreamBody = { marker: op.operationId, nested: { list: [1, 2] } };
-    await addFault(upstreamKey, { fault: "status", status: 202, body: upstreamBody, headers: { "Set-Cookie": "upstream=1", "X-Upstream-Internal": "yes" } });
+    await addFault(upstreamKey, {
+      fault: "status",
+      status: 202,
+      body: upstreamBody,
+      headers: { "Set-Cookie": "upstream=1", "X-Upstream-Internal": "yes" },
+    });
 
     const surfacePath = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => SAMPLE_PARAMS[name]!);
     const variant = CATALOGUE.filter((o) => o.method === op.method && o.path === op.path).indexOf(op) > 0 ? "/" : "";
@@ -44,7 +49,13 @@ describe("every passthrough operation forwards exactly what the catalogue says",
     const res = await call(op.method, `${surfacePath}${variant}${isGet ? `?${SAMPLE_QUERY}` : ""}`, {
       key: tenant.key,
       body,
-      headers: { Cookie: "ponte_session=s3cret; other=1", "X-Forwarded-For": "203.0.113.9", Connection: "keep-alive", "X-Custom": "leak", Accept: "application/json" },
+      headers: {
+        Cookie: "ponte_session=s3cret; other=1",
+        "X-Forwarded-For": "203.0.113.9",
+        Connection: "keep-alive",
+        "X-Custom": "leak",
+        Accept: "application/json",
+      },
     });
 
     expect(res.status, JSON.stringify(res.body)).toBe(op.successStatus);

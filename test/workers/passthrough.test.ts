@@ -111,7 +111,11 @@ describe("upstream failures become the error envelope", () => {
     const t = await connectedTenant();
     await addFault(t.upstreamKey, { fault: "timeout", delayMs: 5000 });
     const started = Date.now();
-    const res = await buildApp().request(`${BASE}/api/v1/finance/balance`, { headers: { Authorization: `Bearer ${t.key}` } }, { ...env, UPSTREAM_TIMEOUT_MS: "100" });
+    const res = await buildApp().request(
+      `${BASE}/api/v1/finance/balance`,
+      { headers: { Authorization: `Bearer ${t.key}` } },
+      { ...env, UPSTREAM_TIMEOUT_MS: "100" },
+    );
     await clearFaults(t.upstreamKey); // releases the hung simulator request
     expect(res.status).toBe(504);
     const body = (await res.json()) as any;
@@ -125,7 +129,11 @@ describe("the upstream key never leaks", () => {
   it("appears in no response body or header, success or failure, nor in the call log", async () => {
     const t = await connectedTenant();
     const responses = [await call("GET", "/api/v1/finance/balance", { key: t.key })];
-    await addFault(t.upstreamKey, { fault: "status", status: 401, body: { errors: [{ code: "x", description: `bad key ${t.upstreamKey}` }] } });
+    await addFault(t.upstreamKey, {
+      fault: "status",
+      status: 401,
+      body: { errors: [{ code: "x", description: `bad key ${t.upstreamKey}` }] },
+    });
     responses.push(await call("GET", "/api/v1/finance/balance", { key: t.key }));
     await addFault(t.upstreamKey, { fault: "status", status: 400, headers: { "X-Echo": t.upstreamKey } });
     responses.push(await call("POST", "/api/v1/bill", { key: t.key, body: {} }));
@@ -136,7 +144,9 @@ describe("the upstream key never leaks", () => {
     }
     const logs = await waitForLogs(t.workspaceId, 3);
     expect(JSON.stringify(logs)).not.toContain(t.upstreamKey);
-    const { results } = await env.DB.prepare("SELECT upstream_key_sealed FROM gateway_accounts WHERE workspace_id = ?").bind(t.workspaceId).all();
+    const { results } = await env.DB.prepare("SELECT upstream_key_sealed FROM gateway_accounts WHERE workspace_id = ?")
+      .bind(t.workspaceId)
+      .all();
     expect(JSON.stringify(results)).not.toContain(t.upstreamKey);
   });
 });
@@ -164,7 +174,8 @@ describe("native id translation", () => {
     const res = await call("GET", `/api/v1/customers/${mine}/notifications`, { key: t.key });
     expect(res.status).toBe(200);
     expect(res.body.meta.upstream.status).toBe(200);
-    for (const id of [theirs, unsynced, unknown, "cus_000005"]) expect((await call("GET", `/api/v1/customers/${id}/notifications`, { key: t.key })).status).toBe(200);
+    for (const id of [theirs, unsynced, unknown, "cus_000005"])
+      expect((await call("GET", `/api/v1/customers/${id}/notifications`, { key: t.key })).status).toBe(200);
 
     expect((await simRequests(t.upstreamKey)).map((r) => r.path)).toEqual([
       "/v3/customers/cus_x/notifications",
@@ -174,7 +185,10 @@ describe("native id translation", () => {
       "/v3/customers/cus_000005/notifications",
     ]);
     const logs = await waitForLogs(t.workspaceId, 5);
-    expect(logs[0]).toMatchObject({ surface_path: `/api/v1/customers/${mine}/notifications`, upstream_path: "/v3/customers/cus_x/notifications" });
+    expect(logs[0]).toMatchObject({
+      surface_path: `/api/v1/customers/${mine}/notifications`,
+      upstream_path: "/v3/customers/cus_x/notifications",
+    });
   });
 
   it("translates payment UUIDs too (upper-case input accepted)", async () => {
@@ -198,10 +212,18 @@ describe("bodies and uploads", () => {
     form.append("availableAfterPayment", "true");
     form.append("type", "DOCUMENT");
     form.append("file", new File([new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x00, 0xff])], "nota.pdf", { type: "application/pdf" }));
-    const request = new Request(`${BASE}/api/v1/payments/pay_9/documents`, { method: "POST", body: form, headers: { Authorization: `Bearer ${t.key}` } });
+    const request = new Request(`${BASE}/api/v1/payments/pay_9/documents`, {
+      method: "POST",
+      body: form,
+      headers: { Authorization: `Bearer ${t.key}` },
+    });
     const contentType = request.headers.get("content-type")!;
     const bytes = await request.clone().arrayBuffer();
-    const res = await call("POST", "/api/v1/payments/pay_9/documents", { key: t.key, rawBody: bytes, headers: { "Content-Type": contentType } });
+    const res = await call("POST", "/api/v1/payments/pay_9/documents", {
+      key: t.key,
+      rawBody: bytes,
+      headers: { "Content-Type": contentType },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data.files).toEqual([{ field: "file", name: "nota.pdf", size: 6, type: "application/pdf" }]);
     expect(res.body.data.fields).toEqual({ availableAfterPayment: "true", type: "DOCUMENT" });
@@ -213,7 +235,11 @@ describe("bodies and uploads", () => {
 
   it("415 for multipart on an operation that takes JSON", async () => {
     const t = await connectedTenant();
-    const res = await call("POST", "/api/v1/transfers", { key: t.key, rawBody: "--b\r\n\r\n--b--", headers: { "Content-Type": "multipart/form-data; boundary=b" } });
+    const res = await call("POST", "/api/v1/transfers", {
+      key: t.key,
+      rawBody: "--b\r\n\r\n--b--",
+      headers: { "Content-Type": "multipart/form-data; boundary=b" },
+    });
     expectError(res, 415, "UNSUPPORTED_MEDIA_TYPE");
   });
 
@@ -222,14 +248,22 @@ describe("bodies and uploads", () => {
     ["an empty body with a JSON type", "", { "Content-Type": "application/json" }],
   ])("400 VALIDATION_FAILED for %s where the catalogue requires one", async (_name, rawBody, headers) => {
     const t = await connectedTenant();
-    const error = expectError(await call("POST", "/api/v1/pix/qrCodes/decode", { key: t.key, ...(rawBody === undefined ? {} : { rawBody }), headers }), 400, "VALIDATION_FAILED");
+    const error = expectError(
+      await call("POST", "/api/v1/pix/qrCodes/decode", { key: t.key, ...(rawBody === undefined ? {} : { rawBody }), headers }),
+      400,
+      "VALIDATION_FAILED",
+    );
     expect(error.details.fields[0].path).toBe("body");
     expect(await simRequests(t.upstreamKey)).toEqual([]);
   });
 
   it("400 INVALID_BODY for a JSON array body", async () => {
     const t = await connectedTenant();
-    expectError(await call("POST", "/api/v1/pix/qrCodes/decode", { key: t.key, rawBody: "[1]", headers: { "Content-Type": "application/json" } }), 400, "INVALID_BODY");
+    expectError(
+      await call("POST", "/api/v1/pix/qrCodes/decode", { key: t.key, rawBody: "[1]", headers: { "Content-Type": "application/json" } }),
+      400,
+      "INVALID_BODY",
+    );
   });
 });
 
@@ -237,8 +271,18 @@ describe("documents the upstream answers as files", () => {
   it("a subscription's carnê (PDF) is forwarded byte for byte, outside the envelope, and logged", async () => {
     const t = await connectedTenant();
     const customer = (await upstream(t.upstreamKey, "POST", "/v3/customers", { name: "Ana", cpfCnpj: "52998224725" })).body.id;
-    const sub = (await upstream(t.upstreamKey, "POST", "/v3/subscriptions", { customer, billingType: "BOLETO", value: 49.9, nextDueDate: "2027-01-31", cycle: "MONTHLY" })).body;
-    const direct = await env.UPSTREAM!.fetch(`https://upstream-sim.internal/v3/subscriptions/${sub.id}/paymentBook`, { headers: { access_token: t.upstreamKey } });
+    const sub = (
+      await upstream(t.upstreamKey, "POST", "/v3/subscriptions", {
+        customer,
+        billingType: "BOLETO",
+        value: 49.9,
+        nextDueDate: "2027-01-31",
+        cycle: "MONTHLY",
+      })
+    ).body;
+    const direct = await env.UPSTREAM!.fetch(`https://upstream-sim.internal/v3/subscriptions/${sub.id}/paymentBook`, {
+      headers: { access_token: t.upstreamKey },
+    });
     const expected = new Uint8Array(await direct.arrayBuffer());
 
     const res = await SELF.fetch(`${BASE}/api/v1/subscriptions/${sub.id}/paymentBook`, { headers: { Authorization: `Bearer ${t.key}` } });
@@ -253,7 +297,11 @@ describe("documents the upstream answers as files", () => {
     expect(bytes).toEqual(expected);
 
     const [log] = await waitForLogs(t.workspaceId, 1);
-    expect(log).toMatchObject({ operation_id: "gerar-carne-de-assinatura", upstream_status: 200, upstream_path: `/v3/subscriptions/${sub.id}/paymentBook` });
+    expect(log).toMatchObject({
+      operation_id: "gerar-carne-de-assinatura",
+      upstream_status: 200,
+      upstream_path: `/v3/subscriptions/${sub.id}/paymentBook`,
+    });
   });
 
   it("any file type answers with the catalogue's success status; an upstream error stays the JSON envelope", async () => {
@@ -313,9 +361,17 @@ describe("never an open proxy", () => {
     await call("GET", "/api/v1/accounts/escrow", { key: t.key });
     await call("GET", "/api/v1/pix/addressKeys/external", { key: t.key });
     await call("PUT", "/api/v1/notifications/batch", { key: t.key, body: {} });
-    expect((await simRequests(t.upstreamKey)).map((r) => `${r.method} ${r.path}`)).toEqual(["GET /v3/accounts/escrow", "GET /v3/pix/addressKeys/external", "PUT /v3/notifications/batch"]);
+    expect((await simRequests(t.upstreamKey)).map((r) => `${r.method} ${r.path}`)).toEqual([
+      "GET /v3/accounts/escrow",
+      "GET /v3/pix/addressKeys/external",
+      "PUT /v3/notifications/batch",
+    ]);
     const logs = await waitForLogs(t.workspaceId, 3);
-    expect(logs.map((l) => l.operation_id)).toEqual(["recuperar-configuracao-padrao-da-conta-escrow", "consultar-chave-pix", "atualizar-notificacoes-existentes-em-lote"]);
+    expect(logs.map((l) => l.operation_id)).toEqual([
+      "recuperar-configuracao-padrao-da-conta-escrow",
+      "consultar-chave-pix",
+      "atualizar-notificacoes-existentes-em-lote",
+    ]);
   });
 });
 
@@ -326,6 +382,9 @@ describe("variants on one method+path", () => {
     await call("POST", "/api/v1/transfers/", { key: t.key, body: { value: "10.00", walletId: "w" } });
     expect((await simRequests(t.upstreamKey)).map((r) => r.path)).toEqual(["/v3/transfers", "/v3/transfers"]);
     const logs = await waitForLogs(t.workspaceId, 2);
-    expect(logs.map((l) => l.operation_id)).toEqual(["transferir-para-conta-de-outra-instituicao-ou-chave-pix", "transferir-para-conta-asaas"]);
+    expect(logs.map((l) => l.operation_id)).toEqual([
+      "transferir-para-conta-de-outra-instituicao-ou-chave-pix",
+      "transferir-para-conta-asaas",
+    ]);
   });
 });

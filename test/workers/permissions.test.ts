@@ -16,7 +16,9 @@ interface Operation {
 }
 
 async function guardedOperations(): Promise<Operation[]> {
-  const doc = (await call("GET", "/api/v1/openapi.json")).body as { paths: Record<string, Record<string, { operationId: string; "x-permission"?: string }>> };
+  const doc = (await call("GET", "/api/v1/openapi.json")).body as {
+    paths: Record<string, Record<string, { operationId: string; "x-permission"?: string }>>;
+  };
   const out: Operation[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
@@ -43,13 +45,19 @@ describe("missing permissions", () => {
     const operations = await guardedOperations();
     expect(operations.length).toBeGreaterThan(PERMISSIONS.length);
     const keys = new Map<string, string>();
-    for (const permission of PERMISSIONS) keys.set(permission, (await seedApiKey(t.organizationId, null, { permissions: allBut(permission) })).key);
+    for (const permission of PERMISSIONS)
+      keys.set(permission, (await seedApiKey(t.organizationId, null, { permissions: allBut(permission) })).key);
     const wrong: string[] = [];
     for (const op of operations) {
       const path = op.path.replace(/\{[^}]+\}/g, () => crypto.randomUUID());
-      const res = await call(op.method, path, { key: keys.get(op.permission)!, ...(["POST", "PUT", "PATCH"].includes(op.method) ? { body: {} } : {}) });
+      const res = await call(op.method, path, {
+        key: keys.get(op.permission)!,
+        ...(["POST", "PUT", "PATCH"].includes(op.method) ? { body: {} } : {}),
+      });
       if (res.status !== 403 || res.body?.error?.code !== "FORBIDDEN" || res.body.error.details?.requiredPermission !== op.permission) {
-        wrong.push(`${op.method} ${op.path} (${op.permission}): ${res.status} ${JSON.stringify(res.body?.error?.details ?? res.body).slice(0, 120)}`);
+        wrong.push(
+          `${op.method} ${op.path} (${op.permission}): ${res.status} ${JSON.stringify(res.body?.error?.details ?? res.body).slice(0, 120)}`,
+        );
       }
     }
     expect(wrong).toEqual([]);
@@ -73,7 +81,9 @@ describe("refund and cancel without payments.manage / subscriptions.manage", () 
     expect(error.details.requiredPermission).toBe("payments.manage");
     expect((await call("GET", `/api/v1/payments/${payment.id}`, { key: t.key })).body.data).toEqual(before);
     expect((await simRequests(t)).length).toBe(upstreamCalls);
-    const events = await env.DB.prepare("SELECT count(*) AS n FROM events WHERE workspace_id = ? AND type LIKE 'payment.refund%'").bind(t.workspaceId).first<{ n: number }>();
+    const events = await env.DB.prepare("SELECT count(*) AS n FROM events WHERE workspace_id = ? AND type LIKE 'payment.refund%'")
+      .bind(t.workspaceId)
+      .first<{ n: number }>();
     expect(events?.n).toBe(0);
   });
 
@@ -91,8 +101,14 @@ describe("refund and cancel without payments.manage / subscriptions.manage", () 
   it("subscription cancel: 403 naming subscriptions.manage; the subscription stays ACTIVE", async () => {
     const t = await seedBillingTenant();
     const customer = await createCustomer(t);
-    const plan = await call("POST", "/api/v1/plans", { key: t.key, body: { name: "Pro", value: "49.90", cycle: "MONTHLY", billingType: "PIX" } });
-    const sub = await call("POST", "/api/v1/subscriptions", { key: t.key, body: { plan: plan.body.data.id, customer: customer.id, nextDueDate: dueDate(3) } });
+    const plan = await call("POST", "/api/v1/plans", {
+      key: t.key,
+      body: { name: "Pro", value: "49.90", cycle: "MONTHLY", billingType: "PIX" },
+    });
+    const sub = await call("POST", "/api/v1/subscriptions", {
+      key: t.key,
+      body: { plan: plan.body.data.id, customer: customer.id, nextDueDate: dueDate(3) },
+    });
     expect(sub.status, JSON.stringify(sub.body)).toBe(201);
     const { key } = await seedApiKey(t.organizationId, null, { permissions: allBut("subscriptions.manage") });
     const error = expectError(await call("POST", `/api/v1/subscriptions/${sub.body.data.id}/cancel`, { key }), 403, "FORBIDDEN");

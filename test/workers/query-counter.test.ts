@@ -10,14 +10,23 @@ describe("D1 query counting (local benchmarks)", () => {
     const headers = { Authorization: `Bearer ${t.key}`, "X-D1-Query-Count": "1" };
     const notAllowed = await buildApp().request(`${BASE}/api/v1/organizations/current`, { headers }, env);
     expect(notAllowed.headers.get("X-D1-Queries")).toBeNull();
-    const notAsked = await buildApp().request(`${BASE}/api/v1/organizations/current`, { headers: { Authorization: `Bearer ${t.key}` } }, { ...env, D1_QUERY_COUNTING: "1" });
+    const notAsked = await buildApp().request(
+      `${BASE}/api/v1/organizations/current`,
+      { headers: { Authorization: `Bearer ${t.key}` } },
+      { ...env, D1_QUERY_COUNTING: "1" },
+    );
     expect(notAsked.headers.get("X-D1-Queries")).toBeNull();
   });
 
   it("an authenticated read: one auth query when cold, none on a warm isolate", async () => {
     const t = await seedTenant();
     const app = buildApp();
-    const get = () => app.request(`${BASE}/api/v1/organizations/current`, { headers: { Authorization: `Bearer ${t.key}`, "X-D1-Query-Count": "1" } }, { ...env, D1_QUERY_COUNTING: "1" });
+    const get = () =>
+      app.request(
+        `${BASE}/api/v1/organizations/current`,
+        { headers: { Authorization: `Bearer ${t.key}`, "X-D1-Query-Count": "1" } },
+        { ...env, D1_QUERY_COUNTING: "1" },
+      );
     const cold = await get();
     expect(cold.status).toBe(200);
     // key lookup + the read + the once-a-minute last_used_at write (after the response)
@@ -30,7 +39,11 @@ describe("D1 query counting (local benchmarks)", () => {
   it("a rejected (unknown) key costs exactly the one auth query, every time", async () => {
     const app = buildApp();
     for (let i = 0; i < 2; i++) {
-      const res = await app.request(`${BASE}/api/v1/organizations/current`, { headers: { Authorization: `Bearer ponte_test_${"Z".repeat(40)}`, "X-D1-Query-Count": "1" } }, { ...env, D1_QUERY_COUNTING: "1" });
+      const res = await app.request(
+        `${BASE}/api/v1/organizations/current`,
+        { headers: { Authorization: `Bearer ponte_test_${"Z".repeat(40)}`, "X-D1-Query-Count": "1" } },
+        { ...env, D1_QUERY_COUNTING: "1" },
+      );
       expect(res.status).toBe(401);
       expect(res.headers.get("X-D1-Queries")).toBe("1");
     }

@@ -18,7 +18,8 @@ describe("rate limiting", () => {
     const keys: string[] = [];
     const limiter = { limit: async ({ key }: { key: string }) => (keys.push(key), { success: keys.length < 2 }) };
     const app = buildApp();
-    const get = () => app.request(`${BASE}/api/v1/workspaces`, { headers: { Authorization: `Bearer ${t.key}` } }, { ...env, API_RATE_LIMITER: limiter });
+    const get = () =>
+      app.request(`${BASE}/api/v1/workspaces`, { headers: { Authorization: `Bearer ${t.key}` } }, { ...env, API_RATE_LIMITER: limiter });
     for (let i = 0; i < RATE_LIMIT_UNIT; i++) {
       expect((await get()).status).toBe(200);
       await settle();
@@ -41,7 +42,8 @@ describe("rate limiting", () => {
     const b = await seedTenant();
     const limiter = { limit: async ({ key }: { key: string }) => ({ success: !key.endsWith((await hashApiKey(a.key)).slice(0, 32)) }) };
     const app = buildApp();
-    const get = (key: string) => app.request(`${BASE}/api/v1/workspaces`, { headers: { Authorization: `Bearer ${key}` } }, { ...env, API_RATE_LIMITER: limiter });
+    const get = (key: string) =>
+      app.request(`${BASE}/api/v1/workspaces`, { headers: { Authorization: `Bearer ${key}` } }, { ...env, API_RATE_LIMITER: limiter });
     await get(a.key);
     await settle();
     expect((await get(a.key)).status).toBe(429);
@@ -51,7 +53,12 @@ describe("rate limiting", () => {
   it("never answers 429 before authentication has answered 401", async () => {
     const limiter = { limit: async () => ({ success: false }) };
     const app = buildApp();
-    const bad = () => app.request(`${BASE}/api/v1/workspaces`, { headers: { Authorization: `Bearer ponte_test_${"Q".repeat(40)}` } }, { ...env, API_RATE_LIMITER: limiter });
+    const bad = () =>
+      app.request(
+        `${BASE}/api/v1/workspaces`,
+        { headers: { Authorization: `Bearer ponte_test_${"Q".repeat(40)}` } },
+        { ...env, API_RATE_LIMITER: limiter },
+      );
     expect((await bad()).status).toBe(401);
     await settle();
     expect((await bad()).status).toBe(401);
@@ -60,7 +67,11 @@ describe("rate limiting", () => {
   it("a failing limiter never fails the request", async () => {
     const t = await seedTenant();
     const limiter = { limit: async () => Promise.reject(new Error("limiter down")) };
-    const res = await buildApp().request(`${BASE}/api/v1/workspaces`, { headers: { Authorization: `Bearer ${t.key}` } }, { ...env, API_RATE_LIMITER: limiter });
+    const res = await buildApp().request(
+      `${BASE}/api/v1/workspaces`,
+      { headers: { Authorization: `Bearer ${t.key}` } },
+      { ...env, API_RATE_LIMITER: limiter },
+    );
     expect(res.status).toBe(200);
   });
 

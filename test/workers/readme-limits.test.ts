@@ -11,7 +11,12 @@ import { call, expectError, seedTenant, seedWorkspace } from "./support";
 
 const MiB = 1024 * 1024;
 
-const countRows = async (sql: string, ...binds: unknown[]) => (await env.DB.prepare(sql).bind(...binds).first<{ n: number }>())?.n ?? 0;
+const countRows = async (sql: string, ...binds: unknown[]) =>
+  (
+    await env.DB.prepare(sql)
+      .bind(...binds)
+      .first<{ n: number }>()
+  )?.n ?? 0;
 
 describe("16 webhook endpoints per workspace", () => {
   it("the 17th is refused and not stored; another workspace still has room", async () => {
@@ -38,7 +43,9 @@ describe("the 10 MiB multipart limit", () => {
   /** A multipart body of exactly `total` bytes: one file part padded to size. */
   function multipartOf(total: number) {
     const boundary = "ponte-limit-boundary";
-    const head = new TextEncoder().encode(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="nota.pdf"\r\nContent-Type: application/pdf\r\n\r\n`);
+    const head = new TextEncoder().encode(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="nota.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+    );
     const tail = new TextEncoder().encode(`\r\n--${boundary}--\r\n`);
     const body = new Uint8Array(total);
     body.set(head);
@@ -66,7 +73,9 @@ describe("the 10 MiB multipart limit", () => {
 
     const atLimit = await upload(10 * MiB);
     expect(atLimit.status, JSON.stringify(atLimit.body).slice(0, 300)).toBe(200);
-    expect(atLimit.body.data.files).toEqual([{ field: "file", name: "nota.pdf", size: multipartOf(10 * MiB).fileSize, type: "application/pdf" }]);
+    expect(atLimit.body.data.files).toEqual([
+      { field: "file", name: "nota.pdf", size: multipartOf(10 * MiB).fileSize, type: "application/pdf" },
+    ]);
     expect((await simRequests(t.upstreamKey)).map((r) => r.path)).toEqual(["/v3/payments/pay_9/documents"]);
   }, 30_000);
 });
@@ -76,7 +85,8 @@ describe("no cached API key served past 10 s", () => {
     const keyHash = `h-${crypto.randomUUID()}`;
     const t0 = Date.now();
     const background: Promise<unknown>[] = [];
-    const lookup = (now: number, load: () => Promise<{ id: string } | null>) => cachedKeyLookup({ keyHash, variant: "", load, waitUntil: (p) => background.push(p), now });
+    const lookup = (now: number, load: () => Promise<{ id: string } | null>) =>
+      cachedKeyLookup({ keyHash, variant: "", load, waitUntil: (p) => background.push(p), now });
 
     expect(await lookup(t0, async () => ({ id: "key-1" }))).toEqual({ id: "key-1" });
     // Revoked elsewhere; this isolate's background re-reads never land (they hang), so only age can end the entry.
@@ -92,12 +102,16 @@ describe("no cached API key served past 10 s", () => {
 });
 
 describe("Idempotency-Key claims and reuse", () => {
-  const createWorkspace = (key: string, idem: string, name = "Loja") => call("POST", "/api/v1/workspaces", { key, body: { name }, headers: { "Idempotency-Key": idem } });
+  const createWorkspace = (key: string, idem: string, name = "Loja") =>
+    call("POST", "/api/v1/workspaces", { key, body: { name }, headers: { "Idempotency-Key": idem } });
   const abandon = (organizationId: string, idem: string, ageSeconds: number) =>
-    env.DB.prepare("UPDATE idempotency_keys SET state = 'in_flight', response_status = NULL, response_body = NULL, created_at = ? WHERE organization_id = ? AND key = ?")
+    env.DB.prepare(
+      "UPDATE idempotency_keys SET state = 'in_flight', response_status = NULL, response_body = NULL, created_at = ? WHERE organization_id = ? AND key = ?",
+    )
       .bind(Math.floor(Date.now() / 1000) - ageSeconds, organizationId, idem)
       .run();
-  const workspaceCount = (organizationId: string) => countRows("SELECT count(*) AS n FROM workspaces WHERE organization_id = ?", organizationId);
+  const workspaceCount = (organizationId: string) =>
+    countRows("SELECT count(*) AS n FROM workspaces WHERE organization_id = ?", organizationId);
 
   it("a claim in flight for 59 s is respected (409); at 61 s it is abandoned and taken over", async () => {
     const t = await seedTenant();
@@ -121,20 +135,32 @@ describe("Idempotency-Key claims and reuse", () => {
     const t = await seedTenant();
     const a = (await call("POST", "/api/v1/workspaces", { key: t.key, body: { name: "A" } })).body.data.id as string;
     const b = (await call("POST", "/api/v1/workspaces", { key: t.key, body: { name: "B" } })).body.data.id as string;
-    const archive = (id: string) => call("POST", `/api/v1/workspaces/${id}/archive`, { key: t.key, headers: { "Idempotency-Key": "same-key" } });
+    const archive = (id: string) =>
+      call("POST", `/api/v1/workspaces/${id}/archive`, { key: t.key, headers: { "Idempotency-Key": "same-key" } });
     expect((await archive(a)).status).toBe(200);
     expectError(await archive(b), 422, "IDEMPOTENCY_KEY_REUSED");
     expect((await call("GET", `/api/v1/workspaces/${b}`, { key: t.key })).body.data.archivedAt).toBeNull();
 
     const first = await createWorkspace(t.key, "method-key", "C");
     expect(first.status).toBe(201);
-    const renamed = await call("PATCH", `/api/v1/workspaces/${b}`, { key: t.key, body: { name: "C" }, headers: { "Idempotency-Key": "method-key" } });
+    const renamed = await call("PATCH", `/api/v1/workspaces/${b}`, {
+      key: t.key,
+      body: { name: "C" },
+      headers: { "Idempotency-Key": "method-key" },
+    });
     expectError(renamed, 422, "IDEMPOTENCY_KEY_REUSED");
     expect((await call("GET", `/api/v1/workspaces/${b}`, { key: t.key })).body.data.name).toBe("B");
 
     // Same path, same body, another method.
-    const endpoint = (await call("POST", "/api/v1/webhook-endpoints", { key: t.key, body: { url: "https://hooks.merchant.com.br/x", eventKinds: ["*"] } })).body.data.id as string;
-    const same = (method: string) => call(method, `/api/v1/webhook-endpoints/${endpoint}`, { key: t.key, body: { enabled: false }, headers: { "Idempotency-Key": "verb-key" } });
+    const endpoint = (
+      await call("POST", "/api/v1/webhook-endpoints", { key: t.key, body: { url: "https://hooks.merchant.com.br/x", eventKinds: ["*"] } })
+    ).body.data.id as string;
+    const same = (method: string) =>
+      call(method, `/api/v1/webhook-endpoints/${endpoint}`, {
+        key: t.key,
+        body: { enabled: false },
+        headers: { "Idempotency-Key": "verb-key" },
+      });
     expect((await same("PATCH")).status).toBe(200);
     expectError(await same("DELETE"), 422, "IDEMPOTENCY_KEY_REUSED");
     expect((await call("GET", `/api/v1/webhook-endpoints/${endpoint}`, { key: t.key })).status).toBe(200);
@@ -158,7 +184,8 @@ describe("the retention sweeper's cap per run", () => {
     )
       .bind(t.organizationId, t.apiKeyId, cutoff + 3600)
       .run();
-    const left = () => countRows("SELECT count(*) AS n FROM idempotency_keys WHERE organization_id = ? AND key != 'live'", t.organizationId);
+    const left = () =>
+      countRows("SELECT count(*) AS n FROM idempotency_keys WHERE organization_id = ? AND key != 'live'", t.organizationId);
 
     const first = await runSweepers(env);
     expect(first.retention).toBe(1_000);
@@ -166,6 +193,8 @@ describe("the retention sweeper's cap per run", () => {
     const second = await runSweepers(env);
     expect(second.retention).toBe(7);
     expect(await left()).toBe(0);
-    expect(await countRows("SELECT count(*) AS n FROM idempotency_keys WHERE organization_id = ? AND key = 'live'", t.organizationId)).toBe(1);
+    expect(await countRows("SELECT count(*) AS n FROM idempotency_keys WHERE organization_id = ? AND key = 'live'", t.organizationId)).toBe(
+      1,
+    );
   });
 });

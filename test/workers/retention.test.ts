@@ -7,7 +7,10 @@ import { runSweepers } from "../../src/scheduled";
 import { callWithCookie, seedMember } from "./auth-support";
 import { seedTenant } from "./support";
 
-const exists = async (sql: string, ...binds: unknown[]) => (await env.DB.prepare(sql).bind(...binds).first()) !== null;
+const exists = async (sql: string, ...binds: unknown[]) =>
+  (await env.DB.prepare(sql)
+    .bind(...binds)
+    .first()) !== null;
 
 describe("retention sweeper", () => {
   it("deletes expired idempotency records, sessions and ended sign-in counters, and keeps live ones", async () => {
@@ -19,7 +22,9 @@ describe("retention sweeper", () => {
         [oldKey, now - LIMITS.idempotencyTtlSeconds - 60],
         [liveKey, now - 60],
       ].map(([key, createdAt]) =>
-        env.DB.prepare("INSERT INTO idempotency_keys (organization_id, credential_id, key, request_hash, state, response_status, response_body, created_at) VALUES (?, 'api_key:x', ?, 'h', 'completed', 200, NULL, ?)").bind(t.organizationId, key, createdAt),
+        env.DB.prepare(
+          "INSERT INTO idempotency_keys (organization_id, credential_id, key, request_hash, state, response_status, response_body, created_at) VALUES (?, 'api_key:x', ?, 'h', 'completed', 200, NULL, ?)",
+        ).bind(t.organizationId, key, createdAt),
       ),
     );
     const expired = await seedMember(t.organizationId, "viewer", new Date(Date.now() - 1000));
@@ -27,7 +32,10 @@ describe("retention sweeper", () => {
     const [oldCounter, liveCounter] = [`ended-${newId()}`, `live-${newId()}`];
     await env.DB.batch([
       env.DB.prepare("INSERT INTO auth_attempts (scope, subject, count, expires_at) VALUES ('login', ?, 5, ?)").bind(oldCounter, now - 60),
-      env.DB.prepare("INSERT INTO auth_attempts (scope, subject, count, expires_at) VALUES ('login', ?, 5, ?)").bind(liveCounter, now + LIMITS.loginWindowSeconds),
+      env.DB.prepare("INSERT INTO auth_attempts (scope, subject, count, expires_at) VALUES ('login', ?, 5, ?)").bind(
+        liveCounter,
+        now + LIMITS.loginWindowSeconds,
+      ),
     ]);
 
     const summary = await runSweepers(env);

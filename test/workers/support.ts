@@ -26,8 +26,20 @@ export async function seedTenant(options: SeedOptions = {}): Promise<TestTenant>
   const workspaceId = newId();
   const now = new Date().toISOString();
   await env.DB.batch([
-    env.DB.prepare("INSERT INTO organizations (id, name, default_workspace_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)").bind(organizationId, "Acme Ltda", workspaceId, now, now),
-    env.DB.prepare("INSERT INTO workspaces (id, organization_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)").bind(workspaceId, organizationId, "Default", now, now),
+    env.DB.prepare("INSERT INTO organizations (id, name, default_workspace_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)").bind(
+      organizationId,
+      "Acme Ltda",
+      workspaceId,
+      now,
+      now,
+    ),
+    env.DB.prepare("INSERT INTO workspaces (id, organization_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)").bind(
+      workspaceId,
+      organizationId,
+      "Default",
+      now,
+      now,
+    ),
   ]);
   const { apiKeyId, key } = await seedApiKey(organizationId, options.workspaceBound ? workspaceId : null, options);
   return { organizationId, workspaceId, apiKeyId, key };
@@ -42,7 +54,19 @@ export async function seedApiKey(organizationId: string, workspaceId: string | n
     `INSERT INTO api_keys (id, organization_id, workspace_id, environment, name, key_hash, display_prefix, last4, permissions, created_by, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'test-seed', ?, ?)`,
   )
-    .bind(apiKeyId, organizationId, workspaceId, options.environment ?? "test", "test key", await hashApiKey(key), displayPrefix, last4, JSON.stringify(options.permissions ?? PERMISSIONS), now, now)
+    .bind(
+      apiKeyId,
+      organizationId,
+      workspaceId,
+      options.environment ?? "test",
+      "test key",
+      await hashApiKey(key),
+      displayPrefix,
+      last4,
+      JSON.stringify(options.permissions ?? PERMISSIONS),
+      now,
+      now,
+    )
     .run();
   return { apiKeyId, key };
 }
@@ -50,7 +74,9 @@ export async function seedApiKey(organizationId: string, workspaceId: string | n
 export async function seedWorkspace(organizationId: string, name = "Second"): Promise<string> {
   const id = newId();
   const now = new Date().toISOString();
-  await env.DB.prepare("INSERT INTO workspaces (id, organization_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)").bind(id, organizationId, name, now, now).run();
+  await env.DB.prepare("INSERT INTO workspaces (id, organization_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)")
+    .bind(id, organizationId, name, now, now)
+    .run();
   return id;
 }
 

@@ -129,13 +129,18 @@ export const RECORD_FACTORIES: Record<string, RecordFactory> = {
     scope: "organization",
     create: async (ws) => {
       const { userId } = await seedMember(ws.organizationId, "developer");
-      const row = await env.DB.prepare("SELECT id FROM memberships WHERE user_id = ? AND organization_id = ?").bind(userId, ws.organizationId).first<{ id: string }>();
+      const row = await env.DB.prepare("SELECT id FROM memberships WHERE user_id = ? AND organization_id = ?")
+        .bind(userId, ws.organizationId)
+        .first<{ id: string }>();
       return { id: row!.id };
     },
   },
   "organizations/current/invitations": {
     scope: "organization",
-    create: async (ws) => ({ id: (await create(ws, "/api/v1/organizations/current/invitations", { email: `invitee-${newId()}@example.com.br`, role: "viewer" })).id }),
+    create: async (ws) => ({
+      id: (await create(ws, "/api/v1/organizations/current/invitations", { email: `invitee-${newId()}@example.com.br`, role: "viewer" }))
+        .id,
+    }),
   },
   customers: { scope: "workspace", create: customer },
   plans: { scope: "workspace", create: plan },

@@ -10,17 +10,31 @@ afterEach(() => vi.restoreAllMocks());
 describe("webhook endpoints", () => {
   it("create returns the secret once; reads never show it; the stored secret is sealed", async () => {
     const tenant = await seedTenant();
-    const res = await call("POST", "/api/v1/webhook-endpoints", { key: tenant.key, body: { url: "https://hooks.merchant.com.br/ponte", description: "prod", eventKinds: ["payment.received", "upstream.*"] } });
+    const res = await call("POST", "/api/v1/webhook-endpoints", {
+      key: tenant.key,
+      body: { url: "https://hooks.merchant.com.br/ponte", description: "prod", eventKinds: ["payment.received", "upstream.*"] },
+    });
     expect(res.status).toBe(201);
     const created = res.body.data;
-    expect(created).toMatchObject({ object: "webhook_endpoint", url: "https://hooks.merchant.com.br/ponte", description: "prod", eventKinds: ["payment.received", "upstream.*"], enabled: true, disabledReason: null, consecutiveFailures: 0, secretRotatedAt: null });
+    expect(created).toMatchObject({
+      object: "webhook_endpoint",
+      url: "https://hooks.merchant.com.br/ponte",
+      description: "prod",
+      eventKinds: ["payment.received", "upstream.*"],
+      enabled: true,
+      disabledReason: null,
+      consecutiveFailures: 0,
+      secretRotatedAt: null,
+    });
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
 
     const got = await call("GET", `/api/v1/webhook-endpoints/${created.id}`, { key: tenant.key });
     const listed = await call("GET", "/api/v1/webhook-endpoints", { key: tenant.key });
     for (const body of [got.body, listed.body]) expect(JSON.stringify(body)).not.toContain(created.secret);
     expect(listed.body.meta.pagination.totalCount).toBe(1);
-    const row = await env.DB.prepare("SELECT secret_sealed FROM webhook_endpoints WHERE id = ?").bind(created.id).first<{ secret_sealed: string }>();
+    const row = await env.DB.prepare("SELECT secret_sealed FROM webhook_endpoints WHERE id = ?")
+      .bind(created.id)
+      .first<{ secret_sealed: string }>();
     expect(row!.secret_sealed).toMatch(/^v1\./);
     expect(row!.secret_sealed).not.toContain(created.secret);
   });
@@ -28,22 +42,41 @@ describe("webhook endpoints", () => {
   it("the 16-endpoint cap holds under 30 concurrent creates: exactly 16 exist, the rest are 409 naming the limit, each kept one audited", async () => {
     const tenant = await seedTenant();
     const results = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => call("POST", "/api/v1/webhook-endpoints", { key: tenant.key, body: { url: `https://hooks.merchant.com.br/${i}`, eventKinds: ["payment.received"] } })),
+      Array.from({ length: 30 }, (_, i) =>
+        call("POST", "/api/v1/webhook-endpoints", {
+          key: tenant.key,
+          body: { url: `https://hooks.merchant.com.br/${i}`, eventKinds: ["payment.received"] },
+        }),
+      ),
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(16);
     for (const r of results.filter((r) => r.status !== 201)) expect(expectError(r, 409, "INVALID_STATE").details.limit).toBe(16);
-    const stored = await env.DB.prepare("SELECT count(*) AS n FROM webhook_endpoints WHERE workspace_id = ?").bind(tenant.workspaceId).first<{ n: number }>();
+    const stored = await env.DB.prepare("SELECT count(*) AS n FROM webhook_endpoints WHERE workspace_id = ?")
+      .bind(tenant.workspaceId)
+      .first<{ n: number }>();
     expect(stored?.n).toBe(16);
-    const audited = await env.DB.prepare("SELECT count(*) AS n FROM audit_logs WHERE organization_id = ? AND action = 'webhook_endpoint.created'").bind(tenant.organizationId).first<{ n: number }>();
+    const audited = await env.DB.prepare(
+      "SELECT count(*) AS n FROM audit_logs WHERE organization_id = ? AND action = 'webhook_endpoint.created'",
+    )
+      .bind(tenant.organizationId)
+      .first<{ n: number }>();
     expect(audited?.n).toBe(16);
   });
 
   it("patch changes fields; disabling fails open deliveries; delete removes it but keeps the log", async () => {
     const tenant = await seedTenant();
     const endpoint = await createEndpoint(tenant);
-    const patched = await call("PATCH", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: tenant.key, body: { description: "new", eventKinds: ["payment.created"], enabled: false } });
+    const patched = await call("PATCH", `/api/v1/webhook-endpoints/${endpoint.id}`, {
+      key: tenant.key,
+      body: { description: "new", eventKinds: ["payment.created"], enabled: false },
+    });
     expect(patched.status).toBe(200);
-    expect(patched.body.data).toMatchObject({ description: "new", eventKinds: ["payment.created"], enabled: false, disabledReason: "manual" });
+    expect(patched.body.data).toMatchObject({
+      description: "new",
+      eventKinds: ["payment.created"],
+      enabled: false,
+      disabledReason: "manual",
+    });
 
     mockReceiver();
     await call("POST", `/api/v1/webhook-endpoints/${endpoint.id}/test`, { key: tenant.key });
@@ -68,23 +101,45 @@ describe("webhook endpoints", () => {
     ["https://user:pw@hooks.merchant.com.br/", "username"],
   ])("rejects %s (SSRF policy) naming body.url", async (url, reason) => {
     const tenant = await seedTenant();
-    const error = expectError(await call("POST", "/api/v1/webhook-endpoints", { key: tenant.key, body: { url, eventKinds: ["*"] } }), 400, "VALIDATION_FAILED");
+    const error = expectError(
+      await call("POST", "/api/v1/webhook-endpoints", { key: tenant.key, body: { url, eventKinds: ["*"] } }),
+      400,
+      "VALIDATION_FAILED",
+    );
     expect(error.details.fields[0].path).toBe("body.url");
     expect(error.details.fields[0].message).toContain(reason);
     const endpoint = await createEndpoint(tenant);
-    expectError(await call("PATCH", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: tenant.key, body: { url } }), 400, "VALIDATION_FAILED");
+    expectError(
+      await call("PATCH", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: tenant.key, body: { url } }),
+      400,
+      "VALIDATION_FAILED",
+    );
   });
 
   it("allows http://127.0.0.1 in the local environment only", async () => {
     const tenant = await seedTenant();
-    expect((await call("POST", "/api/v1/webhook-endpoints", { key: tenant.key, body: { url: "http://127.0.0.1:8787/hook", eventKinds: ["*"] } })).status).toBe(201);
+    expect(
+      (await call("POST", "/api/v1/webhook-endpoints", { key: tenant.key, body: { url: "http://127.0.0.1:8787/hook", eventKinds: ["*"] } }))
+        .status,
+    ).toBe(201);
   });
 
   it("validates every event kind", async () => {
     const tenant = await seedTenant();
-    const error = expectError(await call("POST", "/api/v1/webhook-endpoints", { key: tenant.key, body: { url: "https://a.merchant.com.br/", eventKinds: ["payment.received", "payment.exploded", "ping"] } }), 400, "VALIDATION_FAILED");
+    const error = expectError(
+      await call("POST", "/api/v1/webhook-endpoints", {
+        key: tenant.key,
+        body: { url: "https://a.merchant.com.br/", eventKinds: ["payment.received", "payment.exploded", "ping"] },
+      }),
+      400,
+      "VALIDATION_FAILED",
+    );
     expect(error.details.fields.map((f: { path: string }) => f.path)).toEqual(["body.eventKinds.1", "body.eventKinds.2"]);
-    expectError(await call("POST", "/api/v1/webhook-endpoints", { key: tenant.key, body: { url: "https://a.merchant.com.br/", eventKinds: [] } }), 400, "VALIDATION_FAILED");
+    expectError(
+      await call("POST", "/api/v1/webhook-endpoints", { key: tenant.key, body: { url: "https://a.merchant.com.br/", eventKinds: [] } }),
+      400,
+      "VALIDATION_FAILED",
+    );
   });
 });
 
@@ -95,7 +150,14 @@ describe("the Test action", () => {
     const receiver = mockReceiver(() => new Response("pong", { status: 200 }));
     const res = await call("POST", `/api/v1/webhook-endpoints/${endpoint.id}/test`, { key: tenant.key });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ object: "webhook_attempt", trigger: "test", succeeded: true, statusCode: 200, errorKind: null, responseExcerpt: "pong" });
+    expect(res.body.data).toMatchObject({
+      object: "webhook_attempt",
+      trigger: "test",
+      succeeded: true,
+      statusCode: 200,
+      errorKind: null,
+      responseExcerpt: "pong",
+    });
     expect(typeof res.body.data.durationMs).toBe("number");
     const req = receiver.received[0]!;
     expect(req.headers["x-service-event"]).toBe("ping");
@@ -108,7 +170,11 @@ describe("the Test action", () => {
     expect(log.body.data).toMatchObject({ status: "succeeded", eventType: "ping", attemptCount: 1, payload: JSON.parse(req.body) });
     expect(log.body.data.attempts).toHaveLength(1);
     // A ping is never fanned out to other endpoints by the sweeper.
-    expect((await env.DB.prepare("SELECT fanned_out_at FROM events WHERE id = ?").bind(log.body.data.eventId).first<{ fanned_out_at: string | null }>())!.fanned_out_at).not.toBeNull();
+    expect(
+      (await env.DB.prepare("SELECT fanned_out_at FROM events WHERE id = ?")
+        .bind(log.body.data.eventId)
+        .first<{ fanned_out_at: string | null }>())!.fanned_out_at,
+    ).not.toBeNull();
   });
 
   it("reports a failing receiver: status, error kind and excerpt", async () => {
@@ -151,10 +217,16 @@ describe("security", () => {
   it("needs a credential, and names the missing permission", async () => {
     expectError(await call("GET", "/api/v1/webhook-endpoints"), 401, "UNAUTHORIZED");
     const tenant = await seedTenant({ permissions: ["webhook_endpoints.read"] });
-    const error = expectError(await call("POST", "/api/v1/webhook-endpoints", { key: tenant.key, body: { url: "https://a.merchant.com.br/", eventKinds: ["*"] } }), 403, "FORBIDDEN");
+    const error = expectError(
+      await call("POST", "/api/v1/webhook-endpoints", { key: tenant.key, body: { url: "https://a.merchant.com.br/", eventKinds: ["*"] } }),
+      403,
+      "FORBIDDEN",
+    );
     expect(error.details.requiredPermission).toBe("webhook_endpoints.manage");
     const none = await seedTenant({ permissions: ["payments.read"] });
-    expect(expectError(await call("GET", "/api/v1/webhook-logs", { key: none.key }), 403, "FORBIDDEN").details.requiredPermission).toBe("webhook_endpoints.read");
+    expect(expectError(await call("GET", "/api/v1/webhook-logs", { key: none.key }), 403, "FORBIDDEN").details.requiredPermission).toBe(
+      "webhook_endpoints.read",
+    );
   });
 
   it("another tenant's endpoint or delivery is a 404 on every route", async () => {

@@ -5,7 +5,17 @@ import { env, runDurableObjectAlarm } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RETRY_DELAYS_SECONDS } from "../../src/events/retry-schedule";
 import { call, seedTenant } from "./support";
-import { alarmOf, attemptsOf, consume, createEndpoint, deliveriesOf, endpointStub, hmacHex, insertEvent, mockReceiver } from "./webhooks-support";
+import {
+  alarmOf,
+  attemptsOf,
+  consume,
+  createEndpoint,
+  deliveriesOf,
+  endpointStub,
+  hmacHex,
+  insertEvent,
+  mockReceiver,
+} from "./webhooks-support";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -44,7 +54,14 @@ describe("a delivered event", () => {
     expect(req.url).toBe("https://hooks.merchant.com.br/ponte?x=1");
     expect(req.redirect).toBe("manual");
     const [delivery] = await deliveriesOf(endpoint.id);
-    expect(Object.keys(req.headers).sort()).toEqual(["content-type", "user-agent", "x-service-delivery", "x-service-environment", "x-service-event", "x-service-signature"]);
+    expect(Object.keys(req.headers).sort()).toEqual([
+      "content-type",
+      "user-agent",
+      "x-service-delivery",
+      "x-service-environment",
+      "x-service-event",
+      "x-service-signature",
+    ]);
     expect(req.headers).toMatchObject({
       "content-type": "application/json",
       "user-agent": "Service-Webhooks/1.0",
@@ -52,7 +69,14 @@ describe("a delivered event", () => {
       "x-service-delivery": delivery!.id,
       "x-service-environment": "SANDBOX",
     });
-    expect(JSON.parse(req.body)).toEqual({ id: event.id, type: "payment.received", createdAt: event.createdAt, environment: "local", apiVersion: "1.0", data: { paymentId: "p1", value: "129.90" } });
+    expect(JSON.parse(req.body)).toEqual({
+      id: event.id,
+      type: "payment.received",
+      createdAt: event.createdAt,
+      environment: "local",
+      apiVersion: "1.0",
+      data: { paymentId: "p1", value: "129.90" },
+    });
 
     const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(req.headers["x-service-signature"]!);
     expect(match).not.toBeNull();
@@ -116,7 +140,13 @@ describe("retries", () => {
       expect(await runDurableObjectAlarm(stub)).toBe(true);
     }
     const [delivery] = await deliveriesOf(endpoint.id);
-    expect(delivery).toMatchObject({ status: "failed", attempt_count: 6, next_attempt_at: null, last_status_code: 500, last_error_kind: "http_status" });
+    expect(delivery).toMatchObject({
+      status: "failed",
+      attempt_count: 6,
+      next_attempt_at: null,
+      last_status_code: 500,
+      last_error_kind: "http_status",
+    });
     expect(receiver.received).toHaveLength(6);
     // Same delivery id on every attempt.
     expect(new Set(receiver.received.map((r) => r.headers["x-service-delivery"]))).toEqual(new Set([delivery!.id]));

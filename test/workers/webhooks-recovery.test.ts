@@ -13,7 +13,10 @@ afterEach(() => vi.restoreAllMocks());
 /** Runs the worker's scheduled() with a queue that records what the sweeper enqueues. */
 async function runCron() {
   const sent: unknown[] = [];
-  const queue = { send: async (b: unknown) => void sent.push(b), sendBatch: async (ms: { body: unknown }[]) => void sent.push(...ms.map((m) => m.body)) } as unknown as Queue<unknown>;
+  const queue = {
+    send: async (b: unknown) => void sent.push(b),
+    sendBatch: async (ms: { body: unknown }[]) => void sent.push(...ms.map((m) => m.body)),
+  } as unknown as Queue<unknown>;
   const ctx = createExecutionContext();
   await worker.scheduled!(createScheduledController({ cron: "* * * * *" }), { ...env, EVENTS_QUEUE: queue }, ctx);
   await waitOnExecutionContext(ctx);
@@ -24,7 +27,12 @@ describe("timeouts", () => {
   it("an attempt that gets no answer in time is a timeout (the fetch is aborted)", async () => {
     let aborted = false;
     const never = (_url: string, init: RequestInit) =>
-      new Promise<Response>((_, reject) => init.signal?.addEventListener("abort", () => { aborted = true; reject(init.signal?.reason); }));
+      new Promise<Response>((_, reject) =>
+        init.signal?.addEventListener("abort", () => {
+          aborted = true;
+          reject(init.signal?.reason);
+        }),
+      );
     const outcome = await attemptHttpDelivery("https://hooks.merchant.com.br/x", {}, "{}", { fetcher: never, timeoutMs: 30 });
     expect(outcome).toMatchObject({ succeeded: false, statusCode: null, errorKind: "timeout" });
     expect(aborted).toBe(true);
@@ -33,9 +41,21 @@ describe("timeouts", () => {
 
   it("a fetcher that ignores the abort still times out, and a slow body counts against the same limit", async () => {
     const ignores = () => new Promise<Response>(() => undefined);
-    expect((await attemptHttpDelivery("https://a.merchant.com.br/", {}, "{}", { fetcher: ignores, timeoutMs: 20 })).errorKind).toBe("timeout");
-    const slowBody = async () => new Response(new ReadableStream({ start() { /* never enqueues */ } }), { status: 200 });
-    expect((await attemptHttpDelivery("https://a.merchant.com.br/", {}, "{}", { fetcher: slowBody, timeoutMs: 20 })).errorKind).toBe("timeout");
+    expect((await attemptHttpDelivery("https://a.merchant.com.br/", {}, "{}", { fetcher: ignores, timeoutMs: 20 })).errorKind).toBe(
+      "timeout",
+    );
+    const slowBody = async () =>
+      new Response(
+        new ReadableStream({
+          start() {
+            /* never enqueues */
+          },
+        }),
+        { status: 200 },
+      );
+    expect((await attemptHttpDelivery("https://a.merchant.com.br/", {}, "{}", { fetcher: slowBody, timeoutMs: 20 })).errorKind).toBe(
+      "timeout",
+    );
   });
 
   it("keeps only the first 1 KiB of the response body", async () => {
@@ -72,7 +92,9 @@ describe("the cron sweepers", () => {
     await consume([{ eventId: (await insertEvent(tenant)).id }]);
     const [delivery] = await deliveriesOf(endpoint.id);
     // Simulate the lost alarm: the retry is long overdue and no alarm is set.
-    await env.DB.prepare("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id = ?").bind(new Date(Date.now() - 5 * 60_000).toISOString(), delivery!.id).run();
+    await env.DB.prepare("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 5 * 60_000).toISOString(), delivery!.id)
+      .run();
     const { runInDurableObject } = await import("cloudflare:test");
     const { endpointStub } = await import("./webhooks-support");
     await runInDurableObject(endpointStub(endpoint.id), (_i, state) => state.storage.deleteAlarm());
@@ -107,7 +129,9 @@ describe("secret rotation", () => {
     expect(parts[2]).toBe(`v1=${await hmacHex(endpoint.secret, `${t}.${first.body}`)}`);
 
     // 24 h later (moved by rewriting the stored expiry), only the new secret signs.
-    await env.DB.prepare("UPDATE webhook_endpoints SET previous_secret_expires_at = ? WHERE id = ?").bind(new Date(Date.now() - 1000).toISOString(), endpoint.id).run();
+    await env.DB.prepare("UPDATE webhook_endpoints SET previous_secret_expires_at = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 1000).toISOString(), endpoint.id)
+      .run();
     await consume([{ eventId: (await insertEvent(tenant)).id }]);
     const second = receiver.received[1]!;
     const [t2, v1, ...rest] = second.headers["x-service-signature"]!.split(",");
@@ -126,7 +150,14 @@ describe("redeliver and recover", () => {
     receiver.answer(() => new Response("thanks", { status: 200 }));
     const res = await call("POST", `/api/v1/webhook-logs/${delivery!.id}/redeliver`, { key: tenant.key });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ deliveryId: delivery!.id, trigger: "manual", succeeded: true, statusCode: 200, errorKind: null, responseExcerpt: "thanks" });
+    expect(res.body.data).toMatchObject({
+      deliveryId: delivery!.id,
+      trigger: "manual",
+      succeeded: true,
+      statusCode: 200,
+      errorKind: null,
+      responseExcerpt: "thanks",
+    });
     expect(receiver.received.map((r) => r.headers["x-service-delivery"])).toEqual([delivery!.id, delivery!.id]);
     expect((await deliveriesOf(endpoint.id))[0]).toMatchObject({ status: "succeeded", attempt_count: 2, next_attempt_at: null });
     expect(await attemptsOf(delivery!.id)).toHaveLength(2);
@@ -138,13 +169,18 @@ describe("redeliver and recover", () => {
     mockReceiver(() => new Response("no", { status: 500 }));
     const since = new Date().toISOString();
     await consume([{ eventId: (await insertEvent(tenant)).id }, { eventId: (await insertEvent(tenant)).id }]);
-    await env.DB.prepare("UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL WHERE endpoint_id = ?").bind(endpoint.id).run();
+    await env.DB.prepare("UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL WHERE endpoint_id = ?")
+      .bind(endpoint.id)
+      .run();
 
     const receiver = mockReceiver();
     const res = await call("POST", `/api/v1/webhook-endpoints/${endpoint.id}/recover`, { key: tenant.key, body: { since } });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ object: "webhook_recovery", endpointId: endpoint.id, requeued: 2 });
-    await vi.waitFor(async () => expect((await deliveriesOf(endpoint.id)).map((d) => d.status)).toEqual(["succeeded", "succeeded"]), { timeout: 2000, interval: 20 });
+    await vi.waitFor(async () => expect((await deliveriesOf(endpoint.id)).map((d) => d.status)).toEqual(["succeeded", "succeeded"]), {
+      timeout: 2000,
+      interval: 20,
+    });
     expect(receiver.received).toHaveLength(2);
 
     await call("PATCH", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: tenant.key, body: { enabled: false } });

@@ -26,7 +26,13 @@ export function mockReceiver(reply: ReceiverReply = () => new Response("ok")) {
   const state = { reply };
   const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
     const req = new Request(input as RequestInfo, init);
-    const entry: Received = { url: req.url, headers: Object.fromEntries(req.headers), body: await req.text(), redirect: init?.redirect, at: Date.now() };
+    const entry: Received = {
+      url: req.url,
+      headers: Object.fromEntries(req.headers),
+      body: await req.text(),
+      redirect: init?.redirect,
+      at: Date.now(),
+    };
     received.push(entry);
     return state.reply(entry);
   });
@@ -41,13 +47,21 @@ export async function hmacHex(secret: string, message: string): Promise<string> 
 }
 
 export async function createEndpoint(tenant: TestTenant, body: Record<string, unknown> = {}) {
-  const res = await call("POST", "/api/v1/webhook-endpoints", { key: tenant.key, body: { url: "https://hooks.merchant.com.br/ponte", eventKinds: ["*"], ...body } });
+  const res = await call("POST", "/api/v1/webhook-endpoints", {
+    key: tenant.key,
+    body: { url: "https://hooks.merchant.com.br/ponte", eventKinds: ["*"], ...body },
+  });
   if (res.status !== 201) throw new Error(`endpoint create failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data as { id: string; secret: string; [k: string]: unknown };
 }
 
 /** Record a committed event (as billing will), without enqueueing it. */
-export async function insertEvent(tenant: TestTenant, type: EventKind = "payment.received", data: Record<string, unknown> = { id: crypto.randomUUID(), value: "129.90" }, createdAt?: Date) {
+export async function insertEvent(
+  tenant: TestTenant,
+  type: EventKind = "payment.received",
+  data: Record<string, unknown> = { id: crypto.randomUUID(), value: "129.90" },
+  createdAt?: Date,
+) {
   const deps = backgroundDeps(env);
   const { event, statement } = recordEvent(createdAt ? { ...deps, now: () => createdAt } : deps, tenant, type, data);
   await deps.db.batch([statement]);
@@ -72,11 +86,15 @@ export async function alarmOf(endpointId: string): Promise<number | null> {
 }
 
 export async function deliveriesOf(endpointId: string) {
-  const { results } = await env.DB.prepare("SELECT * FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY created_at, id").bind(endpointId).all<Record<string, any>>();
+  const { results } = await env.DB.prepare("SELECT * FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY created_at, id")
+    .bind(endpointId)
+    .all<Record<string, any>>();
   return results;
 }
 
 export async function attemptsOf(deliveryId: string) {
-  const { results } = await env.DB.prepare("SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempted_at, id").bind(deliveryId).all<Record<string, any>>();
+  const { results } = await env.DB.prepare("SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempted_at, id")
+    .bind(deliveryId)
+    .all<Record<string, any>>();
   return results;
 }

@@ -144,7 +144,9 @@ export const refunds = sqliteTable(
     /** pending while the upstream call is in flight; done; failed (its amount released). */
     status: text("status", { enum: ["pending", "done", "failed"] }).notNull(),
     /** ponte: requested through the API; upstream: found done at the upstream (e.g. refunded in its panel). */
-    origin: text("origin", { enum: ["ponte", "upstream"] }).notNull().default("ponte"),
+    origin: text("origin", { enum: ["ponte", "upstream"] })
+      .notNull()
+      .default("ponte"),
     failureReason: text("failure_reason"),
     ...timestamps,
   },

@@ -16,5 +16,8 @@ export const events = sqliteTable(
     /** Set once the delivery fan-out for this event has been recorded; null means the sweeper re-enqueues it. */
     fannedOutAt: text("fanned_out_at"),
   },
-  (t) => [index("events_tenant_idx").on(t.organizationId, t.workspaceId, t.createdAt), index("events_pending_fanout_idx").on(t.fannedOutAt, t.createdAt)],
+  (t) => [
+    index("events_tenant_idx").on(t.organizationId, t.workspaceId, t.createdAt),
+    index("events_pending_fanout_idx").on(t.fannedOutAt, t.createdAt),
+  ],
 );

@@ -6,7 +6,9 @@ export const invitations = sqliteTable(
   "invitations",
   {
     id: text("id").primaryKey(),
-    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id),
     /** Lower-cased and trimmed; the account that accepts must have (or be created with) this email. */
     email: text("email").notNull(),
     role: text("role", { enum: ["owner", "admin", "developer", "viewer"] }).notNull(),

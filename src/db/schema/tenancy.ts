@@ -19,7 +19,9 @@ export const workspaces = sqliteTable(
   "workspaces",
   {
     id: text("id").primaryKey(),
-    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id),
     name: text("name").notNull(),
     archivedAt: text("archived_at"),
     ...timestamps,
@@ -31,7 +33,9 @@ export const apiKeys = sqliteTable(
   "api_keys",
   {
     id: text("id").primaryKey(),
-    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id),
     /** Null: the key may act in any workspace of its organization (chosen by X-Workspace-Id). */
     workspaceId: text("workspace_id").references(() => workspaces.id),
     environment: text("environment", { enum: ["live", "test"] }).notNull(),
@@ -86,7 +90,8 @@ export const idempotencyKeys = sqliteTable(
     /** Unix seconds; records live for 24 h. */
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [uniqueIndex("idempotency_keys_credential_idx").on(t.organizationId, t.credentialId, t.key), index("idempotency_keys_created_idx").on(t.createdAt)],
+  (t) => [
+    uniqueIndex("idempotency_keys_credential_idx").on(t.organizationId, t.credentialId, t.key),
+    index("idempotency_keys_created_idx").on(t.createdAt),
+  ],
 );
-
-

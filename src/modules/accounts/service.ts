@@ -18,7 +18,13 @@ type UserRow = typeof users.$inferSelect;
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-export const presentUser = (row: UserRow) => ({ id: row.id, object: "user" as const, email: row.email, name: row.name, createdAt: row.createdAt });
+export const presentUser = (row: UserRow) => ({
+  id: row.id,
+  object: "user" as const,
+  email: row.email,
+  name: row.name,
+  createdAt: row.createdAt,
+});
 
 /** A new session row and the token that only the cookie will hold. */
 export async function openSession(deps: Deps, userId: string) {
@@ -47,11 +53,25 @@ export async function signUp(deps: Deps, input: SignUpInput, clientIp: string) {
   const existing = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
   if (existing) throw new ApiError("CONFLICT", "An account with this email already exists; sign in instead.", { field: "email" });
   const now = deps.now().toISOString();
-  const user: UserRow = { id: newId(), email, name: input.name, passwordHash: await hashPassword(input.password), createdAt: now, updatedAt: now };
+  const user: UserRow = {
+    id: newId(),
+    email,
+    name: input.name,
+    passwordHash: await hashPassword(input.password),
+    createdAt: now,
+    updatedAt: now,
+  };
   const organization = { id: newId(), name: input.organizationName, defaultWorkspaceId: "", createdAt: now, updatedAt: now };
   const workspace = { id: newId(), organizationId: organization.id, name: "Default", archivedAt: null, createdAt: now, updatedAt: now };
   organization.defaultWorkspaceId = workspace.id;
-  const membership = { id: newId(), organizationId: organization.id, userId: user.id, role: "owner" as const, createdAt: now, updatedAt: now };
+  const membership = {
+    id: newId(),
+    organizationId: organization.id,
+    userId: user.id,
+    role: "owner" as const,
+    createdAt: now,
+    updatedAt: now,
+  };
   const session = await openSession(deps, user.id);
   const actor: Principal = {
     kind: "session",
@@ -69,14 +89,26 @@ export async function signUp(deps: Deps, input: SignUpInput, clientIp: string) {
       deps.db.insert(workspaces).values(workspace),
       deps.db.insert(memberships).values(membership),
       session.insert,
-      auditEntry(deps, actor, { action: "organization.created", targetType: "organization", targetId: organization.id, metadata: { name: organization.name } }),
+      auditEntry(deps, actor, {
+        action: "organization.created",
+        targetType: "organization",
+        targetId: organization.id,
+        metadata: { name: organization.name },
+      }),
     ]);
   } catch (err) {
     // Two sign-ups racing for one email: the unique index decides, and nothing of the loser is kept.
-    if (String(err).includes("UNIQUE")) throw new ApiError("CONFLICT", "An account with this email already exists; sign in instead.", { field: "email" });
+    if (String(err).includes("UNIQUE"))
+      throw new ApiError("CONFLICT", "An account with this email already exists; sign in instead.", { field: "email" });
     throw err;
   }
-  return { user: presentUser(user), organizationId: organization.id, workspaceId: workspace.id, token: session.token, expiresAt: session.row.expiresAt };
+  return {
+    user: presentUser(user),
+    organizationId: organization.id,
+    workspaceId: workspace.id,
+    token: session.token,
+    expiresAt: session.row.expiresAt,
+  };
 }
 
 const WRONG_CREDENTIALS = "Email or password is incorrect.";
@@ -99,7 +131,8 @@ export async function logOut(deps: Deps, token: string): Promise<void> {
 }
 
 /** Retention: deletes up to LIMITS.retentionBatchRows sessions past their expiry (they no longer sign anyone in). */
-export const pruneExpiredSessions = (deps: Deps) => deleteExpiredRows(deps.env.DB, { table: "sessions", key: "id", column: "expires_at" }, deps.now().toISOString());
+export const pruneExpiredSessions = (deps: Deps) =>
+  deleteExpiredRows(deps.env.DB, { table: "sessions", key: "id", column: "expires_at" }, deps.now().toISOString());
 
 export interface SessionUser {
   sessionId: string;
@@ -119,7 +152,12 @@ export async function sessionUser(deps: Deps, token: string): Promise<SessionUse
 }
 
 /** Verifies the current password, stores the new hash, ends every session of the user and opens a fresh one. */
-export async function changePassword(deps: Deps, current: SessionUser, input: { currentPassword: string; newPassword: string }, clientIp: string) {
+export async function changePassword(
+  deps: Deps,
+  current: SessionUser,
+  input: { currentPassword: string; newPassword: string },
+  clientIp: string,
+) {
   // A stolen session must not become an unlimited password oracle: the sign-in throttle applies here too.
   await countLoginAttempt(deps, current.user.email, clientIp);
   if (!(await verifyPassword(input.currentPassword, current.user.passwordHash))) {
@@ -128,7 +166,10 @@ export async function changePassword(deps: Deps, current: SessionUser, input: { 
   const now = deps.now().toISOString();
   const session = await openSession(deps, current.user.id);
   await deps.db.batch([
-    deps.db.update(users).set({ passwordHash: await hashPassword(input.newPassword), updatedAt: now }).where(eq(users.id, current.user.id)),
+    deps.db
+      .update(users)
+      .set({ passwordHash: await hashPassword(input.newPassword), updatedAt: now })
+      .where(eq(users.id, current.user.id)),
     deps.db.delete(sessions).where(and(eq(sessions.userId, current.user.id), ne(sessions.id, session.row.id))),
     session.insert,
   ]);
@@ -145,7 +186,13 @@ export interface MembershipView {
 /** The user's organizations (oldest membership first) with their workspaces, for `me` and the console switcher. */
 export async function listMemberships(deps: Deps, userId: string): Promise<MembershipView[]> {
   const rows = await deps.db
-    .select({ organizationId: memberships.organizationId, role: memberships.role, organizationName: organizations.name, defaultWorkspaceId: organizations.defaultWorkspaceId, workspace: workspaces })
+    .select({
+      organizationId: memberships.organizationId,
+      role: memberships.role,
+      organizationName: organizations.name,
+      defaultWorkspaceId: organizations.defaultWorkspaceId,
+      workspace: workspaces,
+    })
     .from(memberships)
     .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
     .leftJoin(workspaces, eq(workspaces.organizationId, memberships.organizationId))
@@ -154,13 +201,28 @@ export async function listMemberships(deps: Deps, userId: string): Promise<Membe
   const byOrg = new Map<string, MembershipView>();
   for (const r of rows) {
     let view = byOrg.get(r.organizationId);
-    if (!view) byOrg.set(r.organizationId, (view = { organizationId: r.organizationId, organizationName: r.organizationName, role: r.role, workspaces: [] }));
-    if (r.workspace) view.workspaces.push({ id: r.workspace.id, name: r.workspace.name, isDefault: r.workspace.id === r.defaultWorkspaceId, archived: r.workspace.archivedAt !== null });
+    if (!view)
+      byOrg.set(
+        r.organizationId,
+        (view = { organizationId: r.organizationId, organizationName: r.organizationName, role: r.role, workspaces: [] }),
+      );
+    if (r.workspace)
+      view.workspaces.push({
+        id: r.workspace.id,
+        name: r.workspace.name,
+        isDefault: r.workspace.id === r.defaultWorkspaceId,
+        archived: r.workspace.archivedAt !== null,
+      });
   }
   return [...byOrg.values()];
 }
 
 export function describeCurrent(principal: SessionPrincipal | null) {
   if (!principal) return null;
-  return { organizationId: principal.organizationId, workspaceId: principal.workspaceId, role: principal.role, permissions: [...principal.permissions].sort() };
+  return {
+    organizationId: principal.organizationId,
+    workspaceId: principal.workspaceId,
+    role: principal.role,
+    permissions: [...principal.permissions].sort(),
+  };
 }

@@ -45,7 +45,12 @@ async function countAttempt(deps: Deps, counters: Counter[], message: string): P
   });
   if (retryAfter <= 0) return;
   retryAfter = Math.max(1, retryAfter);
-  throw new ApiError("RATE_LIMITED", `${message} Try again in ${Math.ceil(retryAfter / 60)} minute(s).`, { retryAfterSeconds: retryAfter }, { "Retry-After": String(retryAfter) });
+  throw new ApiError(
+    "RATE_LIMITED",
+    `${message} Try again in ${Math.ceil(retryAfter / 60)} minute(s).`,
+    { retryAfterSeconds: retryAfter },
+    { "Retry-After": String(retryAfter) },
+  );
 }
 
 const loginCounters = (email: string, network: string): Counter[] => [

@@ -28,8 +28,15 @@ export const CreateApiKeyBody = z
   .strictObject({
     name: z.string().trim().min(1).max(100),
     permissions: z.array(PermissionName).min(1).max(64),
-    workspaceId: z.uuid().nullable().optional().openapi({ description: "Bind the key to one workspace; omit or null for organization-wide." }),
-    environment: z.enum(["live", "test"]).optional().openapi({ description: "Defaults to the host's environment, the only one it accepts." }),
+    workspaceId: z
+      .uuid()
+      .nullable()
+      .optional()
+      .openapi({ description: "Bind the key to one workspace; omit or null for organization-wide." }),
+    environment: z
+      .enum(["live", "test"])
+      .optional()
+      .openapi({ description: "Defaults to the host's environment, the only one it accepts." }),
   })
   .openapi("CreateApiKey");
 

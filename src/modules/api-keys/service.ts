@@ -60,9 +60,13 @@ async function buildKey(deps: Deps, principal: Principal, input: CreateApiKeyInp
   const hostEnvironment = keyEnvironmentFor(deps.env.ENVIRONMENT);
   const environment = input.environment ?? hostEnvironment;
   if (environment !== hostEnvironment) {
-    throw new ApiError("VALIDATION_FAILED", `This host issues ${hostEnvironment} keys only; create ${environment} keys on the ${environment === "live" ? "production" : "sandbox"} host.`, {
-      fields: [{ path: "body.environment", message: `must be '${hostEnvironment}' on this host`, code: "invalid_value" }],
-    });
+    throw new ApiError(
+      "VALIDATION_FAILED",
+      `This host issues ${hostEnvironment} keys only; create ${environment} keys on the ${environment === "live" ? "production" : "sandbox"} host.`,
+      {
+        fields: [{ path: "body.environment", message: `must be '${hostEnvironment}' on this host`, code: "invalid_value" }],
+      },
+    );
   }
   assertHoldsAll(principal, input.permissions, "grant");
   let workspaceId = input.workspaceId ?? null;
@@ -71,8 +75,11 @@ async function buildKey(deps: Deps, principal: Principal, input: CreateApiKeyInp
     workspaceId = principal.workspaceId;
   }
   if (workspaceId !== null) {
-    const ws = await deps.db.select({ id: workspaces.id, archivedAt: workspaces.archivedAt }).from(workspaces)
-      .where(and(eq(workspaces.id, workspaceId), eq(workspaces.organizationId, principal.organizationId))).get();
+    const ws = await deps.db
+      .select({ id: workspaces.id, archivedAt: workspaces.archivedAt })
+      .from(workspaces)
+      .where(and(eq(workspaces.id, workspaceId), eq(workspaces.organizationId, principal.organizationId)))
+      .get();
     if (!ws) throw notFound("workspace", workspaceId);
     if (ws.archivedAt) throw new ApiError("INVALID_STATE", "The workspace is archived.", { workspaceId, status: "archived" });
   }
@@ -102,7 +109,12 @@ export async function createApiKey(deps: Deps, principal: Principal, input: Crea
   const { row, secret } = await buildKey(deps, principal, input);
   await deps.db.batch([
     deps.db.insert(apiKeys).values(row),
-    auditEntry(deps, principal, { action: "api_key.created", targetType: "api_key", targetId: row.id, metadata: { name: row.name, permissions: row.permissions } }),
+    auditEntry(deps, principal, {
+      action: "api_key.created",
+      targetType: "api_key",
+      targetId: row.id,
+      metadata: { name: row.name, permissions: row.permissions },
+    }),
   ]);
   return { ...presentApiKey(row), secret };
 }
@@ -115,7 +127,11 @@ export async function listApiKeys(deps: Deps, principal: Principal, page: PageRe
 }
 
 async function findKey(deps: Deps, principal: Principal, id: string): Promise<ApiKeyRow> {
-  const row = await deps.db.select().from(apiKeys).where(and(eq(apiKeys.id, id), ...scope(principal))).get();
+  const row = await deps.db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, id), ...scope(principal)))
+    .get();
   if (!row) throw notFound("API key", id);
   return row;
 }
@@ -132,7 +148,10 @@ export async function revokeApiKey(deps: Deps, principal: Principal, id: string)
   if (row.revokedAt) return presentApiKey(row);
   const now = deps.now().toISOString();
   await deps.db.batch([
-    deps.db.update(apiKeys).set({ revokedAt: now, updatedAt: now }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))),
+    deps.db
+      .update(apiKeys)
+      .set({ revokedAt: now, updatedAt: now })
+      .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))),
     auditEntry(deps, principal, { action: "api_key.revoked", targetType: "api_key", targetId: id }),
   ]);
   forgetApiKey(row.keyHash);

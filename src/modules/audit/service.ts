@@ -33,7 +33,8 @@ export function auditRow(deps: Deps, principal: Principal, event: AuditEvent): t
 }
 
 /** An insert to put in the same `db.batch` as the write it records. */
-export const auditEntry = (deps: Deps, principal: Principal, event: AuditEvent) => deps.db.insert(auditLogs).values(auditRow(deps, principal, event));
+export const auditEntry = (deps: Deps, principal: Principal, event: AuditEvent) =>
+  deps.db.insert(auditLogs).values(auditRow(deps, principal, event));
 
 export interface AuditFilters {
   action?: string | undefined;

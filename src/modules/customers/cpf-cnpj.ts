@@ -10,9 +10,7 @@
 export type TaxIdKind = "CPF" | "CNPJ";
 export type PersonType = "FISICA" | "JURIDICA";
 
-export type CpfCnpjResult =
-  | { ok: true; value: string; kind: TaxIdKind; personType: PersonType }
-  | { ok: false; reason: string };
+export type CpfCnpjResult = { ok: true; value: string; kind: TaxIdKind; personType: PersonType } | { ok: false; reason: string };
 
 const CPF_LENGTH = 11;
 const CNPJ_LENGTH = 14;

@@ -35,11 +35,30 @@ export const UpdateCustomerBody = z
   .openapi("UpdateCustomer");
 
 export const CustomerListQuery = z.object({
-  name: z.string().max(200).optional().openapi({ param: { name: "name", in: "query" } }),
-  email: z.string().max(254).optional().openapi({ param: { name: "email", in: "query" } }),
-  cpfCnpj: z.string().max(20).optional().openapi({ param: { name: "cpfCnpj", in: "query" } }),
-  externalReference: z.string().max(200).optional().openapi({ param: { name: "externalReference", in: "query" } }),
-  includeDeleted: z.enum(["true", "false"]).optional().openapi({ param: { name: "includeDeleted", in: "query" } }),
+  name: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({ param: { name: "name", in: "query" } }),
+  email: z
+    .string()
+    .max(254)
+    .optional()
+    .openapi({ param: { name: "email", in: "query" } }),
+  cpfCnpj: z
+    .string()
+    .max(20)
+    .optional()
+    .openapi({ param: { name: "cpfCnpj", in: "query" } }),
+  externalReference: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({ param: { name: "externalReference", in: "query" } }),
+  includeDeleted: z
+    .enum(["true", "false"])
+    .optional()
+    .openapi({ param: { name: "includeDeleted", in: "query" } }),
 });
 
 export const Customer = z

@@ -58,11 +58,27 @@ export interface CustomerInput {
   observations?: string | null | undefined;
 }
 
-const OPTIONAL_FIELDS = ["email", "phone", "mobilePhone", "address", "addressNumber", "complement", "province", "postalCode", "externalReference", "observations"] as const;
+const OPTIONAL_FIELDS = [
+  "email",
+  "phone",
+  "mobilePhone",
+  "address",
+  "addressNumber",
+  "complement",
+  "province",
+  "postalCode",
+  "externalReference",
+  "observations",
+] as const;
 
 /** The upstream body: the merchant's fields, with Ponte's id as the upstream's externalReference. */
 function upstreamCustomerBody(row: CustomerRow) {
-  const body: Record<string, unknown> = { name: row.name, cpfCnpj: row.cpfCnpj, externalReference: row.id, notificationDisabled: row.notificationDisabled };
+  const body: Record<string, unknown> = {
+    name: row.name,
+    cpfCnpj: row.cpfCnpj,
+    externalReference: row.id,
+    notificationDisabled: row.notificationDisabled,
+  };
   for (const f of OPTIONAL_FIELDS) if (f !== "externalReference" && row[f] !== null) body[f] = row[f];
   return body;
 }
@@ -102,24 +118,39 @@ export async function createCustomer(deps: Deps, principal: Principal, input: Cu
 /** Creates the customer upstream and links it; a definitive refusal removes the pending record. */
 async function pushCustomer(deps: Deps, credentials: GatewayCredentials, row: CustomerRow): Promise<CustomerRow> {
   try {
-    const created = await upstreamJson<{ id: string }>(deps, credentials, { flow: "create-customer", method: "POST", path: "/v3/customers", body: upstreamCustomerBody(row), surfacePath: "/api/v1/customers" });
+    const created = await upstreamJson<{ id: string }>(deps, credentials, {
+      flow: "create-customer",
+      method: "POST",
+      path: "/v3/customers",
+      body: upstreamCustomerBody(row),
+      surfacePath: "/api/v1/customers",
+    });
     return linkCustomer(deps, row, created.id);
   } catch (err) {
-    if (err instanceof ApiError && !isAmbiguousFailure(err)) await deps.db.delete(customers).where(and(eq(customers.id, row.id), eq(customers.syncStatus, "pending")));
+    if (err instanceof ApiError && !isAmbiguousFailure(err))
+      await deps.db.delete(customers).where(and(eq(customers.id, row.id), eq(customers.syncStatus, "pending")));
     throw err;
   }
 }
 
 async function linkCustomer(deps: Deps, row: CustomerRow, upstreamId: string): Promise<CustomerRow> {
   const updatedAt = deps.now().toISOString();
-  await deps.db.update(customers).set({ upstreamId, syncStatus: "synced", updatedAt }).where(and(eq(customers.id, row.id), eq(customers.syncStatus, "pending")));
+  await deps.db
+    .update(customers)
+    .set({ upstreamId, syncStatus: "synced", updatedAt })
+    .where(and(eq(customers.id, row.id), eq(customers.syncStatus, "pending")));
   return { ...row, upstreamId, syncStatus: "synced", updatedAt };
 }
 
 /** Sweeper / lazy path: find the upstream customer by Ponte's id, or create it when the upstream has none. */
 export async function reconcileCustomer(deps: Deps, credentials: GatewayCredentials, row: CustomerRow): Promise<CustomerRow> {
   if (row.syncStatus !== "pending") return row;
-  const found = await upstreamJson<{ data: { id: string }[] }>(deps, credentials, { flow: "reconcile-customer", method: "GET", path: "/v3/customers", query: `externalReference=${encodeURIComponent(row.id)}` });
+  const found = await upstreamJson<{ data: { id: string }[] }>(deps, credentials, {
+    flow: "reconcile-customer",
+    method: "GET",
+    path: "/v3/customers",
+    query: `externalReference=${encodeURIComponent(row.id)}`,
+  });
   const match = found.data[0];
   return match ? linkCustomer(deps, row, match.id) : pushCustomer(deps, credentials, row);
 }
@@ -129,21 +160,50 @@ function scope(tenant: Tenant): SQL[] {
 }
 
 export async function findCustomerRow(deps: Deps, tenant: Tenant, id: string): Promise<CustomerRow> {
-  const row = await deps.db.select().from(customers).where(and(eq(customers.id, id), ...scope(tenant))).get();
+  const row = await deps.db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.id, id), ...scope(tenant)))
+    .get();
   if (!row) throw notFound("customer", id);
   return row;
 }
 
 /** A customer usable for a new payment or subscription: live, and known to the upstream. */
-export async function customerForBilling(deps: Deps, credentials: GatewayCredentials, tenant: Tenant, id: string, field = "customer"): Promise<CustomerRow & { upstreamId: string }> {
-  const row = await deps.db.select().from(customers).where(and(eq(customers.id, id), ...scope(tenant))).get();
-  if (!row) throw new ApiError("VALIDATION_FAILED", `Invalid request body: body.${field}.`, { fields: [{ path: `body.${field}`, message: `no customer with id '${id}'`, code: "not_found" }] });
-  if (row.deletedAt) throw new ApiError("INVALID_STATE", `Customer '${id}' is deleted; restore it first.`, { customerId: id, status: "deleted" });
+export async function customerForBilling(
+  deps: Deps,
+  credentials: GatewayCredentials,
+  tenant: Tenant,
+  id: string,
+  field = "customer",
+): Promise<CustomerRow & { upstreamId: string }> {
+  const row = await deps.db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.id, id), ...scope(tenant)))
+    .get();
+  if (!row)
+    throw new ApiError("VALIDATION_FAILED", `Invalid request body: body.${field}.`, {
+      fields: [{ path: `body.${field}`, message: `no customer with id '${id}'`, code: "not_found" }],
+    });
+  if (row.deletedAt)
+    throw new ApiError("INVALID_STATE", `Customer '${id}' is deleted; restore it first.`, { customerId: id, status: "deleted" });
   const synced = await reconcileCustomer(deps, credentials, row);
   return synced as CustomerRow & { upstreamId: string };
 }
 
-export async function listCustomers(deps: Deps, principal: Principal, page: PageRequest, filters: { name?: string | undefined; email?: string | undefined; cpfCnpj?: string | undefined; externalReference?: string | undefined; includeDeleted?: string | undefined }) {
+export async function listCustomers(
+  deps: Deps,
+  principal: Principal,
+  page: PageRequest,
+  filters: {
+    name?: string | undefined;
+    email?: string | undefined;
+    cpfCnpj?: string | undefined;
+    externalReference?: string | undefined;
+    includeDeleted?: string | undefined;
+  },
+) {
   requirePermission(principal, "customers.read");
   const conditions = scope(tenantOf(principal));
   if (filters.includeDeleted !== "true") conditions.push(isNull(customers.deletedAt));
@@ -165,7 +225,8 @@ export async function getCustomer(deps: Deps, principal: Principal, id: string) 
 export async function updateCustomer(deps: Deps, principal: Principal, id: string, input: CustomerInput) {
   requirePermission(principal, "customers.manage");
   const row = await findCustomerRow(deps, tenantOf(principal), id);
-  if (row.deletedAt) throw new ApiError("INVALID_STATE", `Customer '${id}' is deleted; restore it before updating.`, { customerId: id, status: "deleted" });
+  if (row.deletedAt)
+    throw new ApiError("INVALID_STATE", `Customer '${id}' is deleted; restore it before updating.`, { customerId: id, status: "deleted" });
   const changes: Partial<CustomerRow> = {};
   if (input.name !== undefined) changes.name = input.name;
   if (input.cpfCnpj !== undefined) {
@@ -179,8 +240,17 @@ export async function updateCustomer(deps: Deps, principal: Principal, id: strin
   const credentials = await resolveGatewayAccount(deps, principal);
   const synced = await reconcileCustomer(deps, credentials, row);
   const upstreamBody = upstreamCustomerBody(next);
-  await upstreamJson(deps, credentials, { flow: "update-customer", method: "PUT", path: `/v3/customers/${synced.upstreamId}`, body: upstreamBody, surfacePath: `/api/v1/customers/${id}` });
-  await deps.db.update(customers).set({ ...changes, updatedAt: next.updatedAt }).where(eq(customers.id, id));
+  await upstreamJson(deps, credentials, {
+    flow: "update-customer",
+    method: "PUT",
+    path: `/v3/customers/${synced.upstreamId}`,
+    body: upstreamBody,
+    surfacePath: `/api/v1/customers/${id}`,
+  });
+  await deps.db
+    .update(customers)
+    .set({ ...changes, updatedAt: next.updatedAt })
+    .where(eq(customers.id, id));
   return presentCustomer({ ...next, upstreamId: synced.upstreamId, syncStatus: synced.syncStatus });
 }
 
@@ -189,7 +259,13 @@ export async function deleteCustomer(deps: Deps, principal: Principal, id: strin
   const row = await findCustomerRow(deps, tenantOf(principal), id);
   if (row.deletedAt) return presentCustomer(row);
   const credentials = await resolveGatewayAccount(deps, principal);
-  if (row.upstreamId) await upstreamJson(deps, credentials, { flow: "delete-customer", method: "DELETE", path: `/v3/customers/${row.upstreamId}`, surfacePath: `/api/v1/customers/${id}` });
+  if (row.upstreamId)
+    await upstreamJson(deps, credentials, {
+      flow: "delete-customer",
+      method: "DELETE",
+      path: `/v3/customers/${row.upstreamId}`,
+      surfacePath: `/api/v1/customers/${id}`,
+    });
   const now = deps.now().toISOString();
   await deps.db.update(customers).set({ deletedAt: now, updatedAt: now }).where(eq(customers.id, id));
   return presentCustomer({ ...row, deletedAt: now, updatedAt: now });
@@ -198,9 +274,19 @@ export async function deleteCustomer(deps: Deps, principal: Principal, id: strin
 export async function restoreCustomer(deps: Deps, principal: Principal, id: string) {
   requirePermission(principal, "customers.manage");
   const row = await findCustomerRow(deps, tenantOf(principal), id);
-  if (!row.deletedAt) throw new ApiError("INVALID_STATE", `Customer '${id}' is not deleted; only a deleted customer can be restored.`, { customerId: id, status: "active" });
+  if (!row.deletedAt)
+    throw new ApiError("INVALID_STATE", `Customer '${id}' is not deleted; only a deleted customer can be restored.`, {
+      customerId: id,
+      status: "active",
+    });
   const credentials = await resolveGatewayAccount(deps, principal);
-  if (row.upstreamId) await upstreamJson(deps, credentials, { flow: "restore-customer", method: "POST", path: `/v3/customers/${row.upstreamId}/restore`, surfacePath: `/api/v1/customers/${id}/restore` });
+  if (row.upstreamId)
+    await upstreamJson(deps, credentials, {
+      flow: "restore-customer",
+      method: "POST",
+      path: `/v3/customers/${row.upstreamId}/restore`,
+      surfacePath: `/api/v1/customers/${id}/restore`,
+    });
   const now = deps.now().toISOString();
   await deps.db.update(customers).set({ deletedAt: null, updatedAt: now }).where(eq(customers.id, id));
   return presentCustomer({ ...row, deletedAt: null, updatedAt: now });

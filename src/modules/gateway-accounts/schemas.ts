@@ -7,9 +7,13 @@ export const GatewayAccount = z
     workspaceId: z.uuid(),
     environment: z.enum(["live", "test"]),
     upstreamKeyLast4: z.string().openapi({ example: "a1B2" }),
-    status: z.enum(["unverified", "active", "invalid_credentials"]).openapi({ description: "unverified until POST …/verify succeeds; invalid_credentials when the upstream refused the key." }),
+    status: z
+      .enum(["unverified", "active", "invalid_credentials"])
+      .openapi({ description: "unverified until POST …/verify succeeds; invalid_credentials when the upstream refused the key." }),
     verifiedAt: z.string().nullable(),
-    inboundWebhookUrl: z.string().openapi({ description: "Where the upstream sends this account's events (configured on the upstream for you)." }),
+    inboundWebhookUrl: z
+      .string()
+      .openapi({ description: "Where the upstream sends this account's events (configured on the upstream for you)." }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -21,14 +25,24 @@ const UpstreamWebhook = z.object({
 });
 
 export const GatewayAccountWithToken = GatewayAccount.extend({
-  inboundWebhookToken: z.string().openapi({ description: "The token the upstream must send in `asaas-access-token`. Shown only in this response." }),
+  inboundWebhookToken: z
+    .string()
+    .openapi({ description: "The token the upstream must send in `asaas-access-token`. Shown only in this response." }),
   upstreamWebhook: UpstreamWebhook,
 }).openapi("GatewayAccountWithToken");
 
 export const DeletedGatewayAccount = GatewayAccount.extend({
   upstreamWebhook: z.object({
-    removed: z.boolean().openapi({ description: "Whether the upstream no longer has a webhook config pointing at inboundWebhookUrl (best effort, with the deleted key)." }),
-    errorCode: z.string().optional().openapi({ description: "Why not, when it did not work; remove the config in the upstream's dashboard." }),
+    removed: z
+      .boolean()
+      .openapi({
+        description:
+          "Whether the upstream no longer has a webhook config pointing at inboundWebhookUrl (best effort, with the deleted key).",
+      }),
+    errorCode: z
+      .string()
+      .optional()
+      .openapi({ description: "Why not, when it did not work; remove the config in the upstream's dashboard." }),
   }),
 }).openapi("DeletedGatewayAccount");
 

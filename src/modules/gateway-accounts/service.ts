@@ -45,7 +45,11 @@ const newWebhookToken = () => randomToken(32);
 const scope = (principal: Principal) => [inTenant(gatewayAccounts, principal)];
 
 async function findAccount(deps: Deps, principal: Principal, id: string): Promise<GatewayAccountRow> {
-  const row = await deps.db.select().from(gatewayAccounts).where(and(eq(gatewayAccounts.id, id), ...scope(principal))).get();
+  const row = await deps.db
+    .select()
+    .from(gatewayAccounts)
+    .where(and(eq(gatewayAccounts.id, id), ...scope(principal)))
+    .get();
   if (!row) throw notFound("gateway account", id);
   return row;
 }
@@ -66,10 +70,14 @@ export interface GatewayKeyInput {
 export async function createGatewayAccount(deps: Deps, principal: Principal, requestOrigin: string, input: GatewayKeyInput) {
   requirePermission(principal, "gateway_accounts.manage");
   const conflict = () =>
-    new ApiError("CONFLICT", `This workspace already has a gateway account for the ${principal.environment} environment; replace its key with PATCH.`, {
-      workspaceId: principal.workspaceId,
-      environment: principal.environment,
-    });
+    new ApiError(
+      "CONFLICT",
+      `This workspace already has a gateway account for the ${principal.environment} environment; replace its key with PATCH.`,
+      {
+        workspaceId: principal.workspaceId,
+        environment: principal.environment,
+      },
+    );
   const existing = await deps.db
     .select({ id: gatewayAccounts.id })
     .from(gatewayAccounts)
@@ -95,14 +103,24 @@ export async function createGatewayAccount(deps: Deps, principal: Principal, req
   try {
     await deps.db.batch([
       deps.db.insert(gatewayAccounts).values(row),
-      auditEntry(deps, principal, { action: "gateway_account.created", targetType: "gateway_account", targetId: id, metadata: { environment: row.environment, upstreamKeyLast4: row.upstreamKeyLast4 } }),
+      auditEntry(deps, principal, {
+        action: "gateway_account.created",
+        targetType: "gateway_account",
+        targetId: id,
+        metadata: { environment: row.environment, upstreamKeyLast4: row.upstreamKeyLast4 },
+      }),
     ]);
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict();
     throw err;
   }
   forgetGatewayAccount(row);
-  const upstreamWebhook = await configureUpstreamWebhook(deps, credentialsOf(row, input.upstreamApiKey), inboundWebhookUrl(deps, requestOrigin, id), token);
+  const upstreamWebhook = await configureUpstreamWebhook(
+    deps,
+    credentialsOf(row, input.upstreamApiKey),
+    inboundWebhookUrl(deps, requestOrigin, id),
+    token,
+  );
   return { ...present(deps, requestOrigin, row), inboundWebhookToken: token, upstreamWebhook };
 }
 
@@ -132,7 +150,12 @@ export async function updateGatewayAccount(deps: Deps, principal: Principal, req
   };
   await deps.db.batch([
     deps.db.update(gatewayAccounts).set(changes).where(eq(gatewayAccounts.id, id)),
-    auditEntry(deps, principal, { action: "gateway_account.key_replaced", targetType: "gateway_account", targetId: id, metadata: { upstreamKeyLast4: changes.upstreamKeyLast4 } }),
+    auditEntry(deps, principal, {
+      action: "gateway_account.key_replaced",
+      targetType: "gateway_account",
+      targetId: id,
+      metadata: { upstreamKeyLast4: changes.upstreamKeyLast4 },
+    }),
   ]);
   forgetGatewayAccount(row);
   return present(deps, requestOrigin, { ...row, ...changes });
@@ -143,7 +166,11 @@ export async function verifyGatewayAccount(deps: Deps, principal: Principal, req
   requirePermission(principal, "gateway_accounts.manage");
   const row = await findAccount(deps, principal, id);
   const key = await openSecret(deps.env.SECRETS_ENCRYPTION_KEY, row.upstreamKeySealed, row.id);
-  const result = await callUpstream(deps, credentialsOf(row, key), { operationId: "native:verify-gateway-account", method: "GET", path: "/v3/myAccount/status" });
+  const result = await callUpstream(deps, credentialsOf(row, key), {
+    operationId: "native:verify-gateway-account",
+    method: "GET",
+    path: "/v3/myAccount/status",
+  });
   let status: GatewayAccountRow["status"];
   if (result.status >= 200 && result.status < 300) status = "active";
   else if (result.status === 401 || result.status === 403) status = "invalid_credentials";
@@ -152,7 +179,12 @@ export async function verifyGatewayAccount(deps: Deps, principal: Principal, req
   const changes = { status, verifiedAt: status === "active" ? now : row.verifiedAt, updatedAt: now };
   await deps.db.batch([
     deps.db.update(gatewayAccounts).set(changes).where(eq(gatewayAccounts.id, id)),
-    auditEntry(deps, principal, { action: "gateway_account.verified", targetType: "gateway_account", targetId: id, metadata: { status, upstreamStatus: result.status } }),
+    auditEntry(deps, principal, {
+      action: "gateway_account.verified",
+      targetType: "gateway_account",
+      targetId: id,
+      metadata: { status, upstreamStatus: result.status },
+    }),
   ]);
   return present(deps, requestOrigin, { ...row, ...changes });
 }
@@ -183,7 +215,12 @@ export async function deleteGatewayAccount(deps: Deps, principal: Principal, req
   const row = await findAccount(deps, principal, id);
   await deps.db.batch([
     deps.db.delete(gatewayAccounts).where(eq(gatewayAccounts.id, id)),
-    auditEntry(deps, principal, { action: "gateway_account.deleted", targetType: "gateway_account", targetId: id, metadata: { environment: row.environment } }),
+    auditEntry(deps, principal, {
+      action: "gateway_account.deleted",
+      targetType: "gateway_account",
+      targetId: id,
+      metadata: { environment: row.environment },
+    }),
   ]);
   forgetGatewayAccount(row);
   const key = await openSecret(deps.env.SECRETS_ENCRYPTION_KEY, row.upstreamKeySealed, row.id);

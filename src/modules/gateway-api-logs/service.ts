@@ -50,7 +50,11 @@ export async function listGatewayApiLogs(deps: Deps, principal: Principal, filte
 
 export async function getGatewayApiLog(deps: Deps, principal: Principal, id: string) {
   requirePermission(principal, "gateway_accounts.read");
-  const row = await deps.db.select().from(gatewayApiLogs).where(and(eq(gatewayApiLogs.id, id), ...scope(principal))).get();
+  const row = await deps.db
+    .select()
+    .from(gatewayApiLogs)
+    .where(and(eq(gatewayApiLogs.id, id), ...scope(principal)))
+    .get();
   if (!row) throw notFound("gateway API log", id);
   return presentGatewayApiLog(row);
 }

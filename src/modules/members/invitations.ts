@@ -58,13 +58,24 @@ export async function createInvitation(deps: Deps, principal: Principal, input: 
   const email = normalizeEmail(input.email);
   const now = deps.now();
   const [member, pending] = await deps.db.batch([
-    deps.db.select({ id: memberships.id }).from(memberships).innerJoin(users, eq(users.id, memberships.userId))
+    deps.db
+      .select({ id: memberships.id })
+      .from(memberships)
+      .innerJoin(users, eq(users.id, memberships.userId))
       .where(and(eq(memberships.organizationId, principal.organizationId), eq(users.email, email))),
-    deps.db.select().from(invitations).where(and(eq(invitations.organizationId, principal.organizationId), eq(invitations.email, email))),
+    deps.db
+      .select()
+      .from(invitations)
+      .where(and(eq(invitations.organizationId, principal.organizationId), eq(invitations.email, email))),
   ]);
-  if (member[0]) throw new ApiError("CONFLICT", `${email} is already a member of this organization.`, { field: "email", memberId: member[0].id });
+  if (member[0])
+    throw new ApiError("CONFLICT", `${email} is already a member of this organization.`, { field: "email", memberId: member[0].id });
   const open = pending.find((row) => invitationStatus(row, now) === "pending");
-  if (open) throw new ApiError("CONFLICT", `${email} already has a pending invitation; revoke it to send a new one.`, { field: "email", invitationId: open.id });
+  if (open)
+    throw new ApiError("CONFLICT", `${email} already has a pending invitation; revoke it to send a new one.`, {
+      field: "email",
+      invitationId: open.id,
+    });
 
   const token = `${INVITATION_TOKEN_PREFIX}${randomToken(32)}`;
   const row: InvitationRow = {
@@ -82,7 +93,12 @@ export async function createInvitation(deps: Deps, principal: Principal, input: 
   };
   await deps.db.batch([
     deps.db.insert(invitations).values(row),
-    auditEntry(deps, principal, { action: "invitation.created", targetType: "invitation", targetId: row.id, metadata: { email, role: row.role, expiresAt: row.expiresAt } }),
+    auditEntry(deps, principal, {
+      action: "invitation.created",
+      targetType: "invitation",
+      targetId: row.id,
+      metadata: { email, role: row.role, expiresAt: row.expiresAt },
+    }),
   ]);
   return { ...presentInvitation(row, now), token, url: invitationUrl(deps, requestOrigin, token) };
 }
@@ -98,15 +114,25 @@ export async function listInvitations(deps: Deps, principal: Principal, page: Pa
 export async function revokeInvitation(deps: Deps, principal: Principal, id: string) {
   requirePermission(principal, "members.manage");
   assertOrganizationWide(principal);
-  const row = await deps.db.select().from(invitations).where(and(eq(invitations.id, id), eq(invitations.organizationId, principal.organizationId))).get();
+  const row = await deps.db
+    .select()
+    .from(invitations)
+    .where(and(eq(invitations.id, id), eq(invitations.organizationId, principal.organizationId)))
+    .get();
   if (!row) throw notFound("invitation", id);
   const now = deps.now();
-  if (row.acceptedAt) throw new ApiError("INVALID_STATE", "This invitation was already accepted; remove the member instead.", { status: "accepted" });
+  if (row.acceptedAt)
+    throw new ApiError("INVALID_STATE", "This invitation was already accepted; remove the member instead.", { status: "accepted" });
   if (row.revokedAt) return presentInvitation(row, now);
   const revokedAt = now.toISOString();
   await deps.db.batch([
     deps.db.update(invitations).set({ revokedAt }).where(eq(invitations.id, id)),
-    auditEntry(deps, principal, { action: "invitation.revoked", targetType: "invitation", targetId: id, metadata: { email: row.email, role: row.role } }),
+    auditEntry(deps, principal, {
+      action: "invitation.revoked",
+      targetType: "invitation",
+      targetId: id,
+      metadata: { email: row.email, role: row.role },
+    }),
   ]);
   return presentInvitation({ ...row, revokedAt }, now);
 }
@@ -152,7 +178,9 @@ export async function acceptInvitation(deps: Deps, input: AcceptInvitationInput,
   let session: Awaited<ReturnType<typeof openSession>> | null = null;
   if (signedIn) {
     if (signedIn.email !== invitation.email) {
-      throw new ApiError("FORBIDDEN", `This invitation is for ${invitation.email}; sign in with that account to accept it.`, { invitedEmail: invitation.email });
+      throw new ApiError("FORBIDDEN", `This invitation is for ${invitation.email}; sign in with that account to accept it.`, {
+        invitedEmail: invitation.email,
+      });
     }
     user = signedIn;
   } else {
@@ -160,10 +188,25 @@ export async function acceptInvitation(deps: Deps, input: AcceptInvitationInput,
       ...(input.name ? [] : [{ path: "body.name", message: "required for a new account", code: "invalid_type" }]),
       ...(input.password ? [] : [{ path: "body.password", message: "required for a new account", code: "invalid_type" }]),
     ];
-    if (fields.length > 0) throw new ApiError("VALIDATION_FAILED", "A new account needs a name and a password (or sign in first to accept with an existing account).", { fields });
+    if (fields.length > 0)
+      throw new ApiError(
+        "VALIDATION_FAILED",
+        "A new account needs a name and a password (or sign in first to accept with an existing account).",
+        { fields },
+      );
     const existing = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, invitation.email)).get();
-    if (existing) throw new ApiError("CONFLICT", `An account for ${invitation.email} already exists: sign in, then open the invitation link again.`, { field: "email" });
-    user = { id: newId(), email: invitation.email, name: input.name!, passwordHash: await hashPassword(input.password!), createdAt: now, updatedAt: now };
+    if (existing)
+      throw new ApiError("CONFLICT", `An account for ${invitation.email} already exists: sign in, then open the invitation link again.`, {
+        field: "email",
+      });
+    user = {
+      id: newId(),
+      email: invitation.email,
+      name: input.name!,
+      passwordHash: await hashPassword(input.password!),
+      createdAt: now,
+      updatedAt: now,
+    };
     session = await openSession(deps, user.id);
   }
 
@@ -180,19 +223,51 @@ export async function acceptInvitation(deps: Deps, input: AcceptInvitationInput,
   };
   try {
     await deps.db.batch([
-      deps.db.update(invitations).set({ acceptedAt: now, acceptedBy: user.id }).where(
-        and(eq(invitations.id, invitation.id), sql`${invitations.acceptedAt} IS NULL`, sql`${invitations.revokedAt} IS NULL`, sql`${invitations.expiresAt} > ${now}`),
-      ),
+      deps.db
+        .update(invitations)
+        .set({ acceptedAt: now, acceptedBy: user.id })
+        .where(
+          and(
+            eq(invitations.id, invitation.id),
+            sql`${invitations.acceptedAt} IS NULL`,
+            sql`${invitations.revokedAt} IS NULL`,
+            sql`${invitations.expiresAt} > ${now}`,
+          ),
+        ),
       ...(session ? [deps.db.insert(users).values(user), session.insert] : []),
-      deps.db.insert(memberships).values({ id: membershipId, organizationId: invitation.organizationId, userId: user.id, role: claimedRole as unknown as Role, createdAt: now, updatedAt: now }),
-      auditEntry(deps, actor, { action: "invitation.accepted", targetType: "invitation", targetId: invitation.id, metadata: { userId: user.id, email: user.email, role: invitation.role, newUser: session !== null } }),
-      auditEntry(deps, actor, { action: "member.joined", targetType: "member", targetId: membershipId, metadata: { userId: user.id, invitationId: invitation.id, role: invitation.role } }),
+      deps.db
+        .insert(memberships)
+        .values({
+          id: membershipId,
+          organizationId: invitation.organizationId,
+          userId: user.id,
+          role: claimedRole as unknown as Role,
+          createdAt: now,
+          updatedAt: now,
+        }),
+      auditEntry(deps, actor, {
+        action: "invitation.accepted",
+        targetType: "invitation",
+        targetId: invitation.id,
+        metadata: { userId: user.id, email: user.email, role: invitation.role, newUser: session !== null },
+      }),
+      auditEntry(deps, actor, {
+        action: "member.joined",
+        targetType: "member",
+        targetId: membershipId,
+        metadata: { userId: user.id, invitationId: invitation.id, role: invitation.role },
+      }),
     ]);
   } catch (err) {
     const text = String(err);
-    if (text.includes("NOT NULL constraint failed: memberships.role")) throw new ApiError("INVALID_STATE", NOT_USABLE.accepted, { status: "accepted" });
-    if (text.includes("UNIQUE") && text.includes("memberships")) throw new ApiError("CONFLICT", "You are already a member of this organization.", {});
-    if (text.includes("UNIQUE") && text.includes("users")) throw new ApiError("CONFLICT", `An account for ${invitation.email} already exists: sign in, then open the invitation link again.`, { field: "email" });
+    if (text.includes("NOT NULL constraint failed: memberships.role"))
+      throw new ApiError("INVALID_STATE", NOT_USABLE.accepted, { status: "accepted" });
+    if (text.includes("UNIQUE") && text.includes("memberships"))
+      throw new ApiError("CONFLICT", "You are already a member of this organization.", {});
+    if (text.includes("UNIQUE") && text.includes("users"))
+      throw new ApiError("CONFLICT", `An account for ${invitation.email} already exists: sign in, then open the invitation link again.`, {
+        field: "email",
+      });
     throw err;
   }
   return {
@@ -200,7 +275,15 @@ export async function acceptInvitation(deps: Deps, input: AcceptInvitationInput,
       organizationId: invitation.organizationId,
       organizationName: found.organizationName,
       role: invitation.role,
-      member: presentMember({ id: membershipId, userId: user.id, email: user.email, name: user.name, role: invitation.role, createdAt: now, updatedAt: now }),
+      member: presentMember({
+        id: membershipId,
+        userId: user.id,
+        email: user.email,
+        name: user.name,
+        role: invitation.role,
+        createdAt: now,
+        updatedAt: now,
+      }),
       user: presentUser(user),
       newUser: session !== null,
     },

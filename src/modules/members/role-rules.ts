@@ -10,13 +10,18 @@ import type { SessionPrincipal } from "../../access/session";
 import { ApiError } from "../../http/errors";
 
 /** The console role behind a principal; null for an API key. */
-export const roleOf = (principal: Principal): Role | null => (principal.kind === "session" ? ((principal as SessionPrincipal).role ?? null) : null);
+export const roleOf = (principal: Principal): Role | null =>
+  principal.kind === "session" ? ((principal as SessionPrincipal).role ?? null) : null;
 
 export function assertOrganizationWide(principal: Principal): void {
   if (principal.workspaceRestricted) {
-    throw new ApiError("FORBIDDEN", "A key bound to one workspace cannot manage the organization's members; use an organization-wide key or the console.", {
-      workspaceId: principal.workspaceId,
-    });
+    throw new ApiError(
+      "FORBIDDEN",
+      "A key bound to one workspace cannot manage the organization's members; use an organization-wide key or the console.",
+      {
+        workspaceId: principal.workspaceId,
+      },
+    );
   }
 }
 
@@ -34,7 +39,10 @@ export function missingPermissionsFor(principal: Principal, role: Role): Permiss
 function assertHoldsRole(principal: Principal, role: Role, verb: string): void {
   const missing = missingPermissionsFor(principal, role);
   if (missing.length > 0) {
-    throw new ApiError("FORBIDDEN", `You cannot ${verb} the '${role}' role: it has permissions you do not hold (${missing.join(", ")}).`, { role, missingPermissions: missing });
+    throw new ApiError("FORBIDDEN", `You cannot ${verb} the '${role}' role: it has permissions you do not hold (${missing.join(", ")}).`, {
+      role,
+      missingPermissions: missing,
+    });
   }
 }
 

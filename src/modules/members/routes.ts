@@ -12,7 +12,17 @@ import { ApiError } from "../../http/errors";
 import { PaginationQuery, pagination } from "../../http/pagination";
 import { sessionUser } from "../accounts/service";
 import { acceptInvitation, createInvitation, listInvitations, revokeInvitation } from "./invitations";
-import { AcceptInvitationBody, CreateInvitationBody, Invitation, InvitationAccepted, InvitationWithLink, Member, MemberIdParam, RemovedMember, UpdateMemberBody } from "./schemas";
+import {
+  AcceptInvitationBody,
+  CreateInvitationBody,
+  Invitation,
+  InvitationAccepted,
+  InvitationWithLink,
+  Member,
+  MemberIdParam,
+  RemovedMember,
+  UpdateMemberBody,
+} from "./schemas";
 import { changeMemberRole, listMembers, removeMember } from "./service";
 
 const common = routeGroup("members", "internal");
@@ -77,7 +87,10 @@ export function registerMemberRoutes(app: OpenAPIHono<AppEnv>) {
       summary: "Invite someone by email with a role; answers the one-time link (shown only here, valid 7 days)",
       ...MANAGE,
       request: { body: jsonBody(CreateInvitationBody) },
-      responses: { 201: dataResponse("Created; `token` and `url` are shown only here.", InvitationWithLink), ...errorResponses(...WRITE_ERRORS) },
+      responses: {
+        201: dataResponse("Created; `token` and `url` are shown only here.", InvitationWithLink),
+        ...errorResponses(...WRITE_ERRORS),
+      },
     }),
     async (c) => ok(c, await createInvitation(c.var.deps, c.var.principal, c.req.valid("json"), new URL(c.req.url).origin), 201),
   );
@@ -137,7 +150,11 @@ export function registerMemberRoutes(app: OpenAPIHono<AppEnv>) {
         // A cookie-authenticated write: same-origin, and the session must be live.
         if (isWriteMethod(c.req.method)) requireSameOrigin(c);
         const current = await sessionUser(deps, token);
-        if (!current) throw new ApiError("UNAUTHORIZED", "The session has expired or was ended; sign in again, or accept without the cookie as a new account.");
+        if (!current)
+          throw new ApiError(
+            "UNAUTHORIZED",
+            "The session has expired or was ended; sign in again, or accept without the cookie as a new account.",
+          );
         signedIn = current.user;
       } else refuseCrossSite(c);
       const { accepted, session } = await acceptInvitation(deps, c.req.valid("json"), signedIn);

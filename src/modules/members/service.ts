@@ -37,16 +37,26 @@ export async function listMembers(deps: Deps, principal: Principal, page: PageRe
   requirePermission(principal, "members.read");
   const where = eq(memberships.organizationId, principal.organizationId);
   const [rows, [total]] = await deps.db.batch([
-    deps.db.select(memberColumns).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(where)
-      .orderBy(asc(memberships.createdAt), asc(memberships.id)).limit(page.limit).offset(page.offset),
+    deps.db
+      .select(memberColumns)
+      .from(memberships)
+      .innerJoin(users, eq(users.id, memberships.userId))
+      .where(where)
+      .orderBy(asc(memberships.createdAt), asc(memberships.id))
+      .limit(page.limit)
+      .offset(page.offset),
     deps.db.select({ n: count() }).from(memberships).where(where),
   ]);
   return { rows: rows.map(presentMember), totalCount: total?.n ?? 0 };
 }
 
 async function findMember(deps: Deps, principal: Principal, id: string): Promise<MemberRow> {
-  const row = await deps.db.select(memberColumns).from(memberships).innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.id, id), eq(memberships.organizationId, principal.organizationId))).get();
+  const row = await deps.db
+    .select(memberColumns)
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.id, id), eq(memberships.organizationId, principal.organizationId)))
+    .get();
   if (!row) throw notFound("member", id);
   return row;
 }
@@ -55,7 +65,11 @@ const lastOwner = (organizationId: string) =>
   new ApiError("LAST_OWNER", "The organization must keep at least one owner: make another member an owner first.", { organizationId });
 
 async function ownerCount(deps: Deps, organizationId: string): Promise<number> {
-  const row = await deps.db.select({ n: count() }).from(memberships).where(and(eq(memberships.organizationId, organizationId), eq(memberships.role, "owner"))).get();
+  const row = await deps.db
+    .select({ n: count() })
+    .from(memberships)
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.role, "owner")))
+    .get();
   return row?.n ?? 0;
 }
 
@@ -65,8 +79,14 @@ async function ownerCount(deps: Deps, organizationId: string): Promise<number> {
  * other at once therefore cannot both succeed (D1 runs each batch as one transaction, one at a time).
  */
 function keepsAnOwner(deps: Deps, organizationId: string) {
-  const owners = deps.db.select({ one: sql`1` }).from(memberships).where(and(eq(memberships.organizationId, organizationId), eq(memberships.role, "owner")));
-  return deps.db.update(organizations).set({ name: sql`NULL` }).where(and(eq(organizations.id, organizationId), notExists(owners)));
+  const owners = deps.db
+    .select({ one: sql`1` })
+    .from(memberships)
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.role, "owner")));
+  return deps.db
+    .update(organizations)
+    .set({ name: sql`NULL` })
+    .where(and(eq(organizations.id, organizationId), notExists(owners)));
 }
 
 /** Runs a batch guarded by keepsAnOwner, turning its abort into 409 LAST_OWNER. */
@@ -88,8 +108,16 @@ export async function changeMemberRole(deps: Deps, principal: Principal, id: str
   const updatedAt = deps.now().toISOString();
   await withOwnerKept(deps, principal.organizationId, (guard) =>
     deps.db.batch([
-      deps.db.update(memberships).set({ role, updatedAt }).where(and(eq(memberships.id, id), eq(memberships.organizationId, principal.organizationId))),
-      auditEntry(deps, principal, { action: "member.role_changed", targetType: "member", targetId: id, metadata: { userId: member.userId, from: member.role, to: role } }),
+      deps.db
+        .update(memberships)
+        .set({ role, updatedAt })
+        .where(and(eq(memberships.id, id), eq(memberships.organizationId, principal.organizationId))),
+      auditEntry(deps, principal, {
+        action: "member.role_changed",
+        targetType: "member",
+        targetId: id,
+        metadata: { userId: member.userId, from: member.role, to: role },
+      }),
       guard,
     ]),
   );
@@ -104,7 +132,12 @@ export async function removeMember(deps: Deps, principal: Principal, id: string)
   await withOwnerKept(deps, principal.organizationId, (guard) =>
     deps.db.batch([
       deps.db.delete(memberships).where(and(eq(memberships.id, id), eq(memberships.organizationId, principal.organizationId))),
-      auditEntry(deps, principal, { action: "member.removed", targetType: "member", targetId: id, metadata: { userId: member.userId, email: member.email, role: member.role } }),
+      auditEntry(deps, principal, {
+        action: "member.removed",
+        targetType: "member",
+        targetId: id,
+        metadata: { userId: member.userId, email: member.email, role: member.role },
+      }),
       guard,
     ]),
   );

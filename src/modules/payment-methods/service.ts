@@ -13,7 +13,12 @@ import { customerForBilling } from "../customers/service";
 import { CreditCard, CreditCardHolderInfo } from "../payments/schemas";
 
 export const TokenizeBody = z
-  .object({ customer: z.string().min(1).max(100), creditCard: CreditCard, creditCardHolderInfo: CreditCardHolderInfo, remoteIp: z.string().min(1).max(64) })
+  .object({
+    customer: z.string().min(1).max(100),
+    creditCard: CreditCard,
+    creditCardHolderInfo: CreditCardHolderInfo,
+    remoteIp: z.string().min(1).max(64),
+  })
   .openapi("TokenizeCard");
 
 export const PaymentMethod = z
@@ -23,7 +28,9 @@ export const PaymentMethod = z
     customer: z.uuid(),
     brand: z.string(),
     last4: z.string(),
-    creditCardToken: z.string().openapi({ description: "The upstream's token; creditCardToken on a payment also accepts this payment method's id." }),
+    creditCardToken: z
+      .string()
+      .openapi({ description: "The upstream's token; creditCardToken on a payment also accepts this payment method's id." }),
     createdAt: z.string(),
   })
   .openapi("PaymentMethod");
@@ -36,7 +43,12 @@ export async function tokenizeCard(deps: Deps, principal: Principal, input: z.in
     flow: "tokenize-card",
     method: "POST",
     path: "/v3/creditCard/tokenizeCreditCard",
-    body: { customer: customer.upstreamId, creditCard: input.creditCard, creditCardHolderInfo: input.creditCardHolderInfo, remoteIp: input.remoteIp },
+    body: {
+      customer: customer.upstreamId,
+      creditCard: input.creditCard,
+      creditCardHolderInfo: input.creditCardHolderInfo,
+      remoteIp: input.remoteIp,
+    },
     surfacePath: "/api/v1/payment-methods/tokenize",
   });
   const row = {
@@ -49,7 +61,15 @@ export async function tokenizeCard(deps: Deps, principal: Principal, input: z.in
     createdAt: deps.now().toISOString(),
   };
   await deps.db.insert(paymentMethods).values(row);
-  return { id: row.id, object: "payment_method" as const, customer: row.customerId, brand: row.brand, last4: row.last4, creditCardToken: row.upstreamToken, createdAt: row.createdAt };
+  return {
+    id: row.id,
+    object: "payment_method" as const,
+    customer: row.customerId,
+    brand: row.brand,
+    last4: row.last4,
+    creditCardToken: row.upstreamToken,
+    createdAt: row.createdAt,
+  };
 }
 
 export interface SavedCard {
@@ -73,7 +93,9 @@ export async function cardForCustomer(deps: Deps, principal: Principal, customer
   if (saved.length === 0) return { token };
   const method = saved.find((m) => m.customerId === customerId);
   if (!method) {
-    throw new ApiError("VALIDATION_FAILED", "Invalid request body: body.creditCardToken.", { fields: [{ path: "body.creditCardToken", message: "this payment method belongs to another customer", code: "custom" }] });
+    throw new ApiError("VALIDATION_FAILED", "Invalid request body: body.creditCardToken.", {
+      fields: [{ path: "body.creditCardToken", message: "this payment method belongs to another customer", code: "custom" }],
+    });
   }
   return { token: method.upstreamToken, brand: method.brand, last4: method.last4 };
 }

@@ -44,9 +44,12 @@ export function presentPayment(row: PaymentRow) {
   };
 }
 
-
 export async function findPaymentRow(deps: Deps, tenant: Tenant, id: string): Promise<PaymentRow> {
-  const row = await deps.db.select().from(payments).where(and(eq(payments.id, id), inTenant(payments, tenant))).get();
+  const row = await deps.db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.id, id), inTenant(payments, tenant)))
+    .get();
   if (!row) throw notFound("payment", id);
   return row;
 }
@@ -62,7 +65,12 @@ export const STATUS_EVENT: Partial<Record<PaymentStatus, ProductEventKind>> = {
 };
 
 /** Moves the payment to `to` if the table allows it from its current (stored) status; emits once. */
-export async function transitionPayment(deps: Deps, row: PaymentRow, to: PaymentStatus, extra: Partial<PaymentRow> = {}): Promise<{ row: PaymentRow; changed: boolean }> {
+export async function transitionPayment(
+  deps: Deps,
+  row: PaymentRow,
+  to: PaymentStatus,
+  extra: Partial<PaymentRow> = {},
+): Promise<{ row: PaymentRow; changed: boolean }> {
   const updatedAt = deps.now().toISOString();
   const next: PaymentRow = { ...row, ...extra, status: to, updatedAt };
   const kind = STATUS_EVENT[to];
@@ -116,8 +124,19 @@ export async function linkPayment(deps: Deps, row: PaymentRow, payment: Upstream
   const fields = upstreamFields(row, payment);
   const updatedAt = deps.now().toISOString();
   const next: PaymentRow = { ...row, ...fields, upstreamId: payment.id, syncStatus: "synced", updatedAt };
-  const refresh = Object.keys(fields).length > 0 ? [deps.db.update(payments).set({ ...fields, updatedAt }).where(eq(payments.id, row.id))] : [];
-  const link = deps.db.update(payments).set({ upstreamId: payment.id, syncStatus: "synced", updatedAt }).where(and(eq(payments.id, row.id), eq(payments.syncStatus, "pending")));
+  const refresh =
+    Object.keys(fields).length > 0
+      ? [
+          deps.db
+            .update(payments)
+            .set({ ...fields, updatedAt })
+            .where(eq(payments.id, row.id)),
+        ]
+      : [];
+  const link = deps.db
+    .update(payments)
+    .set({ upstreamId: payment.id, syncStatus: "synced", updatedAt })
+    .where(and(eq(payments.id, row.id), eq(payments.syncStatus, "pending")));
   const { event, statement } = recordEventIfChanged(deps, tenantOf(row), "payment.created", presentPayment({ ...next, status: "PENDING" }));
   const results = await deps.db.batch([...refresh, link, statement] as unknown as Parameters<typeof deps.db.batch>[0]);
   if (changedRows(results[refresh.length]) > 0) dispatchEvents(deps, [event]);
@@ -125,7 +144,13 @@ export async function linkPayment(deps: Deps, row: PaymentRow, payment: Upstream
 }
 
 /** The native status a payment's payload implies, or `forced` (e.g. FAILED for a refused capture). */
-export async function applyUpstreamPayment(deps: Deps, row: PaymentRow, payment: UpstreamPayment, forced?: PaymentStatus | null, failureReason?: string): Promise<PaymentRow> {
+export async function applyUpstreamPayment(
+  deps: Deps,
+  row: PaymentRow,
+  payment: UpstreamPayment,
+  forced?: PaymentStatus | null,
+  failureReason?: string,
+): Promise<PaymentRow> {
   let current = row.syncStatus === "pending" || row.upstreamId === null ? await linkPayment(deps, row, payment) : row;
   if (current === row) {
     const fields = upstreamFields(row, payment);

@@ -36,24 +36,38 @@ export function presentRefund(row: RefundRow) {
 
 function refundTooLarge(row: PaymentRow, requested: number): ApiError {
   const refundable = row.valueCents - row.refundedCents;
-  return new ApiError("INVALID_STATE", `Cannot refund ${formatMoney(requested)} on payment '${row.id}' (status ${row.status}): only ${formatMoney(refundable)} of ${formatMoney(row.valueCents)} is left to refund.`, {
-    paymentId: row.id,
-    status: row.status,
-    value: formatMoney(row.valueCents),
-    refundedValue: formatMoney(row.refundedCents),
-    refundableValue: formatMoney(refundable),
-    requestedValue: formatMoney(requested),
-  });
+  return new ApiError(
+    "INVALID_STATE",
+    `Cannot refund ${formatMoney(requested)} on payment '${row.id}' (status ${row.status}): only ${formatMoney(refundable)} of ${formatMoney(row.valueCents)} is left to refund.`,
+    {
+      paymentId: row.id,
+      status: row.status,
+      value: formatMoney(row.valueCents),
+      refundedValue: formatMoney(row.refundedCents),
+      refundableValue: formatMoney(refundable),
+      requestedValue: formatMoney(requested),
+    },
+  );
 }
 
-export async function refundPayment(deps: Deps, principal: Principal, id: string, input: { value?: string | number | undefined; description?: string | undefined }) {
+export async function refundPayment(
+  deps: Deps,
+  principal: Principal,
+  id: string,
+  input: { value?: string | number | undefined; description?: string | undefined },
+) {
   requirePermission(principal, "payments.manage");
   const tenant = tenantOf(principal);
   const row = await findPaymentRow(deps, tenant, id);
   assertPaymentAction(row.status, "refund", row.id);
   const amount = input.value !== undefined ? centsOf(input.value) : row.valueCents - row.refundedCents;
   if (amount <= 0 || row.refundedCents + amount > row.valueCents) throw refundTooLarge(row, amount);
-  if (!row.upstreamId) throw new ApiError("INVALID_STATE", `Payment '${id}' is not yet synced with the upstream provider.`, { paymentId: id, status: row.status, syncStatus: row.syncStatus });
+  if (!row.upstreamId)
+    throw new ApiError("INVALID_STATE", `Payment '${id}' is not yet synced with the upstream provider.`, {
+      paymentId: id,
+      status: row.status,
+      syncStatus: row.syncStatus,
+    });
   const credentials = await resolveGatewayAccount(deps, principal);
 
   const now = deps.now().toISOString();
@@ -62,7 +76,13 @@ export async function refundPayment(deps: Deps, principal: Principal, id: string
   const reserve = deps.db
     .update(payments)
     .set({ refundedCents: sql`${payments.refundedCents} + ${amount}`, updatedAt: now })
-    .where(and(eq(payments.id, row.id), sql`${payments.refundedCents} + ${amount} <= ${payments.valueCents}`, inArray(payments.status, REFUNDABLE_STATUSES)));
+    .where(
+      and(
+        eq(payments.id, row.id),
+        sql`${payments.refundedCents} + ${amount} <= ${payments.valueCents}`,
+        inArray(payments.status, REFUNDABLE_STATUSES),
+      ),
+    );
   const pending = insertIfChanged(deps.db, refunds, {
     id: refundId,
     ...tenant,
@@ -95,8 +115,14 @@ export async function refundPayment(deps: Deps, principal: Principal, id: string
     const failedAt = deps.now().toISOString();
     const reason = err instanceof ApiError ? err.message : "upstream call failed";
     await deps.db.batch([
-      deps.db.update(refunds).set({ status: "failed", failureReason: reason, updatedAt: failedAt }).where(and(eq(refunds.id, refundId), eq(refunds.status, "pending"))),
-      deps.db.update(payments).set({ refundedCents: sql`${payments.refundedCents} - ${amount}`, updatedAt: failedAt }).where(sql`${payments.id} = ${row.id} AND changes() > 0`),
+      deps.db
+        .update(refunds)
+        .set({ status: "failed", failureReason: reason, updatedAt: failedAt })
+        .where(and(eq(refunds.id, refundId), eq(refunds.status, "pending"))),
+      deps.db
+        .update(payments)
+        .set({ refundedCents: sql`${payments.refundedCents} - ${amount}`, updatedAt: failedAt })
+        .where(sql`${payments.id} = ${row.id} AND changes() > 0`),
     ]);
     throw err;
   }
@@ -107,8 +133,14 @@ export async function refundPayment(deps: Deps, principal: Principal, id: string
   const next: PaymentRow = { ...fresh, status: full ? "REFUNDED" : fresh.status, updatedAt: doneAt };
   const { event, statement } = recordEventIfChanged(deps, tenantOf(fresh), "payment.refunded", presentPayment(next));
   const results = await deps.db.batch([
-    deps.db.update(payments).set({ status: next.status, updatedAt: doneAt }).where(and(eq(payments.id, fresh.id), inArray(payments.status, full ? REFUNDABLE_STATUSES : [fresh.status]))),
-    deps.db.update(refunds).set({ status: "done", updatedAt: doneAt }).where(and(eq(refunds.id, refundId), eq(refunds.status, "pending"))),
+    deps.db
+      .update(payments)
+      .set({ status: next.status, updatedAt: doneAt })
+      .where(and(eq(payments.id, fresh.id), inArray(payments.status, full ? REFUNDABLE_STATUSES : [fresh.status]))),
+    deps.db
+      .update(refunds)
+      .set({ status: "done", updatedAt: doneAt })
+      .where(and(eq(refunds.id, refundId), eq(refunds.status, "pending"))),
     statement,
   ]);
   if (changedRows(results[1]) > 0) dispatchEvents(deps, [event]);

@@ -105,7 +105,10 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
       ...guard(permissionOf(DELETE)),
       description: "Cancels an open (PENDING or OVERDUE) payment: status CANCELED, event payment.canceled.",
       request: { params: IdParam },
-      responses: { [DELETE_STATUS]: dataResponse("The canceled payment.", Payment), ...errorResponses(...WRITE_ERRORS, ...UPSTREAM_ERRORS) },
+      responses: {
+        [DELETE_STATUS]: dataResponse("The canceled payment.", Payment),
+        ...errorResponses(...WRITE_ERRORS, ...UPSTREAM_ERRORS),
+      },
     }),
     async (c) => ok(c, await cancelPayment(c.var.deps, c.var.principal, c.req.valid("param").id, c.req.path), DELETE_STATUS),
   );

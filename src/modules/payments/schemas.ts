@@ -30,25 +30,27 @@ export const CreditCardHolderInfo = z.object({
 });
 
 const PaymentFields = z.object({
-    customer: z.string().min(1).max(100).openapi({ description: "Ponte customer id." }),
-    billingType: BillingType.openapi({ description: "CREDIT_CARD when the body carries creditCardToken or creditCard." }),
-    value: moneyInput({ positive: true }),
-    dueDate: DateOnly,
-    description: z.string().max(500).nullable().optional(),
-    externalReference: z.string().max(200).nullable().optional(),
-    discount: Discount.optional(),
-    fine: Fine.optional(),
-    interest: Interest.optional(),
-    creditCardToken: z
-      .string()
-      .min(1)
-      .max(200)
-      .optional()
-      .openapi({ description: "A Ponte payment-method id (from tokenize) or an upstream card token. Needs billingType CREDIT_CARD." }),
-    creditCard: CreditCard.optional().openapi({ description: "Raw card data, sent straight to the upstream. Needs billingType CREDIT_CARD and creditCardHolderInfo." }),
-    creditCardHolderInfo: CreditCardHolderInfo.optional().openapi({ description: "The card holder's data; required with creditCard." }),
-    remoteIp: z.string().max(64).optional(),
-  });
+  customer: z.string().min(1).max(100).openapi({ description: "Ponte customer id." }),
+  billingType: BillingType.openapi({ description: "CREDIT_CARD when the body carries creditCardToken or creditCard." }),
+  value: moneyInput({ positive: true }),
+  dueDate: DateOnly,
+  description: z.string().max(500).nullable().optional(),
+  externalReference: z.string().max(200).nullable().optional(),
+  discount: Discount.optional(),
+  fine: Fine.optional(),
+  interest: Interest.optional(),
+  creditCardToken: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .openapi({ description: "A Ponte payment-method id (from tokenize) or an upstream card token. Needs billingType CREDIT_CARD." }),
+  creditCard: CreditCard.optional().openapi({
+    description: "Raw card data, sent straight to the upstream. Needs billingType CREDIT_CARD and creditCardHolderInfo.",
+  }),
+  creditCardHolderInfo: CreditCardHolderInfo.optional().openapi({ description: "The card holder's data; required with creditCard." }),
+  remoteIp: z.string().max(64).optional(),
+});
 
 /** The rules that span fields: card fields only with CREDIT_CARD, raw card data only with its holder's data. */
 const paymentRules = (body: z.infer<typeof PaymentFields>, ctx: z.RefinementCtx) => {
@@ -58,18 +60,38 @@ const paymentRules = (body: z.infer<typeof PaymentFields>, ctx: z.RefinementCtx)
 
 export const CreatePaymentBody = PaymentFields.superRefine(paymentRules).openapi("CreatePayment");
 
-export const CardPaymentBody = PaymentFields.extend({ billingType: z.literal("CREDIT_CARD") }).superRefine(paymentRules).openapi("CreateCardPayment");
+export const CardPaymentBody = PaymentFields.extend({ billingType: z.literal("CREDIT_CARD") })
+  .superRefine(paymentRules)
+  .openapi("CreateCardPayment");
 
 export const RefundBody = z
-  .object({ value: moneyInput({ positive: true }).optional().openapi({ description: "Omit for the whole remaining amount." }), description: z.string().max(500).optional() })
+  .object({
+    value: moneyInput({ positive: true }).optional().openapi({ description: "Omit for the whole remaining amount." }),
+    description: z.string().max(500).optional(),
+  })
   .openapi("RefundPayment");
 
 export const PaymentListQuery = z.object({
-  customer: z.string().max(100).optional().openapi({ param: { name: "customer", in: "query" } }),
-  subscription: z.string().max(100).optional().openapi({ param: { name: "subscription", in: "query" } }),
-  status: z.enum(PAYMENT_STATUSES).optional().openapi({ param: { name: "status", in: "query" } }),
+  customer: z
+    .string()
+    .max(100)
+    .optional()
+    .openapi({ param: { name: "customer", in: "query" } }),
+  subscription: z
+    .string()
+    .max(100)
+    .optional()
+    .openapi({ param: { name: "subscription", in: "query" } }),
+  status: z
+    .enum(PAYMENT_STATUSES)
+    .optional()
+    .openapi({ param: { name: "status", in: "query" } }),
   billingType: BillingType.optional().openapi({ param: { name: "billingType", in: "query" } }),
-  externalReference: z.string().max(200).optional().openapi({ param: { name: "externalReference", in: "query" } }),
+  externalReference: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({ param: { name: "externalReference", in: "query" } }),
 });
 
 export const Payment = z

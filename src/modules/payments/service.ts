@@ -15,7 +15,14 @@ import type { PageRequest } from "../../http/pagination";
 import { customerForBilling } from "../customers/service";
 import { cardForCustomer, type SavedCard } from "../payment-methods/service";
 import { assertPaymentAction } from "./status-rules";
-import { applyUpstreamPayment, findPaymentRow, presentPayment, transitionPayment, type PaymentRow, type UpstreamPayment } from "./lifecycle";
+import {
+  applyUpstreamPayment,
+  findPaymentRow,
+  presentPayment,
+  transitionPayment,
+  type PaymentRow,
+  type UpstreamPayment,
+} from "./lifecycle";
 import type { CreatePaymentBody } from "./schemas";
 import type { z } from "@hono/zod-openapi";
 import { newestFirstPage } from "../../db/paging";
@@ -25,7 +32,8 @@ export type CreatePaymentInput = z.infer<typeof CreatePaymentBody>;
 
 type Money = string | number;
 const moneyObject = <T extends { value: Money }>(o: T | undefined) => (o ? { ...o, value: formatMoney(centsOf(o.value)) } : null);
-const upstreamMoneyObject = (o: Record<string, unknown> | null | undefined) => (o ? { ...o, value: toUpstreamAmount(centsOf(o.value as Money)) } : undefined);
+const upstreamMoneyObject = (o: Record<string, unknown> | null | undefined) =>
+  o ? { ...o, value: toUpstreamAmount(centsOf(o.value as Money)) } : undefined;
 
 function upstreamPaymentBody(row: PaymentRow, customerUpstreamId: string, extra: Record<string, unknown>) {
   return {
@@ -51,11 +59,17 @@ export async function createPayment(deps: Deps, principal: Principal, input: Cre
   const credentials = await resolveGatewayAccount(deps, principal);
   if (idempotencyKey) {
     // A retry after a lost answer (the HTTP idempotency record is not kept for 5xx): resume, never re-payment.
-    const existing = await deps.db.select().from(payments).where(and(inTenant(payments, principal), eq(payments.idempotencyKey, idempotencyKey))).get();
+    const existing = await deps.db
+      .select()
+      .from(payments)
+      .where(and(inTenant(payments, principal), eq(payments.idempotencyKey, idempotencyKey)))
+      .get();
     if (existing) return presentPayment(await reconcilePayment(deps, credentials, existing));
   }
   const customer = await customerForBilling(deps, credentials, tenantOf(principal), input.customer);
-  const card = input.creditCardToken ? await cardForCustomer(deps, principal, customer.id, input.creditCardToken) : ({} as Partial<SavedCard>);
+  const card = input.creditCardToken
+    ? await cardForCustomer(deps, principal, customer.id, input.creditCardToken)
+    : ({} as Partial<SavedCard>);
   const now = deps.now().toISOString();
   const row: PaymentRow = {
     id: newId(),
@@ -92,7 +106,13 @@ export async function createPayment(deps: Deps, principal: Principal, input: Cre
   const remoteIp = input.remoteIp ? { remoteIp: input.remoteIp } : {};
   let payment: UpstreamPayment;
   try {
-    payment = await upstreamJson<UpstreamPayment>(deps, credentials, { flow: "create-payment", method: "POST", path: "/v3/payments", body: upstreamPaymentBody(row, customer.upstreamId, { ...cardData, ...remoteIp }), surfacePath: "/api/v1/payments" });
+    payment = await upstreamJson<UpstreamPayment>(deps, credentials, {
+      flow: "create-payment",
+      method: "POST",
+      path: "/v3/payments",
+      body: upstreamPaymentBody(row, customer.upstreamId, { ...cardData, ...remoteIp }),
+      surfacePath: "/api/v1/payments",
+    });
   } catch (err) {
     if (!(err instanceof ApiError) || isAmbiguousFailure(err)) throw err;
     if (isCardRefusal(row, err)) throw await failRefusedPayment(deps, row, err);
@@ -106,16 +126,30 @@ export async function createPayment(deps: Deps, principal: Principal, input: Cre
 
 /** A refused card: the record stays, FAILED with the upstream's reason (payment.failed), and the API answers 400. */
 async function failRefusedPayment(deps: Deps, row: PaymentRow, err: ApiError): Promise<ApiError> {
-  const reason = upstreamErrorItems(err).map((e) => e.description ?? e.code).filter(Boolean).join("; ") || "The card was refused.";
+  const reason =
+    upstreamErrorItems(err)
+      .map((e) => e.description ?? e.code)
+      .filter(Boolean)
+      .join("; ") || "The card was refused.";
   const { row: failed } = await transitionPayment(deps, row, "FAILED", { failureReason: reason, syncStatus: "failed" });
-  return new ApiError("BAD_REQUEST", `The card was refused: ${reason}`, { paymentId: row.id, status: failed.status, failureReason: reason, upstreamStatus: err.details.upstreamStatus, errors: err.details.errors });
+  return new ApiError("BAD_REQUEST", `The card was refused: ${reason}`, {
+    paymentId: row.id,
+    status: failed.status,
+    failureReason: reason,
+    upstreamStatus: err.details.upstreamStatus,
+    errors: err.details.errors,
+  });
 }
 
 /** Boleto line: fetched right after create; if that fails, on the next read. */
 async function ensureIdentificationField(deps: Deps, credentials: GatewayCredentials, row: PaymentRow): Promise<PaymentRow> {
   if (row.identificationField || !row.upstreamId || (row.billingType !== "BOLETO" && row.billingType !== "UNDEFINED")) return row;
   try {
-    const line = await upstreamJson<{ identificationField: string }>(deps, credentials, { flow: "boleto-line", method: "GET", path: `/v3/payments/${row.upstreamId}/identificationField` });
+    const line = await upstreamJson<{ identificationField: string }>(deps, credentials, {
+      flow: "boleto-line",
+      method: "GET",
+      path: `/v3/payments/${row.upstreamId}/identificationField`,
+    });
     await deps.db.update(payments).set({ identificationField: line.identificationField }).where(eq(payments.id, row.id));
     return { ...row, identificationField: line.identificationField };
   } catch {
@@ -126,16 +160,31 @@ async function ensureIdentificationField(deps: Deps, credentials: GatewayCredent
 /** Sweeper and resume path: link to the upstream payment holding our id, or create it only if there is none. */
 export async function reconcilePayment(deps: Deps, credentials: GatewayCredentials, row: PaymentRow): Promise<PaymentRow> {
   if (row.syncStatus !== "pending") return row;
-  const found = await upstreamJson<{ data: UpstreamPayment[] }>(deps, credentials, { flow: "reconcile-payment", method: "GET", path: "/v3/payments", query: `externalReference=${encodeURIComponent(row.id)}` });
+  const found = await upstreamJson<{ data: UpstreamPayment[] }>(deps, credentials, {
+    flow: "reconcile-payment",
+    method: "GET",
+    path: "/v3/payments",
+    query: `externalReference=${encodeURIComponent(row.id)}`,
+  });
   const match = found.data[0];
   if (match) return ensureIdentificationField(deps, credentials, await applyUpstreamPayment(deps, row, match));
   if (row.billingType === "CREDIT_CARD" && !row.cardToken) {
     // The card data was never kept, so this payment cannot be re-sent: it fails, nothing was charged.
-    return (await transitionPayment(deps, row, "FAILED", { failureReason: "The upstream never received this card payment; card data is not retained, so it was not retried.", syncStatus: "failed" })).row;
+    return (
+      await transitionPayment(deps, row, "FAILED", {
+        failureReason: "The upstream never received this card payment; card data is not retained, so it was not retried.",
+        syncStatus: "failed",
+      })
+    ).row;
   }
   const customer = await customerForBilling(deps, credentials, row, row.customerId);
   try {
-    const payment = await upstreamJson<UpstreamPayment>(deps, credentials, { flow: "reconcile-payment", method: "POST", path: "/v3/payments", body: upstreamPaymentBody(row, customer.upstreamId, {}) });
+    const payment = await upstreamJson<UpstreamPayment>(deps, credentials, {
+      flow: "reconcile-payment",
+      method: "POST",
+      path: "/v3/payments",
+      body: upstreamPaymentBody(row, customer.upstreamId, {}),
+    });
     return ensureIdentificationField(deps, credentials, await applyUpstreamPayment(deps, row, payment));
   } catch (err) {
     if (err instanceof ApiError && !isAmbiguousFailure(err) && isCardRefusal(row, err)) await failRefusedPayment(deps, row, err);
@@ -143,7 +192,18 @@ export async function reconcilePayment(deps: Deps, credentials: GatewayCredentia
   }
 }
 
-export async function listPayments(deps: Deps, principal: Principal, page: PageRequest, filters: { customer?: string | undefined; subscription?: string | undefined; status?: string | undefined; billingType?: string | undefined; externalReference?: string | undefined }) {
+export async function listPayments(
+  deps: Deps,
+  principal: Principal,
+  page: PageRequest,
+  filters: {
+    customer?: string | undefined;
+    subscription?: string | undefined;
+    status?: string | undefined;
+    billingType?: string | undefined;
+    externalReference?: string | undefined;
+  },
+) {
   requirePermission(principal, "payments.read");
   const conditions: SQL[] = [inTenant(payments, principal)];
   if (filters.customer) conditions.push(eq(payments.customerId, filters.customer));
@@ -173,7 +233,11 @@ export async function getPaymentStatus(deps: Deps, principal: Principal, id: str
 
 function requireSynced(row: PaymentRow): asserts row is PaymentRow & { upstreamId: string } {
   if (!row.upstreamId) {
-    throw new ApiError("INVALID_STATE", `Payment '${row.id}' is not yet synced with the upstream provider (syncStatus ${row.syncStatus}); retry shortly.`, { paymentId: row.id, status: row.status, syncStatus: row.syncStatus });
+    throw new ApiError(
+      "INVALID_STATE",
+      `Payment '${row.id}' is not yet synced with the upstream provider (syncStatus ${row.syncStatus}); retry shortly.`,
+      { paymentId: row.id, status: row.status, syncStatus: row.syncStatus },
+    );
   }
 }
 
@@ -194,10 +258,19 @@ export async function getPixQrCode(deps: Deps, principal: Principal, id: string)
   requirePermission(principal, "payments.read");
   const row = await findPaymentRow(deps, tenantOf(principal), id);
   if (row.billingType === "CREDIT_CARD") {
-    throw new ApiError("INVALID_STATE", `Payment '${id}' is a CREDIT_CARD payment; a PIX QR code exists only for PIX, BOLETO or UNDEFINED payments.`, { paymentId: id, billingType: row.billingType, status: row.status });
+    throw new ApiError(
+      "INVALID_STATE",
+      `Payment '${id}' is a CREDIT_CARD payment; a PIX QR code exists only for PIX, BOLETO or UNDEFINED payments.`,
+      { paymentId: id, billingType: row.billingType, status: row.status },
+    );
   }
   requireSynced(row);
   const credentials = await resolveGatewayAccount(deps, principal);
-  const qr = await upstreamJson<{ payload: string; encodedImage: string; expirationDate: string }>(deps, credentials, { flow: "pix-qr-code", method: "GET", path: `/v3/payments/${row.upstreamId}/pixQrCode`, surfacePath: `/api/v1/payments/${id}/pix` });
+  const qr = await upstreamJson<{ payload: string; encodedImage: string; expirationDate: string }>(deps, credentials, {
+    flow: "pix-qr-code",
+    method: "GET",
+    path: `/v3/payments/${row.upstreamId}/pixQrCode`,
+    surfacePath: `/api/v1/payments/${id}/pix`,
+  });
   return { payload: qr.payload, encodedImage: qr.encodedImage, expirationDate: qr.expirationDate };
 }

@@ -1,7 +1,16 @@
 // The one table that decides every payment status change, wherever it comes from (API, webhook, sweeper).
 import { ApiError } from "../../http/errors";
 
-export const PAYMENT_STATUSES = ["PENDING", "CONFIRMED", "RECEIVED", "OVERDUE", "RECEIVED_IN_CASH", "REFUNDED", "CANCELED", "FAILED"] as const;
+export const PAYMENT_STATUSES = [
+  "PENDING",
+  "CONFIRMED",
+  "RECEIVED",
+  "OVERDUE",
+  "RECEIVED_IN_CASH",
+  "REFUNDED",
+  "CANCELED",
+  "FAILED",
+] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 /** from → the statuses it may move to. Partial refunds keep the status (they raise refundedValue). */
@@ -40,12 +49,16 @@ export function assertPaymentAction(status: string, action: keyof typeof ACTION_
   const to = ACTION_TARGET[action];
   if (canTransition(status, to)) return;
   const allowedFrom = statusesThatMayBecome(to);
-  throw new ApiError("INVALID_STATE", `Cannot ${action} payment '${paymentId}': its status is ${status}; ${action} is allowed only from ${allowedFrom.join(", ")}.`, {
-    paymentId,
-    status,
-    action,
-    allowedFrom,
-  });
+  throw new ApiError(
+    "INVALID_STATE",
+    `Cannot ${action} payment '${paymentId}': its status is ${status}; ${action} is allowed only from ${allowedFrom.join(", ")}.`,
+    {
+      paymentId,
+      status,
+      action,
+      allowedFrom,
+    },
+  );
 }
 
 /** The native status an upstream payment status stands for (null: not one Ponte tracks, e.g. chargebacks). */

@@ -16,21 +16,59 @@ import { inTenant } from "../../db/tenant-scope";
 export type PlanRow = typeof plans.$inferSelect;
 
 export const CreatePlanBody = z
-  .object({ name: z.string().trim().min(1).max(200), description: z.string().max(500).nullable().optional(), value: moneyInput({ positive: true }), cycle: Cycle, billingType: BillingType.nullable().optional() })
+  .object({
+    name: z.string().trim().min(1).max(200),
+    description: z.string().max(500).nullable().optional(),
+    value: moneyInput({ positive: true }),
+    cycle: Cycle,
+    billingType: BillingType.nullable().optional(),
+  })
   .openapi("CreatePlan");
 export const UpdatePlanBody = z
-  .object({ name: z.string().trim().min(1).max(200).optional(), description: z.string().max(500).nullable().optional(), value: moneyInput({ positive: true }).optional(), cycle: Cycle.optional(), billingType: BillingType.nullable().optional() })
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    description: z.string().max(500).nullable().optional(),
+    value: moneyInput({ positive: true }).optional(),
+    cycle: Cycle.optional(),
+    billingType: BillingType.nullable().optional(),
+  })
   .openapi("UpdatePlan");
 export const Plan = z
-  .object({ id: z.uuid(), object: z.literal("plan"), name: z.string(), description: z.string().nullable(), value: Money, cycle: Cycle, billingType: BillingType.nullable(), status: z.enum(["active", "archived"]), createdAt: z.string(), updatedAt: z.string() })
+  .object({
+    id: z.uuid(),
+    object: z.literal("plan"),
+    name: z.string(),
+    description: z.string().nullable(),
+    value: Money,
+    cycle: Cycle,
+    billingType: BillingType.nullable(),
+    status: z.enum(["active", "archived"]),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
   .openapi("Plan");
 
 export function presentPlan(row: PlanRow) {
-  return { id: row.id, object: "plan" as const, name: row.name, description: row.description, value: formatMoney(row.valueCents), cycle: row.cycle, billingType: row.billingType, status: row.status, createdAt: row.createdAt, updatedAt: row.updatedAt };
+  return {
+    id: row.id,
+    object: "plan" as const,
+    name: row.name,
+    description: row.description,
+    value: formatMoney(row.valueCents),
+    cycle: row.cycle,
+    billingType: row.billingType,
+    status: row.status,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
 }
 
 export async function findPlanRow(deps: Deps, tenant: Tenant, id: string): Promise<PlanRow> {
-  const row = await deps.db.select().from(plans).where(and(eq(plans.id, id), inTenant(plans, tenant))).get();
+  const row = await deps.db
+    .select()
+    .from(plans)
+    .where(and(eq(plans.id, id), inTenant(plans, tenant)))
+    .get();
   if (!row) throw notFound("plan", id);
   return row;
 }
@@ -38,7 +76,18 @@ export async function findPlanRow(deps: Deps, tenant: Tenant, id: string): Promi
 export async function createPlan(deps: Deps, principal: Principal, input: z.infer<typeof CreatePlanBody>) {
   requirePermission(principal, "plans.manage");
   const now = deps.now().toISOString();
-  const row: PlanRow = { id: newId(), ...tenantOf(principal), name: input.name, description: input.description ?? null, valueCents: centsOf(input.value), cycle: input.cycle, billingType: input.billingType ?? null, status: "active", createdAt: now, updatedAt: now };
+  const row: PlanRow = {
+    id: newId(),
+    ...tenantOf(principal),
+    name: input.name,
+    description: input.description ?? null,
+    valueCents: centsOf(input.value),
+    cycle: input.cycle,
+    billingType: input.billingType ?? null,
+    status: "active",
+    createdAt: now,
+    updatedAt: now,
+  };
   await deps.db.insert(plans).values(row);
   return presentPlan(row);
 }
@@ -59,7 +108,8 @@ export async function getPlan(deps: Deps, principal: Principal, id: string) {
 export async function updatePlan(deps: Deps, principal: Principal, id: string, input: z.infer<typeof UpdatePlanBody>) {
   requirePermission(principal, "plans.manage");
   const row = await findPlanRow(deps, tenantOf(principal), id);
-  if (row.status === "archived") throw new ApiError("INVALID_STATE", `Plan '${id}' is archived; it cannot be changed.`, { planId: id, status: row.status });
+  if (row.status === "archived")
+    throw new ApiError("INVALID_STATE", `Plan '${id}' is archived; it cannot be changed.`, { planId: id, status: row.status });
   const changes: Partial<PlanRow> = { updatedAt: deps.now().toISOString() };
   if (input.name !== undefined) changes.name = input.name;
   if (input.description !== undefined) changes.description = input.description;

@@ -26,14 +26,22 @@ export interface SweepReport {
 export async function reconcilePendingSync(deps: Deps, options: SweepOptions = {}): Promise<SweepReport> {
   const cutoff = new Date(deps.now().getTime() - (options.graceMs ?? 60_000)).toISOString();
   const limit = options.batchSize ?? 50;
-  const report: SweepReport = { customers: { synced: 0, failed: 0 }, payments: { synced: 0, failed: 0 }, subscriptions: { synced: 0, failed: 0 } };
+  const report: SweepReport = {
+    customers: { synced: 0, failed: 0 },
+    payments: { synced: 0, failed: 0 },
+    subscriptions: { synced: 0, failed: 0 },
+  };
   const credentialCache = new Map<string, Promise<GatewayCredentials>>();
   const credentials = (t: Tenant) => {
     let c = credentialCache.get(t.workspaceId);
     if (!c) credentialCache.set(t.workspaceId, (c = credentialsFor(deps, t)));
     return c;
   };
-  async function each<T extends Tenant & { id: string }>(rows: T[], tally: { synced: number; failed: number }, fn: (c: GatewayCredentials, row: T) => Promise<{ syncStatus: string }>) {
+  async function each<T extends Tenant & { id: string }>(
+    rows: T[],
+    tally: { synced: number; failed: number },
+    fn: (c: GatewayCredentials, row: T) => Promise<{ syncStatus: string }>,
+  ) {
     for (const row of rows) {
       try {
         const after = await fn(await credentials(row), row);
@@ -41,16 +49,38 @@ export async function reconcilePendingSync(deps: Deps, options: SweepOptions = {
         else tally.synced++;
       } catch (err) {
         tally.failed++;
-        console.error(JSON.stringify({ level: "warn", msg: "sync sweep: record still pending", id: row.id, error: err instanceof Error ? err.message : String(err) }));
+        console.error(
+          JSON.stringify({
+            level: "warn",
+            msg: "sync sweep: record still pending",
+            id: row.id,
+            error: err instanceof Error ? err.message : String(err),
+          }),
+        );
       }
     }
   }
   // Customers first: payments and subscriptions need their customer's upstream id.
-  const pendingCustomers = await deps.db.select().from(customers).where(and(eq(customers.syncStatus, "pending"), lte(customers.createdAt, cutoff))).orderBy(asc(customers.createdAt)).limit(limit);
+  const pendingCustomers = await deps.db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.syncStatus, "pending"), lte(customers.createdAt, cutoff)))
+    .orderBy(asc(customers.createdAt))
+    .limit(limit);
   await each(pendingCustomers, report.customers, (c, row) => reconcileCustomer(deps, c, row));
-  const pendingPayments = await deps.db.select().from(payments).where(and(eq(payments.syncStatus, "pending"), lte(payments.createdAt, cutoff))).orderBy(asc(payments.createdAt)).limit(limit);
+  const pendingPayments = await deps.db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.syncStatus, "pending"), lte(payments.createdAt, cutoff)))
+    .orderBy(asc(payments.createdAt))
+    .limit(limit);
   await each(pendingPayments, report.payments, (c, row) => reconcilePayment(deps, c, row));
-  const pendingSubs = await deps.db.select().from(subscriptions).where(and(eq(subscriptions.syncStatus, "pending"), lte(subscriptions.createdAt, cutoff))).orderBy(asc(subscriptions.createdAt)).limit(limit);
+  const pendingSubs = await deps.db
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.syncStatus, "pending"), lte(subscriptions.createdAt, cutoff)))
+    .orderBy(asc(subscriptions.createdAt))
+    .limit(limit);
   await each(pendingSubs, report.subscriptions, (c, row) => reconcileSubscription(deps, c, row));
   return report;
 }

@@ -5,19 +5,21 @@ import { CreditCard, CreditCardHolderInfo } from "../payments/schemas";
 export const SUBSCRIPTION_STATUSES = ["ACTIVE", "INACTIVE", "EXPIRED", "CANCELED"] as const;
 
 const SubscriptionFields = z.object({
-    plan: z.string().min(1).max(100).openapi({ description: "Ponte plan id; value, cycle and billingType default to the plan's." }),
-    customer: z.string().min(1).max(100),
-    billingType: BillingType.optional().openapi({ description: "Defaults to the plan's; CREDIT_CARD when the body carries creditCardToken or creditCard." }),
-    nextDueDate: DateOnly,
-    value: moneyInput({ positive: true }).optional(),
-    cycle: Cycle.optional(),
-    description: z.string().max(500).nullable().optional(),
-    externalReference: z.string().max(200).nullable().optional(),
-    creditCardToken: z.string().min(1).max(200).optional(),
-    creditCard: CreditCard.optional(),
-    creditCardHolderInfo: CreditCardHolderInfo.optional(),
-    remoteIp: z.string().max(64).optional(),
-  });
+  plan: z.string().min(1).max(100).openapi({ description: "Ponte plan id; value, cycle and billingType default to the plan's." }),
+  customer: z.string().min(1).max(100),
+  billingType: BillingType.optional().openapi({
+    description: "Defaults to the plan's; CREDIT_CARD when the body carries creditCardToken or creditCard.",
+  }),
+  nextDueDate: DateOnly,
+  value: moneyInput({ positive: true }).optional(),
+  cycle: Cycle.optional(),
+  description: z.string().max(500).nullable().optional(),
+  externalReference: z.string().max(200).nullable().optional(),
+  creditCardToken: z.string().min(1).max(200).optional(),
+  creditCard: CreditCard.optional(),
+  creditCardHolderInfo: CreditCardHolderInfo.optional(),
+  remoteIp: z.string().max(64).optional(),
+});
 
 // A billing type left to the plan's default is checked against the card fields by the service (it needs the plan).
 export const CreateSubscriptionBody = SubscriptionFields.superRefine(cardFieldsNeedCreditCard).openapi("CreateSubscription");
@@ -35,9 +37,20 @@ export const UpdateSubscriptionBody = z
   .openapi("UpdateSubscription");
 
 export const SubscriptionListQuery = z.object({
-  customer: z.string().max(100).optional().openapi({ param: { name: "customer", in: "query" } }),
-  plan: z.string().max(100).optional().openapi({ param: { name: "plan", in: "query" } }),
-  status: z.enum(SUBSCRIPTION_STATUSES).optional().openapi({ param: { name: "status", in: "query" } }),
+  customer: z
+    .string()
+    .max(100)
+    .optional()
+    .openapi({ param: { name: "customer", in: "query" } }),
+  plan: z
+    .string()
+    .max(100)
+    .optional()
+    .openapi({ param: { name: "plan", in: "query" } }),
+  status: z
+    .enum(SUBSCRIPTION_STATUSES)
+    .optional()
+    .openapi({ param: { name: "status", in: "query" } }),
 });
 
 export const Subscription = z

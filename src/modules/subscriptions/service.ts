@@ -47,12 +47,17 @@ export function presentSubscription(row: SubscriptionRow) {
 }
 
 export async function findSubscriptionRow(deps: Deps, tenant: Tenant, id: string): Promise<SubscriptionRow> {
-  const row = await deps.db.select().from(subscriptions).where(and(eq(subscriptions.id, id), inTenant(subscriptions, tenant))).get();
+  const row = await deps.db
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.id, id), inTenant(subscriptions, tenant)))
+    .get();
   if (!row) throw notFound("subscription", id);
   return row;
 }
 
-const fieldError = (path: string, message: string) => new ApiError("VALIDATION_FAILED", `Invalid request body: ${path}.`, { fields: [{ path, message, code: "custom" }] });
+const fieldError = (path: string, message: string) =>
+  new ApiError("VALIDATION_FAILED", `Invalid request body: ${path}.`, { fields: [{ path, message, code: "custom" }] });
 
 function upstreamSubscriptionBody(row: SubscriptionRow, customerUpstreamId: string, extra: Record<string, unknown>) {
   return {
@@ -73,10 +78,15 @@ export async function createSubscription(deps: Deps, principal: Principal, input
   const plan = await findPlanRow(deps, tenant, input.plan).catch(() => {
     throw fieldError("body.plan", `no plan with id '${input.plan}'`);
   });
-  if (plan.status !== "active") throw new ApiError("INVALID_STATE", `Plan '${plan.id}' is ${plan.status}; subscriptions can only start from an active plan.`, { planId: plan.id, status: plan.status });
+  if (plan.status !== "active")
+    throw new ApiError("INVALID_STATE", `Plan '${plan.id}' is ${plan.status}; subscriptions can only start from an active plan.`, {
+      planId: plan.id,
+      status: plan.status,
+    });
   const billingType = input.billingType ?? plan.billingType;
   if (!billingType) throw fieldError("body.billingType", "required: the plan has no default billing type");
-  if (billingType !== "CREDIT_CARD" && (input.creditCard || input.creditCardToken)) throw fieldError("body.billingType", "card fields need billingType CREDIT_CARD");
+  if (billingType !== "CREDIT_CARD" && (input.creditCard || input.creditCardToken))
+    throw fieldError("body.billingType", "card fields need billingType CREDIT_CARD");
   const credentials = await resolveGatewayAccount(deps, principal);
   const customer = await customerForBilling(deps, credentials, tenant, input.customer);
   let cardExtra: Record<string, unknown> = {};
@@ -108,9 +118,16 @@ export async function createSubscription(deps: Deps, principal: Principal, input
   await deps.db.insert(subscriptions).values(row);
   let created: { id: string };
   try {
-    created = await upstreamJson<{ id: string }>(deps, credentials, { flow: "create-subscription", method: "POST", path: "/v3/subscriptions", body: upstreamSubscriptionBody(row, customer.upstreamId, cardExtra), surfacePath: "/api/v1/subscriptions" });
+    created = await upstreamJson<{ id: string }>(deps, credentials, {
+      flow: "create-subscription",
+      method: "POST",
+      path: "/v3/subscriptions",
+      body: upstreamSubscriptionBody(row, customer.upstreamId, cardExtra),
+      surfacePath: "/api/v1/subscriptions",
+    });
   } catch (err) {
-    if (err instanceof ApiError && !isAmbiguousFailure(err)) await deps.db.delete(subscriptions).where(and(eq(subscriptions.id, row.id), eq(subscriptions.syncStatus, "pending")));
+    if (err instanceof ApiError && !isAmbiguousFailure(err))
+      await deps.db.delete(subscriptions).where(and(eq(subscriptions.id, row.id), eq(subscriptions.syncStatus, "pending")));
     throw err;
   }
   await linkSubscription(deps, row, created.id);
@@ -123,7 +140,10 @@ export async function linkSubscription(deps: Deps, row: SubscriptionRow, upstrea
   const next: SubscriptionRow = { ...row, upstreamId, syncStatus: "synced", updatedAt };
   const { event, statement } = recordEventIfChanged(deps, row, "subscription.created", presentSubscription(next));
   const [result] = await deps.db.batch([
-    deps.db.update(subscriptions).set({ upstreamId, syncStatus: "synced", updatedAt }).where(and(eq(subscriptions.id, row.id), eq(subscriptions.syncStatus, "pending"))),
+    deps.db
+      .update(subscriptions)
+      .set({ upstreamId, syncStatus: "synced", updatedAt })
+      .where(and(eq(subscriptions.id, row.id), eq(subscriptions.syncStatus, "pending"))),
     statement,
   ]);
   if (changedRows(result) > 0) dispatchEvents(deps, [event]);
@@ -136,7 +156,10 @@ export async function markSubscriptionCanceled(deps: Deps, row: SubscriptionRow)
   const next: SubscriptionRow = { ...row, status: "CANCELED", canceledAt: now, updatedAt: now };
   const { event, statement } = recordEventIfChanged(deps, row, "subscription.canceled", presentSubscription(next));
   const [result] = await deps.db.batch([
-    deps.db.update(subscriptions).set({ status: "CANCELED", canceledAt: now, updatedAt: now }).where(and(eq(subscriptions.id, row.id), inArray(subscriptions.status, [...CANCELABLE]))),
+    deps.db
+      .update(subscriptions)
+      .set({ status: "CANCELED", canceledAt: now, updatedAt: now })
+      .where(and(eq(subscriptions.id, row.id), inArray(subscriptions.status, [...CANCELABLE]))),
     statement,
   ]);
   if (changedRows(result) > 0) dispatchEvents(deps, [event]);
@@ -145,15 +168,30 @@ export async function markSubscriptionCanceled(deps: Deps, row: SubscriptionRow)
 
 export async function reconcileSubscription(deps: Deps, credentials: GatewayCredentials, row: SubscriptionRow): Promise<SubscriptionRow> {
   if (row.syncStatus !== "pending") return row;
-  const found = await upstreamJson<{ data: { id: string }[] }>(deps, credentials, { flow: "reconcile-subscription", method: "GET", path: "/v3/subscriptions", query: `externalReference=${encodeURIComponent(row.id)}` });
+  const found = await upstreamJson<{ data: { id: string }[] }>(deps, credentials, {
+    flow: "reconcile-subscription",
+    method: "GET",
+    path: "/v3/subscriptions",
+    query: `externalReference=${encodeURIComponent(row.id)}`,
+  });
   const match = found.data[0];
   if (match) return linkSubscription(deps, row, match.id);
   const customer = await customerForBilling(deps, credentials, row, row.customerId);
-  const created = await upstreamJson<{ id: string }>(deps, credentials, { flow: "reconcile-subscription", method: "POST", path: "/v3/subscriptions", body: upstreamSubscriptionBody(row, customer.upstreamId, {}) });
+  const created = await upstreamJson<{ id: string }>(deps, credentials, {
+    flow: "reconcile-subscription",
+    method: "POST",
+    path: "/v3/subscriptions",
+    body: upstreamSubscriptionBody(row, customer.upstreamId, {}),
+  });
   return linkSubscription(deps, row, created.id);
 }
 
-export async function listSubscriptions(deps: Deps, principal: Principal, page: PageRequest, filters: { customer?: string | undefined; plan?: string | undefined; status?: string | undefined }) {
+export async function listSubscriptions(
+  deps: Deps,
+  principal: Principal,
+  page: PageRequest,
+  filters: { customer?: string | undefined; plan?: string | undefined; status?: string | undefined },
+) {
   requirePermission(principal, "subscriptions.read");
   const conditions: SQL[] = [inTenant(subscriptions, principal)];
   if (filters.customer) conditions.push(eq(subscriptions.customerId, filters.customer));
@@ -170,8 +208,18 @@ export async function getSubscription(deps: Deps, principal: Principal, id: stri
 }
 
 function requireOpen(row: SubscriptionRow, action: string): asserts row is SubscriptionRow & { upstreamId: string } {
-  if (row.status === "CANCELED") throw new ApiError("INVALID_STATE", `Cannot ${action} subscription '${row.id}': its status is CANCELED.`, { subscriptionId: row.id, status: row.status, action });
-  if (!row.upstreamId) throw new ApiError("INVALID_STATE", `Subscription '${row.id}' is not yet synced with the upstream provider; retry shortly.`, { subscriptionId: row.id, status: row.status, syncStatus: row.syncStatus });
+  if (row.status === "CANCELED")
+    throw new ApiError("INVALID_STATE", `Cannot ${action} subscription '${row.id}': its status is CANCELED.`, {
+      subscriptionId: row.id,
+      status: row.status,
+      action,
+    });
+  if (!row.upstreamId)
+    throw new ApiError("INVALID_STATE", `Subscription '${row.id}' is not yet synced with the upstream provider; retry shortly.`, {
+      subscriptionId: row.id,
+      status: row.status,
+      syncStatus: row.syncStatus,
+    });
 }
 
 export async function updateSubscription(deps: Deps, principal: Principal, id: string, input: z.infer<typeof UpdateSubscriptionBody>) {
@@ -191,8 +239,17 @@ export async function updateSubscription(deps: Deps, principal: Principal, id: s
   if (changes.valueCents !== undefined) body.value = toUpstreamAmount(changes.valueCents);
   if (changes.nextDueDate) body.nextDueDate = changes.nextDueDate;
   if (changes.description !== undefined) body.description = changes.description;
-  await upstreamJson(deps, credentials, { flow: "update-subscription", method: "PUT", path: `/v3/subscriptions/${row.upstreamId}`, body, surfacePath: `/api/v1/subscriptions/${id}` });
-  await deps.db.update(subscriptions).set({ ...changes, updatedAt: next.updatedAt }).where(eq(subscriptions.id, id));
+  await upstreamJson(deps, credentials, {
+    flow: "update-subscription",
+    method: "PUT",
+    path: `/v3/subscriptions/${row.upstreamId}`,
+    body,
+    surfacePath: `/api/v1/subscriptions/${id}`,
+  });
+  await deps.db
+    .update(subscriptions)
+    .set({ ...changes, updatedAt: next.updatedAt })
+    .where(eq(subscriptions.id, id));
   return presentSubscription(next);
 }
 
@@ -201,8 +258,12 @@ export async function cancelSubscription(deps: Deps, principal: Principal, id: s
   const row = await findSubscriptionRow(deps, tenantOf(principal), id);
   requireOpen(row, "cancel");
   const credentials = await resolveGatewayAccount(deps, principal);
-  await upstreamJson(deps, credentials, { flow: "cancel-subscription", method: "DELETE", path: `/v3/subscriptions/${row.upstreamId}`, surfacePath: `/api/v1/subscriptions/${id}/cancel` });
+  await upstreamJson(deps, credentials, {
+    flow: "cancel-subscription",
+    method: "DELETE",
+    path: `/v3/subscriptions/${row.upstreamId}`,
+    surfacePath: `/api/v1/subscriptions/${id}/cancel`,
+  });
   await markSubscriptionCanceled(deps, row);
   return presentSubscription(await findSubscriptionRow(deps, tenantOf(principal), id));
 }
-

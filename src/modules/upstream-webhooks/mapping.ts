@@ -32,5 +32,10 @@ export function upstreamEffect(event: string): UpstreamEffect {
 
 /** `upstream.<EVENT>`; names outside [A-Z0-9_] are folded so the kind stays well-formed. */
 export function upstreamKind(event: string): EventKind {
-  return `upstream.${event.toUpperCase().replace(/[^A-Z0-9_]/g, "_").slice(0, 100) || "UNKNOWN"}`;
+  return `upstream.${
+    event
+      .toUpperCase()
+      .replace(/[^A-Z0-9_]/g, "_")
+      .slice(0, 100) || "UNKNOWN"
+  }`;
 }

@@ -32,20 +32,47 @@ export interface UpstreamEnvelope {
 const unauthorized = () => new ApiError("UNAUTHORIZED", `Missing or invalid ${UPSTREAM_TOKEN_HEADER} for this gateway account.`);
 
 /** The account the URL names, if the token matches its stored hash (same 401 for unknown account or bad token). */
-export async function authenticateUpstream(deps: Deps, accountId: string, token: string | undefined): Promise<Tenant & { accountId: string }> {
+export async function authenticateUpstream(
+  deps: Deps,
+  accountId: string,
+  token: string | undefined,
+): Promise<Tenant & { accountId: string }> {
   if (!token || !UUID_RE.test(accountId)) throw unauthorized();
-  const account = await deps.db.select({ id: gatewayAccounts.id, organizationId: gatewayAccounts.organizationId, workspaceId: gatewayAccounts.workspaceId, hash: gatewayAccounts.webhookTokenHash }).from(gatewayAccounts).where(eq(gatewayAccounts.id, accountId)).get();
+  const account = await deps.db
+    .select({
+      id: gatewayAccounts.id,
+      organizationId: gatewayAccounts.organizationId,
+      workspaceId: gatewayAccounts.workspaceId,
+      hash: gatewayAccounts.webhookTokenHash,
+    })
+    .from(gatewayAccounts)
+    .where(eq(gatewayAccounts.id, accountId))
+    .get();
   const presented = await sha256Hex(token);
   if (!account || !timingSafeEqual(presented, account.hash)) throw unauthorized();
   return { accountId: account.id, organizationId: account.organizationId, workspaceId: account.workspaceId };
 }
 
 /** Records the delivery (dedupe), applies it, marks it processed. Returns whether it was a duplicate. */
-export async function receiveUpstreamWebhook(deps: Deps, account: Tenant & { accountId: string }, envelope: UpstreamEnvelope): Promise<{ duplicate: boolean }> {
+export async function receiveUpstreamWebhook(
+  deps: Deps,
+  account: Tenant & { accountId: string },
+  envelope: UpstreamEnvelope,
+): Promise<{ duplicate: boolean }> {
   const rowId = newId();
   const inserted = await deps.db
     .insert(upstreamWebhookEvents)
-    .values({ id: rowId, organizationId: account.organizationId, workspaceId: account.workspaceId, gatewayAccountId: account.accountId, upstreamEventId: envelope.id, event: envelope.event, payload: envelope, receivedAt: deps.now().toISOString(), processedAt: null })
+    .values({
+      id: rowId,
+      organizationId: account.organizationId,
+      workspaceId: account.workspaceId,
+      gatewayAccountId: account.accountId,
+      upstreamEventId: envelope.id,
+      event: envelope.event,
+      payload: envelope,
+      receivedAt: deps.now().toISOString(),
+      processedAt: null,
+    })
     .onConflictDoNothing()
     .returning({ id: upstreamWebhookEvents.id });
   if (inserted.length === 0) return { duplicate: true };
@@ -94,7 +121,12 @@ async function applyEnvelope(deps: Deps, tenant: Tenant, envelope: UpstreamEnvel
     await applyUpstreamPayment(deps, record, payment, null);
     return;
   }
-  const to: PaymentStatus | null = effect.to === "FROM_PAYLOAD" ? (paymentStatusFromUpstream(payment.status) === "RECEIVED_IN_CASH" ? "RECEIVED_IN_CASH" : "RECEIVED") : effect.to;
+  const to: PaymentStatus | null =
+    effect.to === "FROM_PAYLOAD"
+      ? paymentStatusFromUpstream(payment.status) === "RECEIVED_IN_CASH"
+        ? "RECEIVED_IN_CASH"
+        : "RECEIVED"
+      : effect.to;
   const reason = to === "FAILED" ? `The upstream reported ${envelope.event}.` : undefined;
   await applyUpstreamPayment(deps, record, payment, to, reason);
 }
@@ -103,13 +135,26 @@ async function findPaymentByUpstream(deps: Deps, tenant: Tenant, payment: Upstre
   const byId = eq(payments.upstreamId, payment.id);
   // Our own create's webhook can arrive before its answer: then only externalReference (our id) matches.
   const ref = payment.externalReference && UUID_RE.test(payment.externalReference) ? eq(payments.id, payment.externalReference) : undefined;
-  return deps.db.select().from(payments).where(and(inTenant(payments, tenant), ref ? or(byId, ref) : byId)).get();
+  return deps.db
+    .select()
+    .from(payments)
+    .where(and(inTenant(payments, tenant), ref ? or(byId, ref) : byId))
+    .get();
 }
 
-async function findSubscriptionByUpstream(deps: Deps, tenant: Tenant, upstreamId: string, externalReference?: string | null): Promise<SubscriptionRow | undefined> {
+async function findSubscriptionByUpstream(
+  deps: Deps,
+  tenant: Tenant,
+  upstreamId: string,
+  externalReference?: string | null,
+): Promise<SubscriptionRow | undefined> {
   const byId = eq(subscriptions.upstreamId, upstreamId);
   const ref = externalReference && UUID_RE.test(externalReference) ? eq(subscriptions.id, externalReference) : undefined;
-  return deps.db.select().from(subscriptions).where(and(inTenant(subscriptions, tenant), ref ? or(byId, ref) : byId)).get();
+  return deps.db
+    .select()
+    .from(subscriptions)
+    .where(and(inTenant(subscriptions, tenant), ref ? or(byId, ref) : byId))
+    .get();
 }
 
 /** A payment the upstream generated for a subscription becomes a native payment (once: unique upstream id). */
@@ -148,7 +193,11 @@ async function createSubscriptionPayment(deps: Deps, sub: SubscriptionRow, payme
   const { event, statement } = recordEventIfChanged(deps, sub, "payment.created", presentPayment(row));
   const [result] = await deps.db.batch([deps.db.insert(payments).values(row).onConflictDoNothing(), statement]);
   if (changedRows(result) > 0) dispatchEvents(deps, [event]);
-  const stored = await deps.db.select().from(payments).where(and(inTenant(payments, sub), eq(payments.upstreamId, payment.id))).get();
+  const stored = await deps.db
+    .select()
+    .from(payments)
+    .where(and(inTenant(payments, sub), eq(payments.upstreamId, payment.id)))
+    .get();
   // A card subscription's payment may already be confirmed: apply its status through the table.
   if (stored) await applyUpstreamPayment(deps, stored, payment);
 }

@@ -20,15 +20,23 @@ export const WebhookEndpoint = z
     disabledReason: z.enum(["consecutive_failures", "manual"]).nullable(),
     disabledAt: z.string().nullable(),
     consecutiveFailures: z.number().int(),
-    secretRotatedAt: z.string().nullable().openapi({ description: "When the signing secret was last rotated; the secret itself is never shown again." }),
-    previousSecretExpiresAt: z.string().nullable().openapi({ description: "Until then deliveries also carry a v1 signature made with the previous secret." }),
+    secretRotatedAt: z
+      .string()
+      .nullable()
+      .openapi({ description: "When the signing secret was last rotated; the secret itself is never shown again." }),
+    previousSecretExpiresAt: z
+      .string()
+      .nullable()
+      .openapi({ description: "Until then deliveries also carry a v1 signature made with the previous secret." }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
   .openapi("WebhookEndpoint");
 
 export const WebhookEndpointWithSecret = WebhookEndpoint.extend({
-  secret: z.string().openapi({ description: "The signing secret (`whsec_…`). Shown only in this response; store it now.", example: "whsec_…" }),
+  secret: z
+    .string()
+    .openapi({ description: "The signing secret (`whsec_…`). Shown only in this response; store it now.", example: "whsec_…" }),
 }).openapi("WebhookEndpointWithSecret");
 
 const Url = z.string().min(1).max(2048);
@@ -49,7 +57,9 @@ export const UpdateWebhookEndpointBody = z
   .openapi("UpdateWebhookEndpoint");
 
 export const RecoverBody = z
-  .strictObject({ since: z.iso.datetime({ offset: true }).openapi({ description: "Re-queue failed deliveries created at or after this instant." }) })
+  .strictObject({
+    since: z.iso.datetime({ offset: true }).openapi({ description: "Re-queue failed deliveries created at or after this instant." }),
+  })
   .openapi("RecoverWebhookDeliveries");
 
 export const RecoverResult = z

@@ -41,8 +41,17 @@ export function presentEndpoint(row: EndpointRow) {
 
 export function presentAttempt(a: RecordedAttempt) {
   return {
-    object: "webhook_attempt" as const, id: a.attemptId, deliveryId: a.deliveryId, trigger: a.trigger, attemptedAt: a.attemptedAt, succeeded: a.succeeded,
-    statusCode: a.statusCode, durationMs: a.durationMs, errorKind: a.errorKind, errorMessage: a.errorMessage, responseExcerpt: a.responseExcerpt,
+    object: "webhook_attempt" as const,
+    id: a.attemptId,
+    deliveryId: a.deliveryId,
+    trigger: a.trigger,
+    attemptedAt: a.attemptedAt,
+    succeeded: a.succeeded,
+    statusCode: a.statusCode,
+    durationMs: a.durationMs,
+    errorKind: a.errorKind,
+    errorMessage: a.errorMessage,
+    responseExcerpt: a.responseExcerpt,
   };
 }
 
@@ -50,12 +59,19 @@ const scope = (p: Principal) => [inTenant(webhookEndpoints, p)];
 
 function validUrl(deps: Deps, url: string): string {
   const result = checkWebhookUrl(url, { allowLocalhostHttp: deps.env.ENVIRONMENT === "local" });
-  if (!result.ok) throw new ApiError("VALIDATION_FAILED", `Invalid webhook URL: ${result.reason}.`, { fields: [{ path: "body.url", message: result.reason, code: "invalid_url" }] });
+  if (!result.ok)
+    throw new ApiError("VALIDATION_FAILED", `Invalid webhook URL: ${result.reason}.`, {
+      fields: [{ path: "body.url", message: result.reason, code: "invalid_url" }],
+    });
   return result.url;
 }
 
 export async function findEndpoint(deps: Deps, principal: Principal, id: string): Promise<EndpointRow> {
-  const row = await deps.db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, id), ...scope(principal))).get();
+  const row = await deps.db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, id), ...scope(principal)))
+    .get();
   if (!row) throw notFound("webhook endpoint", id);
   return row;
 }
@@ -75,21 +91,40 @@ export async function createEndpoint(deps: Deps, principal: Principal, input: Cr
   const now = deps.now().toISOString();
   const enabled = input.enabled ?? true;
   const row: EndpointRow = {
-    id, organizationId: principal.organizationId, workspaceId: principal.workspaceId, url, description: input.description ?? null,
-    eventKinds: [...new Set(input.eventKinds)], enabled, disabledReason: enabled ? null : "manual", disabledAt: enabled ? null : now,
-    secretSealed: await sealSecret(deps.env.SECRETS_ENCRYPTION_KEY, secret, id), previousSecretSealed: null, previousSecretExpiresAt: null,
-    secretRotatedAt: null, consecutiveFailures: 0, createdAt: now, updatedAt: now,
+    id,
+    organizationId: principal.organizationId,
+    workspaceId: principal.workspaceId,
+    url,
+    description: input.description ?? null,
+    eventKinds: [...new Set(input.eventKinds)],
+    enabled,
+    disabledReason: enabled ? null : "manual",
+    disabledAt: enabled ? null : now,
+    secretSealed: await sealSecret(deps.env.SECRETS_ENCRYPTION_KEY, secret, id),
+    previousSecretSealed: null,
+    previousSecretExpiresAt: null,
+    secretRotatedAt: null,
+    consecutiveFailures: 0,
+    createdAt: now,
+    updatedAt: now,
   };
   // The cap check and the insert are one statement (concurrent creates cannot overrun it); the audit row
   // is written only if the endpoint was.
   const underCap = sql`(SELECT count(*) FROM ${webhookEndpoints} WHERE ${and(...scope(principal))}) < ${LIMITS.webhookEndpointsPerWorkspace}`;
-  const audit = auditRow(deps, principal, { action: "webhook_endpoint.created", targetType: "webhook_endpoint", targetId: id, metadata: { url, eventKinds: row.eventKinds } });
+  const audit = auditRow(deps, principal, {
+    action: "webhook_endpoint.created",
+    targetType: "webhook_endpoint",
+    targetId: id,
+    metadata: { url, eventKinds: row.eventKinds },
+  });
   const [inserted] = await deps.env.DB.batch([
     insertWhere(deps.env.DB, webhookEndpoints, row, underCap),
     insertWhere(deps.env.DB, auditLogs, audit, sql`EXISTS (SELECT 1 FROM ${webhookEndpoints} WHERE ${webhookEndpoints.id} = ${id})`),
   ]);
   if (!inserted?.meta.changes) {
-    throw new ApiError("INVALID_STATE", `A workspace can have at most ${LIMITS.webhookEndpointsPerWorkspace} webhook endpoints.`, { limit: LIMITS.webhookEndpointsPerWorkspace });
+    throw new ApiError("INVALID_STATE", `A workspace can have at most ${LIMITS.webhookEndpointsPerWorkspace} webhook endpoints.`, {
+      limit: LIMITS.webhookEndpointsPerWorkspace,
+    });
   }
   return { ...presentEndpoint(row), secret };
 }
@@ -108,7 +143,9 @@ export async function getEndpoint(deps: Deps, principal: Principal, id: string) 
 
 /** Deliveries still waiting are failed when their endpoint stops receiving (disable, delete). */
 const failOpenDeliveries = (deps: Deps, endpointId: string, now: string) =>
-  deps.db.update(webhookDeliveries).set({ status: "failed", nextAttemptAt: null, updatedAt: now })
+  deps.db
+    .update(webhookDeliveries)
+    .set({ status: "failed", nextAttemptAt: null, updatedAt: now })
     .where(and(eq(webhookDeliveries.endpointId, endpointId), inArray(webhookDeliveries.status, ["pending", "retrying"])));
 
 export async function updateEndpoint(deps: Deps, principal: Principal, id: string, input: Partial<CreateEndpointInput>) {
@@ -124,9 +161,26 @@ export async function updateEndpoint(deps: Deps, principal: Principal, id: strin
   if (enabling) Object.assign(next, { enabled: true, disabledReason: null, disabledAt: null, consecutiveFailures: 0 });
   if (disabling) Object.assign(next, { enabled: false, disabledReason: "manual", disabledAt: now });
   await deps.db.batch([
-    deps.db.update(webhookEndpoints).set({ url: next.url, description: next.description, eventKinds: next.eventKinds, enabled: next.enabled, disabledReason: next.disabledReason, disabledAt: next.disabledAt, consecutiveFailures: next.consecutiveFailures, updatedAt: now }).where(eq(webhookEndpoints.id, id)),
+    deps.db
+      .update(webhookEndpoints)
+      .set({
+        url: next.url,
+        description: next.description,
+        eventKinds: next.eventKinds,
+        enabled: next.enabled,
+        disabledReason: next.disabledReason,
+        disabledAt: next.disabledAt,
+        consecutiveFailures: next.consecutiveFailures,
+        updatedAt: now,
+      })
+      .where(eq(webhookEndpoints.id, id)),
     ...(disabling ? [failOpenDeliveries(deps, id, now)] : []),
-    auditEntry(deps, principal, { action: "webhook_endpoint.updated", targetType: "webhook_endpoint", targetId: id, metadata: { fields: Object.keys(input) } }),
+    auditEntry(deps, principal, {
+      action: "webhook_endpoint.updated",
+      targetType: "webhook_endpoint",
+      targetId: id,
+      metadata: { fields: Object.keys(input) },
+    }),
   ]);
   if (enabling) await endpointStub(deps.env, id).resetStreak(id);
   return presentEndpoint(next);
@@ -139,8 +193,16 @@ export async function enableEndpoint(deps: Deps, principal: Principal, id: strin
   const now = deps.now().toISOString();
   const next: EndpointRow = { ...row, enabled: true, disabledReason: null, disabledAt: null, consecutiveFailures: 0, updatedAt: now };
   await deps.db.batch([
-    deps.db.update(webhookEndpoints).set({ enabled: true, disabledReason: null, disabledAt: null, consecutiveFailures: 0, updatedAt: now }).where(eq(webhookEndpoints.id, id)),
-    auditEntry(deps, principal, { action: "webhook_endpoint.enabled", targetType: "webhook_endpoint", targetId: id, metadata: { previousReason: row.disabledReason } }),
+    deps.db
+      .update(webhookEndpoints)
+      .set({ enabled: true, disabledReason: null, disabledAt: null, consecutiveFailures: 0, updatedAt: now })
+      .where(eq(webhookEndpoints.id, id)),
+    auditEntry(deps, principal, {
+      action: "webhook_endpoint.enabled",
+      targetType: "webhook_endpoint",
+      targetId: id,
+      metadata: { previousReason: row.disabledReason },
+    }),
   ]);
   await endpointStub(deps.env, id).resetStreak(id);
   return presentEndpoint(next);
@@ -153,7 +215,12 @@ export async function deleteEndpoint(deps: Deps, principal: Principal, id: strin
   await deps.db.batch([
     deps.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)),
     failOpenDeliveries(deps, id, now),
-    auditEntry(deps, principal, { action: "webhook_endpoint.deleted", targetType: "webhook_endpoint", targetId: id, metadata: { url: row.url } }),
+    auditEntry(deps, principal, {
+      action: "webhook_endpoint.deleted",
+      targetType: "webhook_endpoint",
+      targetId: id,
+      metadata: { url: row.url },
+    }),
   ]);
   return { id, object: "webhook_endpoint" as const, deleted: true as const };
 }
@@ -173,7 +240,16 @@ export async function rotateSecret(deps: Deps, principal: Principal, id: string)
     updatedAt: now.toISOString(),
   };
   await deps.db.batch([
-    deps.db.update(webhookEndpoints).set({ secretSealed: next.secretSealed, previousSecretSealed: next.previousSecretSealed, previousSecretExpiresAt: next.previousSecretExpiresAt, secretRotatedAt: next.secretRotatedAt, updatedAt: next.updatedAt }).where(eq(webhookEndpoints.id, id)),
+    deps.db
+      .update(webhookEndpoints)
+      .set({
+        secretSealed: next.secretSealed,
+        previousSecretSealed: next.previousSecretSealed,
+        previousSecretExpiresAt: next.previousSecretExpiresAt,
+        secretRotatedAt: next.secretRotatedAt,
+        updatedAt: next.updatedAt,
+      })
+      .where(eq(webhookEndpoints.id, id)),
     auditEntry(deps, principal, { action: "webhook_endpoint.secret_rotated", targetType: "webhook_endpoint", targetId: id }),
   ]);
   return { ...presentEndpoint(next), secret };
@@ -188,8 +264,30 @@ export async function sendTestPing(deps: Deps, principal: Principal, id: string,
   const deliveryId = newId();
   await deps.db.batch([
     // Born fanned out: the ping goes to this endpoint only, never through the queue.
-    deps.db.insert(events).values({ id: eventId, organizationId: endpoint.organizationId, workspaceId: endpoint.workspaceId, type: "ping", data: { endpointId: endpoint.id, message: "Test event from Ponte" }, createdAt: now, fannedOutAt: now }),
-    deps.db.insert(webhookDeliveries).values({ id: deliveryId, organizationId: endpoint.organizationId, workspaceId: endpoint.workspaceId, endpointId: endpoint.id, eventId, eventType: "ping", status: "pending", createdAt: now, updatedAt: now }),
+    deps.db
+      .insert(events)
+      .values({
+        id: eventId,
+        organizationId: endpoint.organizationId,
+        workspaceId: endpoint.workspaceId,
+        type: "ping",
+        data: { endpointId: endpoint.id, message: "Test event from Ponte" },
+        createdAt: now,
+        fannedOutAt: now,
+      }),
+    deps.db
+      .insert(webhookDeliveries)
+      .values({
+        id: deliveryId,
+        organizationId: endpoint.organizationId,
+        workspaceId: endpoint.workspaceId,
+        endpointId: endpoint.id,
+        eventId,
+        eventType: "ping",
+        status: "pending",
+        createdAt: now,
+        updatedAt: now,
+      }),
   ]);
   const attempt = await runManualAttempt(deps, deliveryId, "test", fetcher);
   if (!attempt) throw notFound("webhook endpoint", id);
@@ -200,14 +298,33 @@ export async function sendTestPing(deps: Deps, principal: Principal, id: string,
 export async function recoverDeliveries(deps: Deps, principal: Principal, id: string, since: string) {
   requirePermission(principal, "webhook_endpoints.manage");
   const endpoint = await findEndpoint(deps, principal, id);
-  if (!endpoint.enabled) throw new ApiError("INVALID_STATE", "The endpoint is disabled; enable it before recovering deliveries.", { status: "disabled", disabledReason: endpoint.disabledReason });
+  if (!endpoint.enabled)
+    throw new ApiError("INVALID_STATE", "The endpoint is disabled; enable it before recovering deliveries.", {
+      status: "disabled",
+      disabledReason: endpoint.disabledReason,
+    });
   const sinceIso = new Date(since).toISOString();
   const now = deps.now().toISOString();
-  const requeued = await deps.db.update(webhookDeliveries)
+  const requeued = await deps.db
+    .update(webhookDeliveries)
     .set({ status: "pending", scheduledAttempts: 0, nextAttemptAt: now, updatedAt: now })
-    .where(and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, "failed"), ne(webhookDeliveries.eventType, "ping"), gte(webhookDeliveries.createdAt, sinceIso)))
+    .where(
+      and(
+        eq(webhookDeliveries.endpointId, id),
+        eq(webhookDeliveries.status, "failed"),
+        ne(webhookDeliveries.eventType, "ping"),
+        gte(webhookDeliveries.createdAt, sinceIso),
+      ),
+    )
     .returning({ id: webhookDeliveries.id });
-  await deps.db.batch([auditEntry(deps, principal, { action: "webhook_endpoint.recovered", targetType: "webhook_endpoint", targetId: id, metadata: { since: sinceIso, requeued: requeued.length } })]);
+  await deps.db.batch([
+    auditEntry(deps, principal, {
+      action: "webhook_endpoint.recovered",
+      targetType: "webhook_endpoint",
+      targetId: id,
+      metadata: { since: sinceIso, requeued: requeued.length },
+    }),
+  ]);
   if (requeued.length > 0) await endpointStub(deps.env, id).wake(id);
   return { object: "webhook_recovery" as const, endpointId: id, since: sinceIso, requeued: requeued.length };
 }

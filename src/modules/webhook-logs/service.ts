@@ -32,7 +32,18 @@ export const presentDelivery = (row: DeliveryRow) => ({
 });
 
 const presentAttemptRow = (a: AttemptRow) =>
-  presentAttempt({ attemptId: a.id, deliveryId: a.deliveryId, trigger: a.trigger, attemptedAt: a.attemptedAt, succeeded: a.errorKind === null && a.statusCode !== null, statusCode: a.statusCode, durationMs: a.durationMs, errorKind: a.errorKind, errorMessage: a.errorMessage, responseExcerpt: a.responseExcerpt });
+  presentAttempt({
+    attemptId: a.id,
+    deliveryId: a.deliveryId,
+    trigger: a.trigger,
+    attemptedAt: a.attemptedAt,
+    succeeded: a.errorKind === null && a.statusCode !== null,
+    statusCode: a.statusCode,
+    durationMs: a.durationMs,
+    errorKind: a.errorKind,
+    errorMessage: a.errorMessage,
+    responseExcerpt: a.responseExcerpt,
+  });
 
 const scope = (p: Principal) => [inTenant(webhookDeliveries, p)];
 
@@ -58,7 +69,11 @@ export async function listDeliveries(deps: Deps, principal: Principal, filters: 
 }
 
 async function findDelivery(deps: Deps, principal: Principal, id: string): Promise<DeliveryRow> {
-  const row = await deps.db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.id, id), ...scope(principal))).get();
+  const row = await deps.db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.id, id), ...scope(principal)))
+    .get();
   if (!row) throw notFound("webhook delivery", id);
   return row;
 }
@@ -67,14 +82,23 @@ export async function getDelivery(deps: Deps, principal: Principal, id: string) 
   requirePermission(principal, "webhook_endpoints.read");
   const row = await findDelivery(deps, principal, id);
   const [attempts, event] = await deps.db.batch([
-    deps.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, id)).orderBy(asc(webhookAttempts.attemptedAt), asc(webhookAttempts.id)),
+    deps.db
+      .select()
+      .from(webhookAttempts)
+      .where(eq(webhookAttempts.deliveryId, id))
+      .orderBy(asc(webhookAttempts.attemptedAt), asc(webhookAttempts.id)),
     deps.db.select().from(events).where(eq(events.id, row.eventId)),
   ]);
   const e = event[0];
   return {
     ...presentDelivery(row),
     // The envelope as sent (attempts differ only in their signature timestamp).
-    payload: e ? (JSON.parse(envelopeBody({ id: e.id, type: e.type, createdAt: e.createdAt, data: e.data }, deps.env.ENVIRONMENT)) as Record<string, unknown>) : null,
+    payload: e
+      ? (JSON.parse(envelopeBody({ id: e.id, type: e.type, createdAt: e.createdAt, data: e.data }, deps.env.ENVIRONMENT)) as Record<
+          string,
+          unknown
+        >)
+      : null,
     attempts: attempts.map(presentAttemptRow),
   };
 }

@@ -34,7 +34,14 @@ export async function createWorkspace(deps: Deps, principal: Principal, input: {
     throw new ApiError("FORBIDDEN", "A workspace-bound credential cannot create workspaces; use an organization-wide key.");
   }
   const now = deps.now().toISOString();
-  const row: WorkspaceRow = { id: newId(), organizationId: principal.organizationId, name: input.name, archivedAt: null, createdAt: now, updatedAt: now };
+  const row: WorkspaceRow = {
+    id: newId(),
+    organizationId: principal.organizationId,
+    name: input.name,
+    archivedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
   await deps.db.batch([
     deps.db.insert(workspaces).values(row),
     auditEntry(deps, principal, { action: "workspace.created", targetType: "workspace", targetId: row.id, metadata: { name: row.name } }),
@@ -50,7 +57,11 @@ export async function listWorkspaces(deps: Deps, principal: Principal, page: Pag
 }
 
 async function findWorkspace(deps: Deps, principal: Principal, id: string) {
-  const row = await deps.db.select().from(workspaces).where(and(eq(workspaces.id, id), ...scope(principal))).get();
+  const row = await deps.db
+    .select()
+    .from(workspaces)
+    .where(and(eq(workspaces.id, id), ...scope(principal)))
+    .get();
   if (!row) throw notFound("workspace", id);
   return row;
 }
@@ -76,7 +87,11 @@ export async function archiveWorkspace(deps: Deps, principal: Principal, id: str
   requirePermission(principal, "workspaces.manage");
   const row = await findWorkspace(deps, principal, id);
   if (row.archivedAt) return presentWorkspace(row);
-  const org = await deps.db.select({ defaultWorkspaceId: organizations.defaultWorkspaceId }).from(organizations).where(eq(organizations.id, principal.organizationId)).get();
+  const org = await deps.db
+    .select({ defaultWorkspaceId: organizations.defaultWorkspaceId })
+    .from(organizations)
+    .where(eq(organizations.id, principal.organizationId))
+    .get();
   if (org?.defaultWorkspaceId === id) {
     throw new ApiError("INVALID_STATE", "The organization's default workspace cannot be archived.", { status: "default" });
   }
