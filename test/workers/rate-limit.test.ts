@@ -16,7 +16,12 @@ describe("rate limiting", () => {
   it("asks the binding once per unit of requests and refuses with 429 + Retry-After once it says over budget", async () => {
     const t = await seedTenant();
     const keys: string[] = [];
-    const limiter = { limit: async ({ key }: { key: string }) => (keys.push(key), { success: keys.length < 2 }) };
+    const limiter = {
+      limit: async ({ key }: { key: string }) => {
+        keys.push(key);
+        return { success: keys.length < 2 };
+      },
+    };
     const app = buildApp();
     const get = () =>
       app.request(`${BASE}/api/v1/workspaces`, { headers: { Authorization: `Bearer ${t.key}` } }, { ...env, API_RATE_LIMITER: limiter });

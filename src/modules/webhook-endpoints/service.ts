@@ -264,30 +264,26 @@ export async function sendTestPing(deps: Deps, principal: Principal, id: string,
   const deliveryId = newId();
   await deps.db.batch([
     // Born fanned out: the ping goes to this endpoint only, never through the queue.
-    deps.db
-      .insert(events)
-      .values({
-        id: eventId,
-        organizationId: endpoint.organizationId,
-        workspaceId: endpoint.workspaceId,
-        type: "ping",
-        data: { endpointId: endpoint.id, message: "Test event from Ponte" },
-        createdAt: now,
-        fannedOutAt: now,
-      }),
-    deps.db
-      .insert(webhookDeliveries)
-      .values({
-        id: deliveryId,
-        organizationId: endpoint.organizationId,
-        workspaceId: endpoint.workspaceId,
-        endpointId: endpoint.id,
-        eventId,
-        eventType: "ping",
-        status: "pending",
-        createdAt: now,
-        updatedAt: now,
-      }),
+    deps.db.insert(events).values({
+      id: eventId,
+      organizationId: endpoint.organizationId,
+      workspaceId: endpoint.workspaceId,
+      type: "ping",
+      data: { endpointId: endpoint.id, message: "Test event from Ponte" },
+      createdAt: now,
+      fannedOutAt: now,
+    }),
+    deps.db.insert(webhookDeliveries).values({
+      id: deliveryId,
+      organizationId: endpoint.organizationId,
+      workspaceId: endpoint.workspaceId,
+      endpointId: endpoint.id,
+      eventId,
+      eventType: "ping",
+      status: "pending",
+      createdAt: now,
+      updatedAt: now,
+    }),
   ]);
   const attempt = await runManualAttempt(deps, deliveryId, "test", fetcher);
   if (!attempt) throw notFound("webhook endpoint", id);
