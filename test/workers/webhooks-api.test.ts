@@ -106,8 +106,8 @@ describe("webhook endpoints", () => {
       400,
       "VALIDATION_FAILED",
     );
-    expect(error.details.fields[0].path).toBe("body.url");
-    expect(error.details.fields[0].message).toContain(reason);
+    expect(error.details.fields[0]?.path).toBe("body.url");
+    expect(error.details.fields[0]?.message).toContain(reason);
     const endpoint = await createEndpoint(tenant);
     expectError(
       await call("PATCH", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: tenant.key, body: { url } }),
