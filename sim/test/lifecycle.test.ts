@@ -59,7 +59,7 @@ describe("refunds", () => {
 
     const rest = await sim.json("POST", `/v3/payments/${p.id}/refund`, {});
     expect(rest.body.status).toBe("REFUNDED");
-    expect(rest.body.refunds.map((r: any) => r.value)).toEqual([30, 70]);
+    expect(rest.body.refunds.map((r: { value: unknown }) => r.value)).toEqual([30, 70]);
 
     const list = await sim.json("GET", `/v3/payments/${p.id}/refunds`);
     expect(list.body).toMatchObject({ object: "list", totalCount: 2, hasMore: false });

@@ -12,7 +12,7 @@ describe("cookie on guarded routes", () => {
     const { cookie, organizationId, workspaceId, userId } = await signUpUser();
     const list = await callWithCookie("GET", "/api/v1/workspaces", cookie);
     expect(list.status).toBe(200);
-    expect(list.body.data.map((w: any) => w.id)).toEqual([workspaceId]);
+    expect(list.body.data.map((w: { id: unknown }) => w.id)).toEqual([workspaceId]);
 
     const created = await callWithCookie("POST", "/api/v1/api-keys", cookie, { body: NEW_KEY });
     expect(created.status).toBe(201);

@@ -68,7 +68,7 @@ describe("sign-up", () => {
       headers: SAME_ORIGIN,
     });
     const error = expectError(res, 400, "VALIDATION_FAILED");
-    expect(error.details.fields.map((f: any) => f.path)).toEqual(
+    expect(error.details.fields.map((f: { path: unknown }) => f.path)).toEqual(
       expect.arrayContaining(["body.email", "body.password", "body.organizationName"]),
     );
   });

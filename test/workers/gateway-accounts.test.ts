@@ -108,7 +108,7 @@ describe("POST /api/v1/gateway-accounts", () => {
   ])("400 VALIDATION_FAILED for %j", async (body, path) => {
     const tenant = await seedTenant();
     const error = expectError(await call("POST", "/api/v1/gateway-accounts", { key: tenant.key, body }), 400, "VALIDATION_FAILED");
-    expect(error.details.fields.map((f: any) => f.path)).toContain(path);
+    expect(error.details.fields.map((f: { path: unknown }) => f.path)).toContain(path);
   });
 });
 
@@ -118,7 +118,7 @@ describe("reading, replacing, verifying, rotating, deleting", () => {
     const { account, upstreamApiKey } = await createAccount(tenant.key);
     const list = await call("GET", "/api/v1/gateway-accounts", { key: tenant.key });
     expect(list.status).toBe(200);
-    expect(list.body.data.map((a: any) => a.id)).toEqual([account.id]);
+    expect(list.body.data.map((a: { id: unknown }) => a.id)).toEqual([account.id]);
     expect(list.body.meta.pagination).toEqual({ limit: 10, offset: 0, totalCount: 1, hasMore: false });
     expect(list.body.data[0].inboundWebhookToken).toBeUndefined();
     const one = await call("GET", `/api/v1/gateway-accounts/${account.id}`, { key: tenant.key });
@@ -211,7 +211,7 @@ describe("reading, replacing, verifying, rotating, deleting", () => {
     expect(res.status).toBe(200);
     expect(res.body.data.id).toBe(account.id);
     expect(res.body.data.upstreamWebhook).toEqual({ removed: true });
-    expect((await upstream(upstreamApiKey, "GET", "/v3/webhooks")).body.data.map((w: any) => w.url)).toEqual([other.url]);
+    expect((await upstream(upstreamApiKey, "GET", "/v3/webhooks")).body.data.map((w: { url: unknown }) => w.url)).toEqual([other.url]);
     expectNoSecrets(res, upstreamApiKey);
     expect(await dbRow(account.id))!.toBeNull();
     expectError(await call("GET", `/api/v1/gateway-accounts/${account.id}`, { key: tenant.key }), 404, "NOT_FOUND");
@@ -280,7 +280,7 @@ describe("GET /api/v1/gateway-api-logs", () => {
     const all = await call("GET", "/api/v1/gateway-api-logs", { key: tenant.key });
     expect(all.status).toBe(200);
     expect(all.body.meta.pagination.totalCount).toBe(3);
-    expect(all.body.data.map((l: any) => l.operationId)).toEqual([
+    expect(all.body.data.map((l: { operationId: unknown }) => l.operationId)).toEqual([
       "decodificar-um-qrcode-para-pagamento",
       "recuperar-um-unico-webhook",
       "recuperar-saldo-da-conta",
@@ -300,7 +300,7 @@ describe("GET /api/v1/gateway-api-logs", () => {
     const byOp = await call("GET", "/api/v1/gateway-api-logs?operationId=recuperar-saldo-da-conta", { key: tenant.key });
     expect(byOp.body.data).toHaveLength(1);
     const byStatus = await call("GET", "/api/v1/gateway-api-logs?status=404", { key: tenant.key });
-    expect(byStatus.body.data.map((l: any) => l.upstreamPath)).toEqual(["/v3/webhooks/wbh_missing"]);
+    expect(byStatus.body.data.map((l: { upstreamPath: unknown }) => l.upstreamPath)).toEqual(["/v3/webhooks/wbh_missing"]);
     expect(
       (await call("GET", `/api/v1/gateway-api-logs?from=${encodeURIComponent(before)}&limit=2`, { key: tenant.key })).body.meta.pagination,
     ).toEqual({ limit: 2, offset: 0, totalCount: 3, hasMore: true });

@@ -4,7 +4,7 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app";
 import { newId } from "../../src/lib/ids";
-import { BASE, call, expectError, seedTenant } from "./support";
+import { BASE, call, type ErrorBody, expectError, seedTenant } from "./support";
 import { addFault, clearFaults, seedGatewayAccount, simKey, simRequests, upstream, waitForLogs } from "./gateway-support";
 
 async function connectedTenant(permissions?: readonly string[]) {
@@ -118,7 +118,7 @@ describe("upstream failures become the error envelope", () => {
     );
     await clearFaults(t.upstreamKey); // releases the hung simulator request
     expect(res.status).toBe(504);
-    const body = (await res.json()) as any;
+    const body = (await res.json()) as ErrorBody;
     expect(body.error.code).toBe("UPSTREAM_TIMEOUT");
     expect(body.error.details.timeoutMs).toBe(100);
     expect(Date.now() - started).toBeLessThan(2000);

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { buildApp } from "../../src/app";
 import { hashApiKey } from "../../src/access/api-key-secret";
 import { RATE_LIMIT_UNIT } from "../../src/http/rate-limit";
-import { BASE, call, seedTenant } from "./support";
+import { BASE, call, type ErrorBody, seedTenant } from "./support";
 
 const settle = () => new Promise((r) => setTimeout(r, 5));
 
@@ -34,7 +34,7 @@ describe("rate limiting", () => {
     await settle();
     expect(keys).toHaveLength(2);
     const res = await get();
-    const body = (await res.json()) as any;
+    const body = (await res.json()) as ErrorBody;
     expect(res.status).toBe(429);
     expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(55);
     expect(body.error).toMatchObject({ code: "RATE_LIMITED" });
