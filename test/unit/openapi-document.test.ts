@@ -1,10 +1,14 @@
 // The generated OpenAPI document (208-operation surface included) is a valid OpenAPI 3.1 document.
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
+import type { OpenApiDocument } from "../openapi-types";
 
 // The app is typed against workers-types, which the Node type project does not load: import it untyped.
 const appModule = "../../src/app";
-const { buildApp, OPENAPI_CONFIG } = (await import(appModule)) as { buildApp: () => any; OPENAPI_CONFIG: unknown };
+const { buildApp, OPENAPI_CONFIG } = (await import(appModule)) as {
+  buildApp: () => { getOpenAPI31Document(config: unknown): OpenApiDocument };
+  OPENAPI_CONFIG: unknown;
+};
 
 describe("OpenAPI document", () => {
   it("validates against the OpenAPI 3.1 schema", async () => {

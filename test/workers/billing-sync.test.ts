@@ -5,6 +5,7 @@ import { reconcilePendingSync } from "../../src/modules/reconciliation/sweeper";
 import { expandPermissions, PERMISSIONS } from "../../src/lib/permissions";
 import { createPayment as createPaymentService } from "../../src/modules/payments/service";
 import { ApiError } from "../../src/http/errors";
+import type { OpenApiDocument } from "../openapi-types";
 import { call, expectError } from "./support";
 import {
   createPayment,
@@ -307,17 +308,15 @@ describe("plans and subscriptions", () => {
 
 describe("OpenAPI", () => {
   it("documents the 21 native rows with catalogue metadata, and the internal billing routes", async () => {
-    const doc = (await call("GET", "/api/v1/openapi.json")).body;
-    const ops = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
-      Object.entries(item).map(([method, op]) => ({ path, method, ...op })),
-    );
+    const doc = (await call<OpenApiDocument>("GET", "/api/v1/openapi.json")).body;
+    const ops = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, ...op })));
     const native = ops.filter((o) => o["x-implementation"] === "native" && o["x-surface"] === "public");
     expect(native).toHaveLength(21);
     const card = native.find((o) => o.operationId === "criar-cobranca-com-cartao-de-credito");
     expect(card).toMatchObject({ path: "/api/v1/payments/", method: "post", tags: ["Cobranças"], "x-permission": "payments.manage" });
     const cancel = native.find((o) => o.operationId === "remover-assinatura");
-    expect(Object.keys(cancel.responses)).toEqual(expect.arrayContaining(["201", "400", "401", "403", "404"]));
-    expect(cancel.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(["X-Organization-Id", "X-Workspace-Id"]));
+    expect(Object.keys(cancel!.responses)).toEqual(expect.arrayContaining(["201", "400", "401", "403", "404"]));
+    expect(cancel!.parameters!.map((p) => p.name)).toEqual(expect.arrayContaining(["X-Organization-Id", "X-Workspace-Id"]));
     for (const id of ["plans-create", "payments-pix", "payments-cancel", "service-subscriptions-update", "webhooks-upstream-receive"]) {
       expect(ops.find((o) => o.operationId === id)?.["x-surface"]).toBe("internal");
     }

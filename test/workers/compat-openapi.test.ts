@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { CATALOGUE } from "../../src/compat/catalogue";
 import { catalogueRoute, documentedPath } from "../../src/compat/catalogue-route";
+import type { OpenApiDocument, OperationObject } from "../openapi-types";
 import { call } from "./support";
 
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
@@ -10,11 +11,15 @@ const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 async function operations() {
   const res = await call("GET", "/api/v1/openapi.json");
   expect(res.status).toBe(200);
-  const byId = new Map<string, { path: string; method: string; op: any }>();
-  for (const [path, item] of Object.entries<any>(res.body.paths)) {
-    for (const method of METHODS) if (item[method]) byId.set(item[method].operationId, { path, method, op: item[method] });
+  const doc = res.body as OpenApiDocument;
+  const byId = new Map<string, { path: string; method: string; op: OperationObject }>();
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (op?.operationId) byId.set(op.operationId, { path, method, op });
+    }
   }
-  return { doc: res.body, byId };
+  return { doc, byId };
 }
 
 describe("OpenAPI document", () => {
@@ -50,12 +55,12 @@ describe("OpenAPI document", () => {
       expect(Object.keys(op.responses)).toEqual(
         expect.arrayContaining([String(row.successStatus), "400", "401", "403", "404", "409", "429", "502", "504"]),
       );
-      const params = (op.parameters ?? []).filter((p: any) => p.in === "path");
-      expect(params.map((p: { name: unknown }) => p.name)).toEqual([...row.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]));
+      const params = (op.parameters ?? []).filter((p) => p.in === "path");
+      expect(params.map((p) => p.name)).toEqual([...row.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]));
       for (const p of params) expect(p).toMatchObject({ required: true, schema: { type: "string" } });
       if (row.bodyRequired) {
-        expect(op.requestBody.required).toBe(true);
-        expect(op.requestBody.content["application/json"]).toBeDefined();
+        expect(op.requestBody!.required).toBe(true);
+        expect(op.requestBody!.content["application/json"]).toBeDefined();
       } else {
         expect(op.requestBody).toBeUndefined();
       }
@@ -74,8 +79,8 @@ describe("OpenAPI document", () => {
     const { byId } = await operations();
     const uploads = ["fazer-upload-de-documentos-da-cobranca", "adicionar-uma-imagem-a-um-link-de-pagamentos", "reenviar-documentos"];
     for (const id of uploads)
-      expect(Object.keys(byId.get(id)!.op.requestBody.content).sort()).toEqual(["application/json", "multipart/form-data"]);
-    expect(Object.keys(byId.get("transferir-para-conta-asaas")!.op.requestBody.content)).toEqual(["application/json"]);
+      expect(Object.keys(byId.get(id)!.op.requestBody!.content).sort()).toEqual(["application/json", "multipart/form-data"]);
+    expect(Object.keys(byId.get("transferir-para-conta-asaas")!.op.requestBody!.content)).toEqual(["application/json"]);
   });
 
   it("documents the gateway control plane as internal", async () => {

@@ -3,7 +3,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app";
 import { openSecret, sha256Hex } from "../../src/lib/secret-box";
-import { BASE, call, expectError, seedApiKey, seedTenant, type ApiResponse } from "./support";
+import { BASE, call, type Envelope, expectError, seedApiKey, seedTenant, type ApiResponse } from "./support";
 import { addFault, seedGatewayAccount, simKey, simRequests, upstream, waitForLogs } from "./gateway-support";
 
 /** The stored gateway account columns these tests read. */
@@ -80,7 +80,7 @@ describe("POST /api/v1/gateway-accounts", () => {
       },
       { ...env, PUBLIC_BASE_URL: "https://api.ponte.example/" },
     );
-    const body = (await res.json()) as any;
+    const body = (await res.json()) as Envelope<{ id: string; inboundWebhookUrl: string }>;
     expect(res.status).toBe(201);
     expect(body.data.inboundWebhookUrl).toBe(`https://api.ponte.example/api/v1/webhooks/upstream/${body.data.id}`);
   });

@@ -4,6 +4,7 @@
 import { SELF } from "cloudflare:test";
 import { OPENAPI_CONFIG, buildApp } from "../../src/app";
 import { isPermission, type Permission } from "../../src/lib/permissions";
+import type { OpenApiDocument, SchemaObject } from "../openapi-types";
 import { BASE } from "./support";
 
 export type SecurityScheme = "bearerAuth" | "sessionCookie";
@@ -26,13 +27,11 @@ export interface ApiOperation {
   /** What authenticates it; empty for a public operation (health, sign-up, inbound webhooks). */
   security: SecurityScheme[];
   /** `public` (the upstream-compatible surface) or `internal` (the control plane). */
-  surface: string;
+  surface: string | undefined;
   pathParams: string[];
   queryParams: QueryParam[];
   body: { required: boolean; contentTypes: string[]; properties: string[] } | null;
 }
-
-type OpenApiDocument = { paths: Record<string, Record<string, any>> };
 
 /** The document the app serves at /api/v1/openapi.json, built in process (tests are collected before any request can be made). */
 export function openApiDocument(): OpenApiDocument {
@@ -47,11 +46,11 @@ export async function servedOpenApiDocument(): Promise<OpenApiDocument> {
   return (await res.json()) as OpenApiDocument;
 }
 
-function schemaProperties(schema: any, components: any): string[] {
+function schemaProperties(schema: SchemaObject | undefined, components: OpenApiDocument["components"]): string[] {
   if (!schema) return [];
-  if (schema.$ref) return schemaProperties(components?.schemas?.[String(schema.$ref).split("/").pop()!], components);
+  if (schema.$ref) return schemaProperties(components?.schemas?.[schema.$ref.split("/").pop() ?? ""], components);
   const own = Object.keys(schema.properties ?? {});
-  const nested = [...(schema.allOf ?? []), ...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].flatMap((s: any) =>
+  const nested = [...(schema.allOf ?? []), ...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].flatMap((s) =>
     schemaProperties(s, components),
   );
   return [...new Set([...own, ...nested])];
@@ -67,12 +66,12 @@ export function apiOperations(): ApiOperation[] {
 
 /** The operations of a given document. */
 export function operationsOf(doc: OpenApiDocument): ApiOperation[] {
-  const components = (doc as any).components;
+  const components = doc.components;
   const out: ApiOperation[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
-    for (const [method, op] of Object.entries<any>(item)) {
+    for (const [method, op] of Object.entries(item)) {
       if (!["get", "post", "put", "patch", "delete"].includes(method)) continue;
-      const params: any[] = op.parameters ?? [];
+      const params = op.parameters ?? [];
       const permission = op["x-permission"];
       if (permission !== undefined && !isPermission(permission)) throw new Error(`${method} ${path}: unknown x-permission '${permission}'`);
       const content = op.requestBody?.content ?? {};

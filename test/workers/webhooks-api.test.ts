@@ -266,7 +266,7 @@ describe("security", () => {
     expectError(await call("GET", `/api/v1/webhook-endpoints/${endpoint.id}`, { key }), 404, "NOT_FOUND");
     // Events of the second workspace do not reach the first workspace's endpoint.
     const receiver = mockReceiver();
-    await consume([{ eventId: (await insertEvent({ organizationId: tenant.organizationId, workspaceId: second } as any)).id }]);
+    await consume([{ eventId: (await insertEvent({ ...tenant, workspaceId: second })).id }]);
     expect(receiver.received).toHaveLength(0);
   });
 });
