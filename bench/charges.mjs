@@ -100,7 +100,10 @@ try {
   console.log(`\nPonte create: p50 ${result.ponte.p50Ms} ms, p99 ${result.ponte.p99Ms} ms, ${result.ponte.rps} req/s`);
   console.log(`bare insert:  p50 ${result.bareInsert.p50Ms} ms, p99 ${result.bareInsert.p99Ms} ms, ${result.bareInsert.rps} req/s`);
   console.log(
-    `throughput ratio ${fmt(result.throughputRatio * 100, 1)}% of the bare insert; D1 round trips per create on the request path: ${withKey} (${withoutKey} without Idempotency-Key), plus the batched gateway-log row`,
+    [
+      `throughput ratio ${fmt(result.throughputRatio * 100, 1)}% of the bare insert;`,
+      `D1 round trips per create on the request path: ${withKey} (${withoutKey} without Idempotency-Key), plus the batched gateway-log row`,
+    ].join(" "),
   );
 } finally {
   await Promise.all([ponte.stop(), bare.stop()]);

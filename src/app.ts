@@ -33,8 +33,11 @@ export const OPENAPI_CONFIG = {
   info: {
     title: "Ponte API",
     version: API_VERSION,
-    description:
-      "Ponte: a payments platform API for Brazilian merchants. Bearer API keys (`ponte_live_…` on production, `ponte_test_…` on sandbox). Every response is an envelope: `{ data, meta: { requestId } }` or `{ error: { code, message, details, requestId } }`.",
+    description: [
+      "Ponte: a payments platform API for Brazilian merchants.",
+      "Bearer API keys (`ponte_live_…` on production, `ponte_test_…` on sandbox).",
+      "Every response is an envelope: `{ data, meta: { requestId } }` or `{ error: { code, message, details, requestId } }`.",
+    ].join(" "),
   },
   servers: [{ url: "/", description: "This deployment" }],
 };

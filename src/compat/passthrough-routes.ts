@@ -73,7 +73,11 @@ function documentFor(op: CatalogueOperation) {
     ...security,
     method: op.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete",
     path: documentedPath(op),
-    description: `Passthrough to the upstream's \`${op.upstreamMethod} ${op.upstreamPath}\`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.`,
+    description: [
+      `Passthrough to the upstream's \`${op.upstreamMethod} ${op.upstreamPath}\`, with this workspace's gateway account.`,
+      `The query string and body are forwarded as sent;`,
+      `a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.`,
+    ].join(" "),
     request: {
       ...(params ? { params } : {}),
       ...(op.bodyRequired ? { body: { required: true, content } } : {}),

@@ -49,7 +49,12 @@ pre{white-space:pre-wrap;word-break:break-word;background:#f0f4f8;padding:.6rem;
 `;
 
 // Copies the value of the element named by data-copy; falls back to selecting it when the clipboard API is absent.
-const COPY_SCRIPT = `document.addEventListener("click",function(e){var b=e.target.closest("[data-copy]");if(!b)return;var el=document.getElementById(b.getAttribute("data-copy"));if(!el)return;var v=el.value||el.textContent;function done(t){b.textContent=t;}if(navigator.clipboard&&navigator.clipboard.writeText){navigator.clipboard.writeText(v).then(function(){done("Copied")},function(){el.select&&el.select();done("Press Ctrl+C")})}else{el.select&&el.select();done("Press Ctrl+C")}});`;
+const COPY_SCRIPT = [
+  `document.addEventListener("click",function(e){var b=e.target.closest("[data-copy]");if(!b)return;`,
+  `var el=document.getElementById(b.getAttribute("data-copy"));if(!el)return;var v=el.value||el.textContent;function done(t){b.textContent=t;}`,
+  `if(navigator.clipboard&&navigator.clipboard.writeText){navigator.clipboard.writeText(v).then(function(){done("Copied")},`,
+  `function(){el.select&&el.select();done("Press Ctrl+C")})}else{el.select&&el.select();done("Press Ctrl+C")}});`,
+].join("");
 
 export interface ShellContext {
   nonce: string;

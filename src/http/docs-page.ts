@@ -11,6 +11,24 @@ interface OperationLike {
   "x-implementation"?: string;
 }
 
+/** The operation's id, permission, surface and implementation, as one line of text. */
+function operationFacts(op: OperationLike): string {
+  return [
+    op.operationId ?? "",
+    op["x-permission"] ? ` · permission ${op["x-permission"]}` : "",
+    op["x-surface"] ? ` · surface ${op["x-surface"]}` : "",
+    op["x-implementation"] ? ` · ${op["x-implementation"]}` : "",
+  ].join("");
+}
+
+/** The "try it" form's handler: sends the request with the given key and shows the answer. */
+const TRY_IT_SCRIPT = [
+  `document.getElementById("try").addEventListener("submit",async(e)=>{e.preventDefault();const f=new FormData(e.target);const h={};`,
+  `if(f.get("key"))h.Authorization="Bearer "+f.get("key");const b=f.get("body");if(b)h["Content-Type"]="application/json";`,
+  `const out=document.getElementById("out");try{const r=await fetch(f.get("path"),{method:f.get("method"),headers:h,body:b||undefined});`,
+  `out.textContent=r.status+" "+r.statusText+"\\n"+JSON.stringify(await r.json(),null,2)}catch(err){out.textContent=String(err)}});`,
+].join("");
+
 export function renderDocsPage(doc: { info: { title: string; version: string }; paths?: Record<string, Record<string, OperationLike>> }) {
   const byTag = new Map<string, { method: string; path: string; op: OperationLike }[]>();
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
@@ -59,10 +77,10 @@ ${groups.map(
   ([t, ops]) => html`<section id="${encodeURIComponent(t)}"><h2>${t}</h2>
 ${ops.map(
   ({ method, path, op }) => html`<div class="op"><span class="m">${method}</span><div><code>${path}</code> — ${op.summary ?? ""}
-<br><small>${op.operationId ?? ""}${op["x-permission"] ? ` · permission ${op["x-permission"]}` : ""}${op["x-surface"] ? ` · surface ${op["x-surface"]}` : ""}${op["x-implementation"] ? ` · ${op["x-implementation"]}` : ""}</small></div></div>`,
+<br><small>${operationFacts(op)}</small></div></div>`,
 )}</section>`,
 )}
 </div></main>
-<script>${raw(`document.getElementById("try").addEventListener("submit",async(e)=>{e.preventDefault();const f=new FormData(e.target);const h={};if(f.get("key"))h.Authorization="Bearer "+f.get("key");const b=f.get("body");if(b)h["Content-Type"]="application/json";const out=document.getElementById("out");try{const r=await fetch(f.get("path"),{method:f.get("method"),headers:h,body:b||undefined});out.textContent=r.status+" "+r.statusText+"\\n"+JSON.stringify(await r.json(),null,2)}catch(err){out.textContent=String(err)}});`)}</script>
+<script>${raw(TRY_IT_SCRIPT)}</script>
 </body></html>`;
 }

@@ -34,7 +34,10 @@ describe("sign-up", () => {
     expect(user.password_hash).toMatch(new RegExp(`^pbkdf2_sha256\\$${PASSWORD_ITERATIONS}\\$[A-Za-z0-9+/=]{24}\\$`));
     expect(user.password_hash).not.toContain(PASSWORD);
     const m = (await env.DB.prepare(
-      "SELECT m.role, m.organization_id, o.name, w.name AS ws FROM memberships m JOIN organizations o ON o.id = m.organization_id JOIN workspaces w ON w.id = o.default_workspace_id WHERE m.user_id = ?",
+      [
+        "SELECT m.role, m.organization_id, o.name, w.name AS ws FROM memberships m",
+        "JOIN organizations o ON o.id = m.organization_id JOIN workspaces w ON w.id = o.default_workspace_id WHERE m.user_id = ?",
+      ].join(" "),
     )
       .bind(user.id)
       .first<{ role: string; organization_id: string; name: string; ws: string }>())!;

@@ -1,6 +1,8 @@
 // Console webhook pages over the webhook-endpoints and webhook-logs services (Test/ping is covered by the browser test).
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { createDb } from "../../src/db/client";
+import { events, webhookDeliveries } from "../../src/db/schema";
 import { seedMember, signUpUser } from "./auth-support";
 import { BASE } from "./support";
 
@@ -110,13 +112,22 @@ describe("console webhook log", () => {
     const now = new Date().toISOString();
     const eventId = crypto.randomUUID();
     const deliveryId = crypto.randomUUID();
-    await env.DB.batch([
-      env.DB.prepare(
-        "INSERT INTO events (id, organization_id, workspace_id, type, data, created_at, fanned_out_at) VALUES (?, ?, ?, 'payment.received', '{}', ?, ?)",
-      ).bind(eventId, organizationId, workspaceId, now, now),
-      env.DB.prepare(
-        "INSERT INTO webhook_deliveries (id, organization_id, workspace_id, endpoint_id, event_id, event_type, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'payment.received', 'failed', ?, ?)",
-      ).bind(deliveryId, organizationId, workspaceId, endpoint.id, eventId, now, now),
+    const db = createDb(env.DB);
+    await db.batch([
+      db
+        .insert(events)
+        .values({ id: eventId, organizationId, workspaceId, type: "payment.received", data: {}, createdAt: now, fannedOutAt: now }),
+      db.insert(webhookDeliveries).values({
+        id: deliveryId,
+        organizationId,
+        workspaceId,
+        endpointId: endpoint.id,
+        eventId,
+        eventType: "payment.received",
+        status: "failed",
+        createdAt: now,
+        updatedAt: now,
+      }),
     ]);
     const failed = await (await page("/console/webhook-logs?status=failed", cookie)).text();
     expect(failed).toContain(`/console/webhook-logs/${deliveryId}`);

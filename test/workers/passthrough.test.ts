@@ -3,6 +3,8 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app";
+import { createDb } from "../../src/db/client";
+import { customers, payments } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
 import { BASE, call, type ErrorBody, expectError, seedTenant } from "./support";
 import { addFault, clearFaults, seedGatewayAccount, simKey, simRequests, upstream, waitForLogs } from "./gateway-support";
@@ -155,11 +157,20 @@ describe("native id translation", () => {
   async function insertCustomer(tenant: { organizationId: string; workspaceId: string }, upstreamId: string | null) {
     const id = newId();
     const now = new Date().toISOString();
-    await env.DB.prepare(
-      "INSERT INTO customers (id, organization_id, workspace_id, upstream_id, sync_status, name, cpf_cnpj, person_type, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'Ana', '24971563792', 'FISICA', ?, ?)",
-    )
-      .bind(id, tenant.organizationId, tenant.workspaceId, upstreamId, upstreamId ? "synced" : "pending", now, now)
-      .run();
+    await createDb(env.DB)
+      .insert(customers)
+      .values({
+        id,
+        organizationId: tenant.organizationId,
+        workspaceId: tenant.workspaceId,
+        upstreamId,
+        syncStatus: upstreamId ? "synced" : "pending",
+        name: "Ana",
+        cpfCnpj: "24971563792",
+        personType: "FISICA",
+        createdAt: now,
+        updatedAt: now,
+      });
     return id;
   }
 
@@ -195,11 +206,20 @@ describe("native id translation", () => {
     const t = await connectedTenant();
     const id = newId();
     const now = new Date().toISOString();
-    await env.DB.prepare(
-      "INSERT INTO payments (id, organization_id, workspace_id, upstream_id, sync_status, customer_id, billing_type, status, value_cents, due_date, created_at, updated_at) VALUES (?, ?, ?, 'pay_abc', 'synced', ?, 'PIX', 'PENDING', 12990, '2026-12-01', ?, ?)",
-    )
-      .bind(id, t.organizationId, t.workspaceId, newId(), now, now)
-      .run();
+    await createDb(env.DB).insert(payments).values({
+      id,
+      organizationId: t.organizationId,
+      workspaceId: t.workspaceId,
+      upstreamId: "pay_abc",
+      syncStatus: "synced",
+      customerId: newId(),
+      billingType: "PIX",
+      status: "PENDING",
+      valueCents: 12990,
+      dueDate: "2026-12-01",
+      createdAt: now,
+      updatedAt: now,
+    });
     expect((await call("GET", `/api/v1/payments/${id.toUpperCase()}/billingInfo`, { key: t.key })).status).toBe(200);
     expect((await simRequests(t.upstreamKey))[0]!.path).toBe("/v3/payments/pay_abc/billingInfo");
   });

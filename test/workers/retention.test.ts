@@ -2,6 +2,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { LIMITS } from "../../src/config";
+import { createDb } from "../../src/db/client";
+import { idempotencyKeys } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
 import { runSweepers } from "../../src/scheduled";
 import { callWithCookie, seedMember } from "./auth-support";
@@ -17,16 +19,25 @@ describe("retention sweeper", () => {
     const t = await seedTenant();
     const now = Math.floor(Date.now() / 1000);
     const [oldKey, liveKey] = [`old-${newId()}`, `live-${newId()}`];
-    await env.DB.batch(
-      [
-        [oldKey, now - LIMITS.idempotencyTtlSeconds - 60],
-        [liveKey, now - 60],
-      ].map(([key, createdAt]) =>
-        env.DB.prepare(
-          "INSERT INTO idempotency_keys (organization_id, credential_id, key, request_hash, state, response_status, response_body, created_at) VALUES (?, 'api_key:x', ?, 'h', 'completed', 200, NULL, ?)",
-        ).bind(t.organizationId, key, createdAt),
-      ),
-    );
+    await createDb(env.DB)
+      .insert(idempotencyKeys)
+      .values(
+        (
+          [
+            [oldKey, now - LIMITS.idempotencyTtlSeconds - 60],
+            [liveKey, now - 60],
+          ] as const
+        ).map(([key, createdAt]) => ({
+          organizationId: t.organizationId,
+          credentialId: "api_key:x",
+          key,
+          requestHash: "h",
+          state: "completed" as const,
+          responseStatus: 200,
+          responseBody: null,
+          createdAt,
+        })),
+      );
     const expired = await seedMember(t.organizationId, "viewer", new Date(Date.now() - 1000));
     const live = await seedMember(t.organizationId, "viewer");
     const [oldCounter, liveCounter] = [`ended-${newId()}`, `live-${newId()}`];

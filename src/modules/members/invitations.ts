@@ -213,7 +213,8 @@ export async function acceptInvitation(deps: Deps, input: AcceptInvitationInput,
   }
 
   const membershipId = newId();
-  const claimedRole = sql`(SELECT ${invitations.role} FROM ${invitations} WHERE ${invitations.id} = ${invitation.id} AND ${invitations.acceptedBy} = ${user.id} AND ${invitations.acceptedAt} = ${now})`;
+  const claimedRole = sql`(SELECT ${invitations.role} FROM ${invitations}
+    WHERE ${invitations.id} = ${invitation.id} AND ${invitations.acceptedBy} = ${user.id} AND ${invitations.acceptedAt} = ${now})`;
   const actor: Principal = {
     kind: "session",
     actorId: user.id,

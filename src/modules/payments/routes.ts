@@ -50,8 +50,11 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
     createRoute({
       ...nativeOperation(CREATE),
       ...guard(permissionOf(CREATE)),
-      description:
-        "Creates the Ponte record, then the upstream payment (with the Ponte id as its externalReference). A refused card answers 400 and keeps a FAILED payment (see details.paymentId). An upstream timeout answers 504 but the payment exists with syncStatus pending; retrying with the same Idempotency-Key resumes it and never payments twice.",
+      description: [
+        "Creates the Ponte record, then the upstream payment (with the Ponte id as its externalReference).",
+        "A refused card answers 400 and keeps a FAILED payment (see details.paymentId).",
+        "An upstream timeout answers 504 but the payment exists with syncStatus pending; retrying with the same Idempotency-Key resumes it and never payments twice.",
+      ].join(" "),
       request: { body: jsonBody(CreatePaymentBody) },
       responses: createResponses,
     }),
@@ -67,8 +70,10 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
     createRoute({
       ...nativeOperation(CREATE_CARD),
       ...guard(permissionOf(CREATE_CARD)),
-      description:
-        "Same operation as criar-nova-cobranca with billingType CREDIT_CARD and creditCardToken, or creditCard + creditCardHolderInfo (+ remoteIp). Card data goes straight to the upstream; Ponte keeps only token, brand and last 4.",
+      description: [
+        "Same operation as criar-nova-cobranca with billingType CREDIT_CARD and creditCardToken, or creditCard + creditCardHolderInfo (+ remoteIp).",
+        "Card data goes straight to the upstream; Ponte keeps only token, brand and last 4.",
+      ].join(" "),
       request: { body: jsonBody(CardPaymentBody) },
       responses: createResponses,
     }),
@@ -151,8 +156,10 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
     createRoute({
       ...nativeOperation(REFUND),
       ...guard(permissionOf(REFUND)),
-      description:
-        "Full (no value) or partial refund of a CONFIRMED, RECEIVED or RECEIVED_IN_CASH payment. Partial refunds keep the status and raise refundedValue; the sum never exceeds the payment value (409 INVALID_STATE).",
+      description: [
+        "Full (no value) or partial refund of a CONFIRMED, RECEIVED or RECEIVED_IN_CASH payment.",
+        "Partial refunds keep the status and raise refundedValue; the sum never exceeds the payment value (409 INVALID_STATE).",
+      ].join(" "),
       request: { params: IdParam, body: jsonBody(RefundBody, false) },
       responses: {
         [REFUND_STATUS]: dataResponse("The payment after the refund.", Payment),

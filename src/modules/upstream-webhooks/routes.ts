@@ -37,7 +37,12 @@ export function registerUpstreamWebhookRoutes(app: OpenAPIHono<AppEnv>) {
       path: "/api/v1/webhooks/upstream/{gatewayAccountId}",
       operationId: "webhooks-upstream-receive",
       summary: "Inbound webhook from the upstream provider",
-      description: `Authenticated by the gateway account's webhook token in \`${UPSTREAM_TOKEN_HEADER}\` (401 when missing or wrong). Deduplicated by the upstream event id; a repeat answers 200 with duplicate: true and has no effect.`,
+      description: [
+        `Authenticated by the gateway account's webhook token in \`${UPSTREAM_TOKEN_HEADER}\` (401 when missing or wrong).`,
+        `Deduplicated by the upstream event id;`,
+        `a repeat answers 200 with duplicate:`,
+        `true and has no effect.`,
+      ].join(" "),
       security: [],
       middleware: [authenticateAccount] as const,
       request: {
