@@ -1,7 +1,12 @@
 // Authentication and tenant selection: who may call, in which environment, for which tenant.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { createDb } from "../../src/db/client";
+import { apiKeys } from "../../src/db/schema";
 import { call, expectError, seedApiKey, seedTenant, seedWorkspace } from "./support";
+
+const revokeKey = (id: string) => createDb(env.DB).update(apiKeys).set({ revokedAt: new Date().toISOString() }).where(eq(apiKeys.id, id));
 
 describe("bearer API keys", () => {
   it("401 without credentials", async () => {
@@ -28,7 +33,7 @@ describe("bearer API keys", () => {
 
   it("401 for a revoked key", async () => {
     const t = await seedTenant();
-    await env.DB.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ?").bind(new Date().toISOString(), t.apiKeyId).run();
+    await revokeKey(t.apiKeyId);
     const error = expectError(await call("GET", "/api/v1/workspaces", { key: t.key }), 401, "UNAUTHORIZED");
     expect(error.message).toContain("revoked");
   });
@@ -134,7 +139,7 @@ describe("API-key lookups on a warm isolate", () => {
     const t = await seedTenant();
     expect((await call("GET", "/api/v1/workspaces", { key: t.key })).status).toBe(200); // cached now
     // Another isolate revokes it: only the database knows.
-    await env.DB.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ?").bind(new Date().toISOString(), t.apiKeyId).run();
+    await revokeKey(t.apiKeyId);
     await new Promise((r) => setTimeout(r, 1100)); // past the fresh window: the next hit re-reads in the background
     const stale = await call("GET", "/api/v1/workspaces", { key: t.key });
     expect([200, 401]).toContain(stale.status);
