@@ -2,7 +2,10 @@
 // removal, invitations (create, list, revoke, expire, accept as a new or a signed-in user, single use),
 // other tenants, missing permissions, and the audit trail of each change.
 import { env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { createDb } from "../../src/db/client";
+import { invitations } from "../../src/db/schema";
 import { sha256Hex } from "../../src/lib/secret-box";
 import { ROLE_PERMISSION_SETS } from "../../src/lib/permissions";
 import type { SessionPrincipal } from "../../src/access/session";
@@ -393,9 +396,10 @@ describe("invitations", () => {
   it("an expired invitation cannot be accepted and lists as expired", async () => {
     const t = await team();
     const { id, token } = (await call("POST", INVITATIONS, { key: t.key, body: { email: uniqueEmail(), role: "viewer" } })).body.data;
-    await env.DB.prepare("UPDATE invitations SET expires_at = ? WHERE id = ?")
-      .bind(new Date(Date.now() - 1000).toISOString(), id)
-      .run();
+    await createDb(env.DB)
+      .update(invitations)
+      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where(eq(invitations.id, id));
     expect(
       expectError(
         await call("POST", ACCEPT, { body: { token, name: "Late", password: PASSWORD }, headers: SAME_ORIGIN }),
