@@ -27,8 +27,8 @@ export function parseFault(body: Json): Fault {
 /** Takes (consumes one use of) the first fault matching the request, if any. */
 export function takeFault(account: Account, method: string, path: string): Fault | undefined {
   const index = account.faults.findIndex((f) => (!f.method || f.method === method) && (!f.pathPrefix || path.startsWith(f.pathPrefix)));
-  if (index < 0) return undefined;
-  const fault = account.faults[index]!;
+  const fault = account.faults[index];
+  if (!fault) return undefined;
   fault.remaining -= 1;
   if (fault.remaining <= 0) account.faults.splice(index, 1);
   return fault;

@@ -15,7 +15,7 @@ const CRC_TABLE = (() => {
 
 export function crc32(bytes: Uint8Array): number {
   let c = 0xffffffff;
-  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
+  for (const b of bytes) c = (CRC_TABLE[(c ^ b) & 0xff] ?? 0) ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }
 
@@ -49,9 +49,12 @@ export async function encodeMatrixPng(modules: readonly (readonly boolean[])[], 
     const rowStart = y * (rowBytes + 1); // filter byte 0 (None) then packed pixels
     for (let x = 0; x < width; x++) {
       const mx = Math.floor(x / scale) - border;
-      const dark = my >= 0 && my < size && mx >= 0 && mx < size && modules[my]![mx] === true;
+      const dark = my >= 0 && my < size && mx >= 0 && mx < size && modules[my]?.[mx] === true;
       // Grayscale bit 1 = white; dark modules stay 0.
-      if (!dark) raw[rowStart + 1 + (x >> 3)]! |= 0x80 >> (x & 7);
+      if (!dark) {
+        const at = rowStart + 1 + (x >> 3);
+        raw[at] = (raw[at] ?? 0) | (0x80 >> (x & 7));
+      }
     }
   }
   const ihdr = new Uint8Array(13);

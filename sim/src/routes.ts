@@ -18,8 +18,8 @@ export function matchPath(pattern: string, path: string): Record<string, string>
   if (want.length !== got.length) return null;
   const params: Record<string, string> = {};
   for (let i = 0; i < want.length; i++) {
-    const w = want[i]!;
-    const g = got[i]!;
+    const w = want[i] ?? "";
+    const g = got[i] ?? "";
     if (w.startsWith("{") && w.endsWith("}")) params[w.slice(1, -1)] = decodeURIComponent(g);
     else if (w !== g) return null;
   }

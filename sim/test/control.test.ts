@@ -6,7 +6,7 @@ import worker from "../src/index";
 import { account, BASE, createCustomer, createPayment, fetchSim } from "./helpers";
 
 const received = async (): Promise<Array<{ path: string; headers: Record<string, string>; body: string }>> =>
-  (await (env as any).PONTE.fetch("https://ponte.internal/__received")).json();
+  (await (env as unknown as { PONTE: Fetcher }).PONTE.fetch("https://ponte.internal/__received")).json();
 
 describe("request recording", () => {
   it("records method, path, raw query, lower-cased headers and raw body, newest last; clears", async () => {
@@ -59,7 +59,7 @@ describe("faults", () => {
     await sim.control("POST", "/__sim/faults", { token: sim.token, fault: "status", status: 401 });
     const first = await sim.call("GET", "/v3/customers");
     expect(first.status).toBe(500);
-    expect(((await first.json()) as any).errors[0].code).toBe("simulated_fault");
+    expect(((await first.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe("simulated_fault");
     expect((await sim.call("GET", "/v3/customers")).status).toBe(401);
   });
 
@@ -135,7 +135,7 @@ describe("outbound webhooks", () => {
     expect(mine[0]!.headers["content-type"]).toBe("application/json");
 
     const deliveries = (await sim.control("GET", "/__sim/webhooks")).body.data;
-    expect(deliveries.map((d: any) => [d.event, d.status, d.ok])).toEqual([
+    expect(deliveries.map((d: { event: string; status: number; ok: boolean }) => [d.event, d.status, d.ok])).toEqual([
       ["PAYMENT_CREATED", 200, true],
       ["PAYMENT_RECEIVED", 200, true],
     ]);

@@ -38,7 +38,7 @@ describe("customers", () => {
     expect(updated.body).toMatchObject({ name: "Maria Souza", phone: "1133334444", cpfCnpj: "24971563792" });
 
     const byName = await sim.json("GET", "/v3/customers?name=souza");
-    expect(byName.body.data.map((x: any) => x.id)).toEqual([c.id]);
+    expect(byName.body.data.map((x: { id: unknown }) => x.id)).toEqual([c.id]);
     expect((await sim.json("GET", "/v3/customers?email=b@x.com")).body.data[0].personType).toBe("JURIDICA");
     expect((await sim.json("GET", "/v3/customers?cpfCnpj=24971563792")).body.totalCount).toBe(1);
     expect((await sim.json("GET", "/v3/customers?externalReference=r1")).body.totalCount).toBe(1);

@@ -15,7 +15,9 @@ export interface Sim {
 }
 
 export function fetchSim(input: string, init?: RequestInit): Promise<Response> {
-  return (exports as any).default.fetch(new Request(`${BASE}${input}`, init));
+  return (exports as unknown as { default: { fetch(request: Request): Promise<Response> } }).default.fetch(
+    new Request(`${BASE}${input}`, init),
+  );
 }
 
 export function account(token = newToken()): Sim {
@@ -52,13 +54,16 @@ export function dateIn(days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-export async function createCustomer(sim: Sim, extra: Record<string, unknown> = {}): Promise<any> {
+/** A simulator record as the tests read it: an id and whatever else the resource carries. */
+export type SimRecord = { id: string; creditCard?: { creditCardNumber?: string; creditCardToken?: string } } & Record<string, unknown>;
+
+export async function createCustomer(sim: Sim, extra: Record<string, unknown> = {}): Promise<SimRecord> {
   const res = await sim.json("POST", "/v3/customers", { ...CUSTOMER, ...extra });
   if (res.status !== 200) throw new Error(`customer create failed: ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
-export async function createPayment(sim: Sim, extra: Record<string, unknown> = {}): Promise<any> {
+export async function createPayment(sim: Sim, extra: Record<string, unknown> = {}): Promise<SimRecord> {
   const customer = extra.customer ?? (await createCustomer(sim)).id;
   const res = await sim.json("POST", "/v3/payments", { customer, billingType: "PIX", value: 100, dueDate: dateIn(3), ...extra });
   if (res.status !== 200) throw new Error(`payment create failed: ${JSON.stringify(res.body)}`);

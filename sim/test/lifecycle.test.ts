@@ -59,7 +59,7 @@ describe("refunds", () => {
 
     const rest = await sim.json("POST", `/v3/payments/${p.id}/refund`, {});
     expect(rest.body.status).toBe("REFUNDED");
-    expect(rest.body.refunds.map((r: any) => r.value)).toEqual([30, 70]);
+    expect(rest.body.refunds.map((r: { value: unknown }) => r.value)).toEqual([30, 70]);
 
     const list = await sim.json("GET", `/v3/payments/${p.id}/refunds`);
     expect(list.body).toMatchObject({ object: "list", totalCount: 2, hasMore: false });
@@ -186,7 +186,7 @@ function expectValidPdf(bytes: ArrayBuffer): string {
   expect(text.slice(xrefAt, xrefAt + 5)).toBe("xref\n");
   const entries = [...text.slice(xrefAt).matchAll(/^(\d{10}) 00000 n $/gm)].map((m) => Number(m[1]));
   expect(entries.length).toBeGreaterThan(0);
-  entries.forEach((offset, i) => expect(text.slice(offset, offset + `${i + 1} 0 obj`.length)).toBe(`${i + 1} 0 obj`));
+  for (const [i, offset] of entries.entries()) expect(text.slice(offset, offset + `${i + 1} 0 obj`.length)).toBe(`${i + 1} 0 obj`);
   const length = Number(/\/Length (\d+) >>\nstream\n/.exec(text)![1]);
   const streamStart = text.indexOf("stream\n") + "stream\n".length;
   expect(text.slice(streamStart + length, streamStart + length + "\nendstream".length)).toBe("\nendstream");

@@ -36,7 +36,7 @@ describe("lists", () => {
     expect(first.body.data[0].name).toBe("Cliente 11");
     const second = await sim.json("GET", "/v3/customers?offset=10&limit=5");
     expect(second.body).toMatchObject({ hasMore: false, totalCount: 12, limit: 5, offset: 10 });
-    expect(second.body.data.map((c: any) => c.name)).toEqual(["Cliente 1", "Cliente 0"]);
+    expect(second.body.data.map((c: { name: unknown }) => c.name)).toEqual(["Cliente 1", "Cliente 0"]);
   });
 
   it("refuses limit above 100 and below 1", async () => {
@@ -90,7 +90,7 @@ describe("generic catalogue operations", () => {
     form.append("file", new File(["hello pdf"], "contrato.pdf", { type: "application/pdf" }));
     const res = await fetchSim("/v3/payments/pay_abc/documents", { method: "POST", headers: { access_token: sim.token }, body: form });
     expect(res.status).toBe(200);
-    const body: any = await res.json();
+    const body = (await res.json()) as { id: string; files: unknown[]; fields: Record<string, string> };
     expect(body.id).toBeTruthy();
     expect(body.files).toEqual([{ field: "file", name: "contrato.pdf", size: 9, type: "application/pdf" }]);
     expect(body.fields).toMatchObject({ type: "DOCUMENT", availableAfterPayment: "true" });

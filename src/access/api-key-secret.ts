@@ -10,7 +10,7 @@ export function generateApiKeySecret(environment: KeyEnvironment): string {
   // Rejection sampling keeps every base62 character equally likely.
   while (chars.length < LIMITS.apiKeySecretLength) {
     for (const byte of crypto.getRandomValues(new Uint8Array(64))) {
-      if (byte < 248 && chars.length < LIMITS.apiKeySecretLength) chars.push(BASE62[byte % 62]!);
+      if (byte < 248 && chars.length < LIMITS.apiKeySecretLength) chars.push(BASE62.charAt(byte % 62));
     }
   }
   return `ponte_${environment}_${chars.join("")}`;

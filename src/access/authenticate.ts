@@ -42,9 +42,9 @@ const unauthorized = (message: string) => new ApiError("UNAUTHORIZED", message);
 export function bearerToken(c: Context): string | null {
   const header = c.req.header("authorization");
   if (!header) return null;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!m) throw unauthorized("Authorization header must be 'Bearer <API key>'.");
-  return m[1]!;
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+  if (!token) throw unauthorized("Authorization header must be 'Bearer <API key>'.");
+  return token;
 }
 
 async function apiKeyPrincipal(c: Context<AppEnv>, secret: string): Promise<Principal> {

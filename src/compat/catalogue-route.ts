@@ -72,4 +72,4 @@ export function successStatusOf<S extends 200 | 201>(operationId: string, typed:
 export const routerPath = (path: string) => path.replace(/\{([^}]+)\}/g, ":$1");
 
 /** The names of a catalogue path's parameters, in order. */
-export const pathParamNames = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+export const pathParamNames = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] ?? "");

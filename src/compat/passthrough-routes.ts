@@ -21,13 +21,11 @@ export const isUploadOperation = (op: CatalogueOperation) => op.method === "POST
 
 /** Downloads the upstream answers with a PDF (the carnê of an installment or subscription), forwarded as bytes. */
 export const isDocumentDownload = (op: CatalogueOperation) => op.method === "GET" && /\/paymentBook$/.test(op.path);
-const PdfDocument = z
-  .string()
-  .openapi("PassthroughDocument", {
-    format: "binary",
-    description:
-      "The upstream's PDF, byte for byte. X-Upstream-Status and X-Upstream-Duration-Ms carry what the envelope's meta.upstream would.",
-  });
+const PdfDocument = z.string().openapi("PassthroughDocument", {
+  format: "binary",
+  description:
+    "The upstream's PDF, byte for byte. X-Upstream-Status and X-Upstream-Duration-Ms carry what the envelope's meta.upstream would.",
+});
 
 const PASSTHROUGH_ERRORS = [400, 401, 403, 404, 409, 429, 502, 504] as const;
 const BODY_ERRORS = [...PASSTHROUGH_ERRORS, 413, 415] as const;
@@ -120,7 +118,7 @@ function readParams(c: Context<AppEnv>, op: CatalogueOperation): Record<string, 
 async function readBody(c: Context<AppEnv>, op: CatalogueOperation): Promise<{ body: ArrayBuffer | null; contentType: string | null }> {
   if (!op.bodyRequired) return { body: null, contentType: null };
   const contentType = c.req.header("content-type") ?? null;
-  const media = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+  const media = ((contentType ?? "").split(";", 1)[0] ?? "").trim().toLowerCase();
   if (media === "multipart/form-data" && !isUploadOperation(op)) {
     throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "This operation takes a JSON object body (application/json).", { contentType: media });
   }
@@ -161,12 +159,13 @@ export function registerPassthroughRoutes(app: OpenAPIHono<AppEnv>) {
     groups.set(key, [...(groups.get(key) ?? []), op]);
   }
   const byLiteralsFirst = (a: CatalogueOperation[], b: CatalogueOperation[]) => {
-    const [x, y] = [specificity(a[0]!.path), specificity(b[0]!.path)];
+    const [x, y] = [specificity(a[0]?.path ?? ""), specificity(b[0]?.path ?? "")];
     return x < y ? 1 : x > y ? -1 : 0;
   };
   const ordered = [...groups.values()].sort(byLiteralsFirst);
   for (const variants of ordered) {
-    const primary = variants[0]!;
+    const [primary, trailingSlashVariant] = variants;
+    if (!primary) continue;
     if (
       variants.some(
         (v) => v.permission !== primary.permission || v.bodyRequired !== primary.bodyRequired || v.upstreamPath !== primary.upstreamPath,
@@ -179,7 +178,7 @@ export function registerPassthroughRoutes(app: OpenAPIHono<AppEnv>) {
       // The trailing-slash spelling names the second variant (documented there); the log records which.
       // (c.req.path has the slash trimmed under `strict: false`, so read the URL as sent.)
       const surfacePath = new URL(c.req.url).pathname;
-      const op = surfacePath.endsWith("/") && variants.length > 1 ? variants[1]! : primary;
+      const op = surfacePath.endsWith("/") && trailingSlashVariant ? trailingSlashVariant : primary;
       const params = readParams(c, op);
       const { body, contentType } = await readBody(c, op);
       const request = { operation: op, params, query: rawQuery(c.req.url), body, contentType, surfacePath };

@@ -204,6 +204,11 @@ export function registerGatewayPages(app: Hono<ConsoleEnv>) {
       }
     });
   const ctx = (c: ConsoleContext) => c.get("console");
+  const accountIdOf = (c: ConsoleContext) => {
+    const id = c.req.param("id");
+    if (!id) throw new Error("gateway console action without an :id in its route");
+    return id;
+  };
 
   action(
     "",
@@ -219,17 +224,17 @@ export function registerGatewayPages(app: Hono<ConsoleEnv>) {
   );
   action("/:id/key", async (c, form) => {
     const input = parseForm(UpdateGatewayAccountBody, { upstreamApiKey: keyFrom(form) });
-    const updated = await updateGatewayAccount(ctx(c).deps, ctx(c).principal, originOf(c), c.req.param("id")!, input);
+    const updated = await updateGatewayAccount(ctx(c).deps, ctx(c).principal, originOf(c), accountIdOf(c), input);
     return { notice: `Key replaced (ends in ${updated.upstreamKeyLast4}). Press Verify to check it.` };
   });
   action("/:id/verify", async (c) => {
-    const verified = await verifyGatewayAccount(ctx(c).deps, ctx(c).principal, originOf(c), c.req.param("id")!);
+    const verified = await verifyGatewayAccount(ctx(c).deps, ctx(c).principal, originOf(c), accountIdOf(c));
     return verified.status === "active"
       ? { notice: "Verified: the upstream accepted the key. The account is active." }
       : { error: "The upstream refused this key, so the account is marked invalid credentials. Replace the key and verify again." };
   });
   action("/:id/rotate-token", async (c) => {
-    const rotated = await rotateWebhookToken(ctx(c).deps, ctx(c).principal, originOf(c), c.req.param("id")!);
+    const rotated = await rotateWebhookToken(ctx(c).deps, ctx(c).principal, originOf(c), accountIdOf(c));
     return {
       notice: "New inbound token issued; the previous one stopped working.",
       token: { value: rotated.inboundWebhookToken, url: rotated.inboundWebhookUrl, upstreamWebhook: rotated.upstreamWebhook },

@@ -256,17 +256,14 @@ export function registerWebhookPages(app: Hono<ConsoleEnv>) {
     await updateEndpoint(ctx(c).deps, ctx(c).principal, id, input);
     return { notice: "Saved." };
   });
-  action(
-    "/enable",
-    async (c, id) => (await enableEndpoint(ctx(c).deps, ctx(c).principal, id), { notice: "Enabled; the failure streak starts over." }),
-  );
-  action(
-    "/disable",
-    async (c, id) => (
-      await updateEndpoint(ctx(c).deps, ctx(c).principal, id, { enabled: false }),
-      { notice: "Disabled; pending deliveries were marked failed." }
-    ),
-  );
+  action("/enable", async (c, id) => {
+    await enableEndpoint(ctx(c).deps, ctx(c).principal, id);
+    return { notice: "Enabled; the failure streak starts over." };
+  });
+  action("/disable", async (c, id) => {
+    await updateEndpoint(ctx(c).deps, ctx(c).principal, id, { enabled: false });
+    return { notice: "Disabled; pending deliveries were marked failed." };
+  });
   action("/rotate-secret", async (c, id) => ({ secret: (await rotateSecret(ctx(c).deps, ctx(c).principal, id)).secret }));
   action("/test", async (c, id) => ({ attempt: await sendTestPing(ctx(c).deps, ctx(c).principal, id) }));
 }

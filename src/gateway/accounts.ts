@@ -33,7 +33,10 @@ export async function resolveGatewayAccount(deps: Deps, tenant: TenantInEnvironm
   const hit = cache.get(key);
   if (hit && hit.expiresAt > now) return hit.credentials;
   const credentials = await readGatewayAccount(deps, tenant);
-  if (cache.size >= LIMITS.gatewayCredentialCacheEntries) cache.delete(cache.keys().next().value!);
+  if (cache.size >= LIMITS.gatewayCredentialCacheEntries) {
+    const oldest = cache.keys().next().value;
+    if (oldest !== undefined) cache.delete(oldest);
+  }
   cache.set(key, { credentials, expiresAt: now + LIMITS.gatewayCredentialCacheMs });
   return credentials;
 }

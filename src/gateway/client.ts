@@ -53,7 +53,7 @@ export interface UpstreamFile {
 const FILE_MEDIA_TYPE = /^(application\/(pdf|octet-stream|zip)|image\/[a-z0-9.+-]+|text\/csv)$/;
 
 function isFileMediaType(contentType: string | null): boolean {
-  return FILE_MEDIA_TYPE.test((contentType ?? "").split(";")[0]!.trim().toLowerCase());
+  return FILE_MEDIA_TYPE.test(((contentType ?? "").split(";", 1)[0] ?? "").trim().toLowerCase());
 }
 
 function upstreamFetcher(env: Env): (req: Request) => Promise<Response> {
@@ -88,9 +88,9 @@ export async function callUpstream(deps: Deps, credentials: GatewayCredentials, 
   try {
     const response = await withTimeout(upstreamFetcher(deps.env)(request), timeoutMs);
     const contentType = response.headers.get("content-type");
-    if (isFileMediaType(contentType) && response.ok) {
+    if (contentType !== null && isFileMediaType(contentType) && response.ok) {
       answeredStatus = response.status;
-      const file = { body: response.body, contentType: contentType!, disposition: response.headers.get("content-disposition") };
+      const file = { body: response.body, contentType, disposition: response.headers.get("content-disposition") };
       return { status: response.status, headers: response.headers, body: null, file, durationMs: Date.now() - started };
     }
     const text = await response.text();

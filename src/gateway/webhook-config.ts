@@ -84,7 +84,7 @@ async function configsPointingAt(
   });
   if (existing.status !== 200) return { errorCode: failureCode(existing.status) };
   return {
-    ids: ((existing.body as UpstreamWebhookList).data ?? []).filter((w) => w.url === url && typeof w.id === "string").map((w) => w.id!),
+    ids: ((existing.body as UpstreamWebhookList).data ?? []).flatMap((w) => (w.url === url && typeof w.id === "string" ? [w.id] : [])),
   };
 }
 

@@ -11,7 +11,7 @@ import { ApiError } from "./errors";
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 function mediaType(header: string | undefined): string {
-  return (header ?? "").split(";")[0]!.trim().toLowerCase();
+  return ((header ?? "").split(";", 1)[0] ?? "").trim().toLowerCase();
 }
 
 function tooLarge(limit: number): ApiError {
@@ -95,8 +95,8 @@ function withBody(c: Context<AppEnv>, bytes: Uint8Array | null) {
 export const bodyGuard = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   if (!METHODS_WITH_BODY.has(c.req.method)) return next();
   const declaredLength = c.req.header("content-length");
-  const hasBody = c.req.raw.body !== null && declaredLength !== "0";
-  if (!hasBody) {
+  const stream = c.req.raw.body;
+  if (stream === null || declaredLength === "0") {
     withBody(c, null);
     return next();
   }
@@ -112,7 +112,7 @@ export const bodyGuard = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   if (!isJson && !isMultipart && declaredLength !== undefined && Number(declaredLength) > 0) throw unsupported();
   const limit = isMultipart ? LIMITS.maxMultipartBodyBytes : LIMITS.maxJsonBodyBytes;
   if (declaredLength !== undefined && Number(declaredLength) > limit) throw tooLarge(limit);
-  const bytes = await readBounded(c.req.raw.body!, limit);
+  const bytes = await readBounded(stream, limit);
   if (bytes.byteLength === 0) {
     // Nothing was sent, whatever the Content-Type said.
     withBody(c, null);

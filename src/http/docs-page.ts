@@ -21,7 +21,7 @@ export function renderDocsPage(doc: { info: { title: string; version: string }; 
       byTag.set(tag, list);
     }
   }
-  const tags = [...byTag.keys()].sort((a, b) => a.localeCompare(b));
+  const groups = [...byTag.entries()].sort(([a], [b]) => a.localeCompare(b));
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -44,7 +44,7 @@ pre{background:#fff;border:1px solid #ddd;padding:1rem;overflow:auto;max-height:
 <header><h1>${doc.info.title} <small style="color:#cde">v${doc.info.version}</small></h1>
 <p>Machine-readable: <a style="color:#fff" href="/api/v1/openapi.json">/api/v1/openapi.json</a> (OpenAPI 3.1)</p></header>
 <main>
-<nav aria-label="Groups">${tags.map((t) => html`<a href="#${encodeURIComponent(t)}">${t} (${byTag.get(t)!.length})</a>`)}</nav>
+<nav aria-label="Groups">${groups.map(([t, ops]) => html`<a href="#${encodeURIComponent(t)}">${t} (${ops.length})</a>`)}</nav>
 <div>
 <form id="try" aria-label="Try a request">
 <strong>Try it</strong>
@@ -55,9 +55,9 @@ pre{background:#fff;border:1px solid #ddd;padding:1rem;overflow:auto;max-height:
 <button type="submit">Send</button>
 <pre id="out" aria-live="polite"></pre>
 </form>
-${tags.map(
-  (t) => html`<section id="${encodeURIComponent(t)}"><h2>${t}</h2>
-${byTag.get(t)!.map(
+${groups.map(
+  ([t, ops]) => html`<section id="${encodeURIComponent(t)}"><h2>${t}</h2>
+${ops.map(
   ({ method, path, op }) => html`<div class="op"><span class="m">${method}</span><div><code>${path}</code> — ${op.summary ?? ""}
 <br><small>${op.operationId ?? ""}${op["x-permission"] ? ` · permission ${op["x-permission"]}` : ""}${op["x-surface"] ? ` · surface ${op["x-surface"]}` : ""}${op["x-implementation"] ? ` · ${op["x-implementation"]}` : ""}</small></div></div>`,
 )}</section>`,

@@ -60,6 +60,7 @@ export function checkWebhookUrl(raw: string, options: WebhookUrlOptions): Webhoo
   if (typeof raw !== "string" || raw.length === 0) return reject("URL is required");
   if (raw.length > MAX_WEBHOOK_URL_LENGTH) return reject(`URL must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`);
   // new URL silently strips surrounding spaces and inner tabs/newlines; refuse them instead.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point of this check.
   if (/[\s\u0000-\u001f\u007f]/.test(raw)) return reject("URL must not contain spaces or control characters");
   // Any '#' starts a fragment, even an empty one that URL.hash reports as "".
   if (raw.includes("#")) return reject("URL must not contain a fragment (#...)");

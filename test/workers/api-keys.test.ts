@@ -67,7 +67,7 @@ describe("api keys", () => {
       400,
       "VALIDATION_FAILED",
     );
-    expect(error.details.fields[0].path).toBe("body.environment");
+    expect(error.details.fields[0]?.path).toBe("body.environment");
   });
 
   it("binds a key to a workspace of its organization only", async () => {

@@ -12,7 +12,7 @@ describe("cookie on guarded routes", () => {
     const { cookie, organizationId, workspaceId, userId } = await signUpUser();
     const list = await callWithCookie("GET", "/api/v1/workspaces", cookie);
     expect(list.status).toBe(200);
-    expect(list.body.data.map((w: any) => w.id)).toEqual([workspaceId]);
+    expect(list.body.data.map((w: { id: unknown }) => w.id)).toEqual([workspaceId]);
 
     const created = await callWithCookie("POST", "/api/v1/api-keys", cookie, { body: NEW_KEY });
     expect(created.status).toBe(201);
@@ -21,7 +21,7 @@ describe("cookie on guarded routes", () => {
       "SELECT actor_type, actor_id, workspace_id FROM audit_logs WHERE organization_id = ? AND action = 'api_key.created'",
     )
       .bind(organizationId)
-      .first<any>();
+      .first<{ actor_type: string; actor_id: string; workspace_id: string }>();
     expect(audit).toEqual({ actor_type: "user", actor_id: userId, workspace_id: workspaceId });
   });
 
@@ -102,7 +102,9 @@ describe("same-origin rule for cookie-authenticated writes", () => {
     const { cookie, organizationId } = await signUpUser();
     const res = await callWithCookie("POST", "/api/v1/api-keys", cookie, { body: NEW_KEY, headers: { Origin: "https://evil.example" } });
     expectError(res, 403, "FORBIDDEN");
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE organization_id = ?").bind(organizationId).first<any>()).toEqual({
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE organization_id = ?").bind(organizationId).first<{ n: number }>(),
+    ).toEqual({
       n: 0,
     });
   });

@@ -28,36 +28,38 @@ describe("sign-up", () => {
     expect(setCookie).toContain("Path=/");
     expect(setCookie).toContain("Max-Age=604800");
 
-    const user = await env.DB.prepare("SELECT * FROM users WHERE email = ?").bind(email.toLowerCase()).first<any>();
+    const user = (await env.DB.prepare("SELECT * FROM users WHERE email = ?")
+      .bind(email.toLowerCase())
+      .first<{ id: string; password_hash: string }>())!;
     expect(user.password_hash).toMatch(new RegExp(`^pbkdf2_sha256\\$${PASSWORD_ITERATIONS}\\$[A-Za-z0-9+/=]{24}\\$`));
     expect(user.password_hash).not.toContain(PASSWORD);
-    const m = await env.DB.prepare(
+    const m = (await env.DB.prepare(
       "SELECT m.role, m.organization_id, o.name, w.name AS ws FROM memberships m JOIN organizations o ON o.id = m.organization_id JOIN workspaces w ON w.id = o.default_workspace_id WHERE m.user_id = ?",
     )
       .bind(user.id)
-      .first<any>();
+      .first<{ role: string; organization_id: string; name: string; ws: string }>())!;
     expect(m).toMatchObject({ role: "owner", name: "Loja da Ana", ws: "Default" });
     const token = sessionCookieFrom(res.headers)!.split("=")[1]!;
-    const session = await env.DB.prepare("SELECT token_hash, expires_at, created_at FROM sessions WHERE user_id = ?")
+    const session = (await env.DB.prepare("SELECT token_hash, expires_at, created_at FROM sessions WHERE user_id = ?")
       .bind(user.id)
-      .first<any>();
+      .first<{ token_hash: string; expires_at: string; created_at: string }>())!;
     expect(session.token_hash).toBe(await hashSessionToken(token));
     expect(Date.parse(session.expires_at) - Date.parse(session.created_at)).toBe(7 * 24 * 3600 * 1000);
     const audit = await env.DB.prepare("SELECT actor_type, actor_id, action FROM audit_logs WHERE organization_id = ?")
       .bind(m.organization_id)
-      .first<any>();
+      .first<{ actor_type: string; actor_id: string; action: string }>();
     expect(audit).toEqual({ actor_type: "user", actor_id: user.id, action: "organization.created" });
   });
 
   it("409 for an email already registered (any case), and nothing else is created", async () => {
     const { email } = await signUpUser();
-    const before = await env.DB.prepare("SELECT COUNT(*) AS n FROM organizations").first<any>();
+    const before = await env.DB.prepare("SELECT COUNT(*) AS n FROM organizations").first<{ n: number }>();
     const res = await call("POST", "/api/v1/auth/signup", {
       body: { email: email.toUpperCase(), password: PASSWORD, name: "X", organizationName: "Y" },
       headers: SAME_ORIGIN,
     });
     expectError(res, 409, "CONFLICT");
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM organizations").first<any>()).toEqual(before);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM organizations").first<{ n: number }>()).toEqual(before);
   });
 
   it("400 naming the fields: short password, bad email, missing organization", async () => {
@@ -66,7 +68,7 @@ describe("sign-up", () => {
       headers: SAME_ORIGIN,
     });
     const error = expectError(res, 400, "VALIDATION_FAILED");
-    expect(error.details.fields.map((f: any) => f.path)).toEqual(
+    expect(error.details.fields.map((f: { path: unknown }) => f.path)).toEqual(
       expect.arrayContaining(["body.email", "body.password", "body.organizationName"]),
     );
   });
@@ -106,7 +108,9 @@ describe("sign-in and sign-out", () => {
     const res = await callWithCookie("POST", "/api/v1/auth/logout", cookie);
     expect(res.status).toBe(200);
     expect(res.headers.get("set-cookie")).toMatch(/ponte_session=;.*Max-Age=0/);
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?").bind(userId).first<any>()).toEqual({ n: 0 });
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?").bind(userId).first<{ n: number }>()).toEqual({
+      n: 0,
+    });
     expectError(await callWithCookie("GET", "/api/v1/auth/me", cookie), 401, "UNAUTHORIZED");
     expectError(await callWithCookie("GET", "/api/v1/workspaces", cookie), 401, "UNAUTHORIZED");
   });
@@ -196,7 +200,7 @@ describe("login throttle", () => {
     expect(
       await env.DB.prepare("SELECT COUNT(*) AS n FROM auth_attempts WHERE scope = 'login' AND subject = ?")
         .bind(`${email} ${ip}`)
-        .first<any>(),
+        .first<{ n: number }>(),
     ).toEqual({ n: 0 });
     for (let i = 0; i < 4; i++) expectError(await login(email, "wrong password y", ip), 401, "UNAUTHORIZED");
   });
@@ -211,13 +215,13 @@ describe("sign-up throttle", () => {
         headers: { ...SAME_ORIGIN, "CF-Connecting-IP": from },
       });
     for (let i = 0; i < 10; i++) expect((await signUp(`burst${i}`)).status).toBe(201);
-    const before = await env.DB.prepare("SELECT COUNT(*) AS n FROM users").first<any>();
+    const before = await env.DB.prepare("SELECT COUNT(*) AS n FROM users").first<{ n: number }>();
     const res = await signUp("eleventh");
     expectError(res, 429, "RATE_LIMITED");
     const retryAfter = Number(res.headers.get("Retry-After"));
     expect(retryAfter).toBeGreaterThan(59 * 60);
     expect(retryAfter).toBeLessThanOrEqual(60 * 60);
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM users").first<any>()).toEqual(before);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM users").first<{ n: number }>()).toEqual(before);
     expect((await signUp("elsewhere", uniqueIp())).status).toBe(201);
   });
 });
@@ -235,7 +239,9 @@ describe("password change", () => {
     expectError(await callWithCookie("GET", "/api/v1/auth/me", first), 401, "UNAUTHORIZED");
     expectError(await callWithCookie("GET", "/api/v1/auth/me", second), 401, "UNAUTHORIZED");
     expect((await callWithCookie("GET", "/api/v1/auth/me", rotated)).status).toBe(200);
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?").bind(userId).first<any>()).toEqual({ n: 1 });
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?").bind(userId).first<{ n: number }>()).toEqual({
+      n: 1,
+    });
     expectError(await login(email, PASSWORD), 401, "UNAUTHORIZED");
     expect((await login(email, "a brand new secret")).status).toBe(200);
   });
@@ -254,7 +260,7 @@ describe("password change", () => {
       400,
       "VALIDATION_FAILED",
     );
-    expect(short.details.fields[0].path).toBe("body.newPassword");
+    expect(short.details.fields[0]?.path).toBe("body.newPassword");
     expect((await callWithCookie("GET", "/api/v1/auth/me", cookie)).status).toBe(200);
     expect((await login(email, PASSWORD)).status).toBe(200);
   });

@@ -214,9 +214,9 @@ describe("saved-card ownership", () => {
         key: t.key,
         body: { plan: plan.id, customer: other.id, nextDueDate: dueDate(3), creditCardToken: token, remoteIp: "203.0.113.7" },
       });
-      expect(expectError(sub, 400, "VALIDATION_FAILED").details.fields[0].path).toBe("body.creditCardToken");
+      expect(expectError(sub, 400, "VALIDATION_FAILED").details.fields[0]?.path).toBe("body.creditCardToken");
       const payment = await createPayment(t, other.id, { billingType: "CREDIT_CARD", creditCardToken: token, remoteIp: "203.0.113.7" });
-      expect(expectError(payment, 400, "VALIDATION_FAILED").details.fields[0].path).toBe("body.creditCardToken");
+      expect(expectError(payment, 400, "VALIDATION_FAILED").details.fields[0]?.path).toBe("body.creditCardToken");
     }
     expect(await env.DB.prepare("SELECT count(*) AS n FROM subscriptions WHERE workspace_id = ?").bind(t.workspaceId).first()).toEqual({
       n: 0,

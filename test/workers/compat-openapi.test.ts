@@ -51,7 +51,7 @@ describe("OpenAPI document", () => {
         expect.arrayContaining([String(row.successStatus), "400", "401", "403", "404", "409", "429", "502", "504"]),
       );
       const params = (op.parameters ?? []).filter((p: any) => p.in === "path");
-      expect(params.map((p: any) => p.name)).toEqual([...row.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]));
+      expect(params.map((p: { name: unknown }) => p.name)).toEqual([...row.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]));
       for (const p of params) expect(p).toMatchObject({ required: true, schema: { type: "string" } });
       if (row.bodyRequired) {
         expect(op.requestBody.required).toBe(true);

@@ -7,6 +7,16 @@ import { createPayment, createCustomer, seedBillingTenant } from "./billing-supp
 import { simKey } from "./gateway-support";
 import { BASE } from "./support";
 
+/** The stored gateway account columns these tests read. */
+interface StoredGatewayAccount {
+  id: string;
+  status: string;
+  environment: string;
+  upstream_key_last4: string;
+  upstream_key_sealed: string;
+  webhook_token_hash: string;
+}
+
 async function form(path: string, cookie: string, fields: Record<string, string> = {}, origin = BASE) {
   return SELF.fetch(`${BASE}${path}`, {
     method: "POST",
@@ -17,7 +27,7 @@ async function form(path: string, cookie: string, fields: Record<string, string>
 }
 const page = (path: string, cookie: string) => SELF.fetch(`${BASE}${path}`, { redirect: "manual", headers: { Cookie: cookie } });
 const accountOf = (workspaceId: string) =>
-  env.DB.prepare("SELECT * FROM gateway_accounts WHERE workspace_id = ?").bind(workspaceId).first<any>();
+  env.DB.prepare("SELECT * FROM gateway_accounts WHERE workspace_id = ?").bind(workspaceId).first<StoredGatewayAccount>();
 const tokenIn = (html: string) => /id="inbound-webhook-token" type="text" readonly="" value="([^"]+)"/.exec(html)?.[1];
 
 describe("console gateway account page", () => {
@@ -40,7 +50,7 @@ describe("console gateway account page", () => {
     const html = await res.text();
     const token = tokenIn(html);
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const row = await accountOf(workspaceId);
+    const row = (await accountOf(workspaceId))!;
     expect(row).toMatchObject({ status: "unverified", upstream_key_last4: upstreamKey.slice(-4), environment: "test" });
     expect(row.webhook_token_hash).toBe(await sha256Hex(token!));
     expect(html).toContain(`value="${BASE}/api/v1/webhooks/upstream/${row.id}"`);
@@ -61,13 +71,13 @@ describe("console gateway account page", () => {
     const vhtml = await verified.text();
     expect(vhtml).toContain("Verified: the upstream accepted the key");
     expect(vhtml).toContain('data-gateway-status="active"');
-    expect((await accountOf(workspaceId)).status).toBe("active");
+    expect((await accountOf(workspaceId))!.status).toBe("active");
   });
 
   it("replacing the key returns the account to not verified; a refused key reads as invalid credentials; rotation shows a new token once", async () => {
     const { cookie, workspaceId } = await signUpUser();
     const first = await (await form("/console/gateway", cookie, { upstreamApiKey: simKey() })).text();
-    const row = await accountOf(workspaceId);
+    const row = (await accountOf(workspaceId))!;
     await form(`/console/gateway/${row.id}/verify`, cookie);
 
     const replaced = await form(`/console/gateway/${row.id}/key`, cookie, { upstreamApiKey: "revoked-key-9876" });
@@ -76,7 +86,7 @@ describe("console gateway account page", () => {
     expect(rhtml).toContain("Key replaced (ends in 9876)");
     expect(rhtml).not.toContain("revoked-key-9876");
     expect(tokenIn(rhtml)).toBeUndefined();
-    expect(await accountOf(workspaceId)).toMatchObject({
+    expect(await accountOf(workspaceId))!.toMatchObject({
       status: "unverified",
       verified_at: null,
       upstream_key_last4: "9876",
@@ -92,7 +102,7 @@ describe("console gateway account page", () => {
     const newToken = tokenIn(await rotated.text());
     expect(newToken).toBeDefined();
     expect(newToken).not.toBe(tokenIn(first));
-    expect((await accountOf(workspaceId)).webhook_token_hash).toBe(await sha256Hex(newToken!));
+    expect((await accountOf(workspaceId))!.webhook_token_hash).toBe(await sha256Hex(newToken!));
   });
 
   it("a bad key is explained in plain words and creates nothing; a cross-site POST is refused", async () => {
@@ -102,7 +112,7 @@ describe("console gateway account page", () => {
     expect(await res.text()).toContain("Please check: upstreamApiKey (must be 8 to 512 characters without spaces)");
     const crossSite = await form("/console/gateway", cookie, { upstreamApiKey: simKey() }, "https://evil.example");
     expect(crossSite.status).toBe(403);
-    expect(await accountOf(workspaceId)).toBeNull();
+    expect(await accountOf(workspaceId))!.toBeNull();
   });
 
   it("a viewer sees the account read-only, and a forged Verify is refused naming the permission", async () => {
@@ -117,7 +127,7 @@ describe("console gateway account page", () => {
     const forged = await form(`/console/gateway/${tenant.gatewayAccountId}/key`, viewer.cookie, { upstreamApiKey: simKey() });
     expect(forged.status).toBe(403);
     expect(await forged.text()).toContain("gateway_accounts.manage");
-    expect((await accountOf(tenant.workspaceId)).upstream_key_last4).toBe(tenant.upstreamKey.slice(-4));
+    expect((await accountOf(tenant.workspaceId))!.upstream_key_last4).toBe(tenant.upstreamKey.slice(-4));
   });
 
   it("another tenant's account never appears, and acting on it by id is not found", async () => {
@@ -137,7 +147,7 @@ describe("console gateway account page", () => {
       upstream_key_last4: a.upstreamKey.slice(-4),
       webhook_token_hash: await sha256Hex(a.webhookToken),
     });
-    expect(await accountOf(workspaceId)).toBeNull();
+    expect(await accountOf(workspaceId))!.toBeNull();
   });
 });
 
@@ -170,7 +180,9 @@ describe("console overview", () => {
       expect(
         (await form("/console/webhooks", cookie, { url: "https://merchant.example.com/hooks", eventKinds: "payment.received" })).status,
       ).toBe(201);
-      const endpoint = await env.DB.prepare("SELECT id FROM webhook_endpoints WHERE workspace_id = ?").bind(workspaceId).first<any>();
+      const endpoint = (await env.DB.prepare("SELECT id FROM webhook_endpoints WHERE workspace_id = ?")
+        .bind(workspaceId)
+        .first<{ id: string }>())!;
       const now = new Date().toISOString();
       const eventId = crypto.randomUUID();
       const deliveryId = crypto.randomUUID();

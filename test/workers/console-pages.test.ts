@@ -90,7 +90,9 @@ describe("console API keys", () => {
     expect(listing).toContain("checkout server");
     expect(listing).not.toContain(secret!);
 
-    const row = await env.DB.prepare("SELECT id, permissions FROM api_keys WHERE organization_id = ?").bind(organizationId).first<any>();
+    const row = (await env.DB.prepare("SELECT id, permissions FROM api_keys WHERE organization_id = ?")
+      .bind(organizationId)
+      .first<{ id: string; permissions: string }>())!;
     expect(JSON.parse(row.permissions)).toEqual(["customers.read", "payments.manage"]);
     const revoke = await form(`/console/api-keys/${row.id}/revoke`, {}, { Cookie: cookie });
     expect(revoke.status).toBe(303);
@@ -103,7 +105,9 @@ describe("console API keys", () => {
     const res = await form("/console/api-keys", { name: "x" }, { Cookie: cookie });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain("Please check: permissions");
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE organization_id = ?").bind(organizationId).first<any>()).toEqual({
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE organization_id = ?").bind(organizationId).first<{ n: number }>(),
+    ).toEqual({
       n: 0,
     });
   });
@@ -126,7 +130,9 @@ describe("console API keys", () => {
       { Cookie: cookie, Origin: "https://evil.example" },
     );
     expect(res.status).toBe(403);
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE organization_id = ?").bind(organizationId).first<any>()).toEqual({
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE organization_id = ?").bind(organizationId).first<{ n: number }>(),
+    ).toEqual({
       n: 0,
     });
   });

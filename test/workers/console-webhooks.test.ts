@@ -28,9 +28,9 @@ describe("console webhook endpoints", () => {
     const html = await res.text();
     const secret = /value="(whsec_[^"]+)"/.exec(html)?.[1];
     expect(secret).toBeDefined();
-    const row = await env.DB.prepare("SELECT id, event_kinds, enabled FROM webhook_endpoints WHERE organization_id = ?")
+    const row = (await env.DB.prepare("SELECT id, event_kinds, enabled FROM webhook_endpoints WHERE organization_id = ?")
       .bind(organizationId)
-      .first<any>();
+      .first<{ id: string; event_kinds: string; enabled: number }>())!;
     expect(JSON.parse(row.event_kinds)).toEqual(["payment.received", "payment.refunded"]);
     expect(await (await page("/console/webhooks", cookie)).text()).not.toContain(secret!);
 
@@ -38,16 +38,25 @@ describe("console webhook endpoints", () => {
     expect(edited.status).toBe(200);
     expect(await edited.text()).toContain("Saved.");
     expect(
-      JSON.parse((await env.DB.prepare("SELECT event_kinds FROM webhook_endpoints WHERE id = ?").bind(row.id).first<any>()).event_kinds),
+      JSON.parse(
+        (await env.DB.prepare("SELECT event_kinds FROM webhook_endpoints WHERE id = ?").bind(row.id).first<{ event_kinds: string }>())!
+          .event_kinds,
+      ),
     ).toEqual(["*"]);
 
     expect(await (await form(`/console/webhooks/${row.id}/disable`, cookie)).text()).toContain("Disabled");
-    expect(await env.DB.prepare("SELECT enabled, disabled_reason FROM webhook_endpoints WHERE id = ?").bind(row.id).first<any>()).toEqual({
+    expect(
+      await env.DB.prepare("SELECT enabled, disabled_reason FROM webhook_endpoints WHERE id = ?")
+        .bind(row.id)
+        .first<{ enabled: number; disabled_reason: string | null }>(),
+    ).toEqual({
       enabled: 0,
       disabled_reason: "manual",
     });
     expect(await (await form(`/console/webhooks/${row.id}/enable`, cookie)).text()).toContain("Enabled");
-    expect(await env.DB.prepare("SELECT enabled FROM webhook_endpoints WHERE id = ?").bind(row.id).first<any>()).toEqual({ enabled: 1 });
+    expect(await env.DB.prepare("SELECT enabled FROM webhook_endpoints WHERE id = ?").bind(row.id).first<{ enabled: number }>()).toEqual({
+      enabled: 1,
+    });
 
     const rotated = await (await form(`/console/webhooks/${row.id}/rotate-secret`, cookie)).text();
     const newSecret = /value="(whsec_[^"]+)"/.exec(rotated)?.[1];
@@ -61,7 +70,9 @@ describe("console webhook endpoints", () => {
     expect(res.status).toBe(400);
     expect(await res.text()).toContain("Please check:");
     expect(
-      await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_endpoints WHERE organization_id = ?").bind(organizationId).first<any>(),
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_endpoints WHERE organization_id = ?")
+        .bind(organizationId)
+        .first<{ n: number }>(),
     ).toEqual({ n: 0 });
   });
 
@@ -81,7 +92,9 @@ describe("console webhook endpoints", () => {
     const a = await signUpUser();
     const b = await signUpUser();
     await form("/console/webhooks", a.cookie, { url: "https://merchant.example.com/hooks", eventKinds: "payment.received" });
-    const row = await env.DB.prepare("SELECT id FROM webhook_endpoints WHERE organization_id = ?").bind(a.organizationId).first<any>();
+    const row = (await env.DB.prepare("SELECT id FROM webhook_endpoints WHERE organization_id = ?")
+      .bind(a.organizationId)
+      .first<{ id: string }>())!;
     expect((await page(`/console/webhooks/${row.id}`, b.cookie)).status).toBe(404);
     expect((await form(`/console/webhooks/${row.id}/rotate-secret`, b.cookie)).status).toBe(404);
   });
@@ -91,7 +104,9 @@ describe("console webhook log", () => {
   it("lists deliveries with filters and shows attempts of one delivery", async () => {
     const { cookie, organizationId, workspaceId } = await signUpUser();
     await form("/console/webhooks", cookie, { url: "https://merchant.example.com/hooks", eventKinds: "payment.received" });
-    const endpoint = await env.DB.prepare("SELECT id FROM webhook_endpoints WHERE organization_id = ?").bind(organizationId).first<any>();
+    const endpoint = (await env.DB.prepare("SELECT id FROM webhook_endpoints WHERE organization_id = ?")
+      .bind(organizationId)
+      .first<{ id: string }>())!;
     const now = new Date().toISOString();
     const eventId = crypto.randomUUID();
     const deliveryId = crypto.randomUUID();

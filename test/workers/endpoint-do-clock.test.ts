@@ -20,7 +20,7 @@ describe("EndpointDO clock", () => {
     expect(first).toMatchObject({ status: "retrying", attempt_count: 1 });
 
     // An hour after the retry was due, by the object's clock; the real clock has not got there.
-    const later = new Date(Date.parse(first!.next_attempt_at) + 60 * 60 * 1000);
+    const later = new Date(Date.parse(first!.next_attempt_at!) + 60 * 60 * 1000);
     await runInDurableObject(endpointStub(endpoint.id), async (instance: EndpointDO, state) => {
       instance.now = () => later;
       state.storage.kv.delete("alarmAt");

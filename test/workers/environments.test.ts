@@ -114,7 +114,7 @@ describe(`webhook endpoint URLs on the ${name} host`, () => {
       for (const url of local) {
         const res = await call("POST", "/api/v1/webhook-endpoints", { key: t.key, body: { url, eventKinds: ["*"] } });
         if (expected.localhostWebhooks) expect(res.status, url).toBe(201);
-        else expect(expectError(res, 400, "VALIDATION_FAILED").details.fields[0].path).toBe("body.url");
+        else expect(expectError(res, 400, "VALIDATION_FAILED").details.fields[0]?.path).toBe("body.url");
       }
       const { results } = await env.DB.prepare("SELECT url FROM webhook_endpoints WHERE workspace_id = ?")
         .bind(t.workspaceId)

@@ -6,10 +6,23 @@ import { openSecret, sha256Hex } from "../../src/lib/secret-box";
 import { BASE, call, expectError, seedApiKey, seedTenant, type ApiResponse } from "./support";
 import { addFault, seedGatewayAccount, simKey, simRequests, upstream, waitForLogs } from "./gateway-support";
 
-const dbRow = (id: string) => env.DB.prepare("SELECT * FROM gateway_accounts WHERE id = ?").bind(id).first<any>();
+/** The stored gateway account columns these tests read. */
+interface StoredGatewayAccount {
+  id: string;
+  status: string;
+  environment: string;
+  upstream_key_last4: string;
+  upstream_key_sealed: string;
+  webhook_token_hash: string;
+}
+
+const dbRow = (id: string) => env.DB.prepare("SELECT * FROM gateway_accounts WHERE id = ?").bind(id).first<StoredGatewayAccount>();
 const auditActions = async (targetId: string) =>
-  (await env.DB.prepare("SELECT action, metadata FROM audit_logs WHERE target_id = ? ORDER BY created_at, id").bind(targetId).all<any>())
-    .results;
+  (
+    await env.DB.prepare("SELECT action, metadata FROM audit_logs WHERE target_id = ? ORDER BY created_at, id")
+      .bind(targetId)
+      .all<{ action: string; metadata: string }>()
+  ).results;
 
 function expectNoSecrets(res: ApiResponse, ...secrets: string[]) {
   const text = JSON.stringify(res.body) + JSON.stringify([...res.headers]);
@@ -41,7 +54,7 @@ describe("POST /api/v1/gateway-accounts", () => {
     expect(account.inboundWebhookToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expectNoSecrets(res, upstreamApiKey);
 
-    const row = await dbRow(account.id);
+    const row = (await dbRow(account.id))!;
     expect(row.upstream_key_sealed).not.toContain(upstreamApiKey);
     expect(await openSecret(env.SECRETS_ENCRYPTION_KEY, row.upstream_key_sealed, account.id)).toBe(upstreamApiKey);
     expect(row.webhook_token_hash).toBe(await sha256Hex(account.inboundWebhookToken));
@@ -95,7 +108,7 @@ describe("POST /api/v1/gateway-accounts", () => {
   ])("400 VALIDATION_FAILED for %j", async (body, path) => {
     const tenant = await seedTenant();
     const error = expectError(await call("POST", "/api/v1/gateway-accounts", { key: tenant.key, body }), 400, "VALIDATION_FAILED");
-    expect(error.details.fields.map((f: any) => f.path)).toContain(path);
+    expect(error.details.fields.map((f: { path: unknown }) => f.path)).toContain(path);
   });
 });
 
@@ -105,7 +118,7 @@ describe("reading, replacing, verifying, rotating, deleting", () => {
     const { account, upstreamApiKey } = await createAccount(tenant.key);
     const list = await call("GET", "/api/v1/gateway-accounts", { key: tenant.key });
     expect(list.status).toBe(200);
-    expect(list.body.data.map((a: any) => a.id)).toEqual([account.id]);
+    expect(list.body.data.map((a: { id: unknown }) => a.id)).toEqual([account.id]);
     expect(list.body.meta.pagination).toEqual({ limit: 10, offset: 0, totalCount: 1, hasMore: false });
     expect(list.body.data[0].inboundWebhookToken).toBeUndefined();
     const one = await call("GET", `/api/v1/gateway-accounts/${account.id}`, { key: tenant.key });
@@ -130,7 +143,7 @@ describe("reading, replacing, verifying, rotating, deleting", () => {
         "NOT_FOUND",
       );
     }
-    expect((await dbRow(account.id)).upstream_key_sealed).toBeTruthy();
+    expect((await dbRow(account.id))!.upstream_key_sealed).toBeTruthy();
   });
 
   it("verify: active when the upstream answers, invalid_credentials when it refuses, unchanged on an upstream failure", async () => {
@@ -143,7 +156,7 @@ describe("reading, replacing, verifying, rotating, deleting", () => {
 
     await addFault(upstreamApiKey, { fault: "status", status: 503 });
     expectError(await call("POST", `/api/v1/gateway-accounts/${account.id}/verify`, { key: tenant.key }), 502, "UPSTREAM_ERROR");
-    expect((await dbRow(account.id)).status).toBe("active");
+    expect((await dbRow(account.id))!.status).toBe("active");
 
     const patched = await call("PATCH", `/api/v1/gateway-accounts/${account.id}`, {
       key: tenant.key,
@@ -152,7 +165,7 @@ describe("reading, replacing, verifying, rotating, deleting", () => {
     expect(patched.status).toBe(200);
     expect(patched.body.data).toMatchObject({ status: "unverified", verifiedAt: null, upstreamKeyLast4: "9876" });
     expectNoSecrets(patched, "revoked-key-9876");
-    expect(await openSecret(env.SECRETS_ENCRYPTION_KEY, (await dbRow(account.id)).upstream_key_sealed, account.id)).toBe(
+    expect(await openSecret(env.SECRETS_ENCRYPTION_KEY, (await dbRow(account.id))!.upstream_key_sealed, account.id)).toBe(
       "revoked-key-9876",
     );
 
@@ -175,7 +188,7 @@ describe("reading, replacing, verifying, rotating, deleting", () => {
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(token).not.toBe(account.inboundWebhookToken);
     expect(res.body.data.upstreamWebhook).toEqual({ configured: true });
-    expect((await dbRow(account.id)).webhook_token_hash).toBe(await sha256Hex(token));
+    expect((await dbRow(account.id))!.webhook_token_hash).toBe(await sha256Hex(token));
     const configs = (await upstream(upstreamApiKey, "GET", "/v3/webhooks")).body.data;
     expect(configs).toHaveLength(1);
     expect(configs[0].authToken).toBe(token);
@@ -198,9 +211,9 @@ describe("reading, replacing, verifying, rotating, deleting", () => {
     expect(res.status).toBe(200);
     expect(res.body.data.id).toBe(account.id);
     expect(res.body.data.upstreamWebhook).toEqual({ removed: true });
-    expect((await upstream(upstreamApiKey, "GET", "/v3/webhooks")).body.data.map((w: any) => w.url)).toEqual([other.url]);
+    expect((await upstream(upstreamApiKey, "GET", "/v3/webhooks")).body.data.map((w: { url: unknown }) => w.url)).toEqual([other.url]);
     expectNoSecrets(res, upstreamApiKey);
-    expect(await dbRow(account.id)).toBeNull();
+    expect(await dbRow(account.id))!.toBeNull();
     expectError(await call("GET", `/api/v1/gateway-accounts/${account.id}`, { key: tenant.key }), 404, "NOT_FOUND");
     expectError(await call("GET", "/api/v1/finance/balance", { key: tenant.key }), 409, "GATEWAY_ACCOUNT_MISSING");
     expect((await auditActions(account.id)).map((a) => a.action)).toContain("gateway_account.deleted");
@@ -213,7 +226,7 @@ describe("reading, replacing, verifying, rotating, deleting", () => {
     const res = await call("DELETE", `/api/v1/gateway-accounts/${account.id}`, { key: tenant.key });
     expect(res.status).toBe(200);
     expect(res.body.data.upstreamWebhook).toEqual({ removed: false, errorCode: "UPSTREAM_AUTH_FAILED" });
-    expect(await dbRow(account.id)).toBeNull();
+    expect(await dbRow(account.id))!.toBeNull();
     expect((await upstream(upstreamApiKey, "GET", "/v3/webhooks")).body.data).toHaveLength(1); // left in place, as reported
   });
 
@@ -267,7 +280,7 @@ describe("GET /api/v1/gateway-api-logs", () => {
     const all = await call("GET", "/api/v1/gateway-api-logs", { key: tenant.key });
     expect(all.status).toBe(200);
     expect(all.body.meta.pagination.totalCount).toBe(3);
-    expect(all.body.data.map((l: any) => l.operationId)).toEqual([
+    expect(all.body.data.map((l: { operationId: unknown }) => l.operationId)).toEqual([
       "decodificar-um-qrcode-para-pagamento",
       "recuperar-um-unico-webhook",
       "recuperar-saldo-da-conta",
@@ -287,7 +300,7 @@ describe("GET /api/v1/gateway-api-logs", () => {
     const byOp = await call("GET", "/api/v1/gateway-api-logs?operationId=recuperar-saldo-da-conta", { key: tenant.key });
     expect(byOp.body.data).toHaveLength(1);
     const byStatus = await call("GET", "/api/v1/gateway-api-logs?status=404", { key: tenant.key });
-    expect(byStatus.body.data.map((l: any) => l.upstreamPath)).toEqual(["/v3/webhooks/wbh_missing"]);
+    expect(byStatus.body.data.map((l: { upstreamPath: unknown }) => l.upstreamPath)).toEqual(["/v3/webhooks/wbh_missing"]);
     expect(
       (await call("GET", `/api/v1/gateway-api-logs?from=${encodeURIComponent(before)}&limit=2`, { key: tenant.key })).body.meta.pagination,
     ).toEqual({ limit: 2, offset: 0, totalCount: 3, hasMore: true });

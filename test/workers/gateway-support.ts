@@ -82,7 +82,7 @@ export const simWebhooks = async (token: string) => (await sim("GET", `/__sim/we
 export const upstream = (token: string, method: string, path: string, body?: unknown) => simFetch(method, path, { token, body });
 
 /** The gateway log is written after the response (waitUntil): poll briefly until `n` rows exist. */
-export async function waitForLogs(workspaceId: string, n: number): Promise<any[]> {
+export async function waitForLogs(workspaceId: string, n: number): Promise<Record<string, unknown>[]> {
   for (let i = 0; i < 50; i++) {
     const { results } = await env.DB.prepare("SELECT * FROM gateway_api_logs WHERE workspace_id = ? ORDER BY created_at, id")
       .bind(workspaceId)

@@ -147,7 +147,7 @@ async function breach(res: Response): Promise<string | null> {
   if (res.status >= 500) return `${res.status} ${text.slice(0, 300)}`;
   if (!requestId) return `${res.status} without X-Request-Id`;
   if (res.status < 400) return null;
-  let parsed: any;
+  let parsed: { error?: { code?: unknown; message?: unknown; details?: unknown; requestId?: unknown } } | null;
   try {
     parsed = JSON.parse(text);
   } catch {

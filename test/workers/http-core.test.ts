@@ -2,7 +2,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app";
-import { BASE, call, expectError, seedTenant } from "./support";
+import { BASE, call, type ErrorBody, expectError, seedTenant } from "./support";
 
 describe("error envelope on every failure", () => {
   it("404 for an unknown path, even without credentials", async () => {
@@ -83,7 +83,7 @@ describe("error envelope on every failure", () => {
       env,
     );
     expect(res.status).toBe(413);
-    expect(((await res.json()) as any).error.code).toBe("PAYLOAD_TOO_LARGE");
+    expect(((await res.json()) as ErrorBody).error.code).toBe("PAYLOAD_TOO_LARGE");
   });
 
   it("400 VALIDATION_FAILED names the failing fields", async () => {
@@ -108,7 +108,7 @@ describe("error envelope on every failure", () => {
       throw new Error("db password is hunter2 at /src/secret.ts:42");
     });
     const res = await app.request(`${BASE}/api/v1/__boom`, {}, env);
-    const body = (await res.json()) as any;
+    const body = (await res.json()) as ErrorBody;
     expect(res.status).toBe(500);
     expect(body.error.code).toBe("INTERNAL_ERROR");
     expect(JSON.stringify(body)).not.toContain("hunter2");

@@ -61,7 +61,8 @@ let cached: ApiOperation[] | undefined;
 
 /** Every operation of the document, in document order. */
 export function apiOperations(): ApiOperation[] {
-  return (cached ??= operationsOf(openApiDocument()));
+  cached ??= operationsOf(openApiDocument());
+  return cached;
 }
 
 /** The operations of a given document. */

@@ -4,7 +4,7 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app";
 import { newId } from "../../src/lib/ids";
-import { BASE, call, expectError, seedTenant } from "./support";
+import { BASE, call, type ErrorBody, expectError, seedTenant } from "./support";
 import { addFault, clearFaults, seedGatewayAccount, simKey, simRequests, upstream, waitForLogs } from "./gateway-support";
 
 async function connectedTenant(permissions?: readonly string[]) {
@@ -66,7 +66,7 @@ describe("upstream failures become the error envelope", () => {
     const t = await connectedTenant();
     const error = expectError(await call("GET", "/api/v1/webhooks/wbh_nope", { key: t.key }), 404, "NOT_FOUND");
     expect(error.details.upstreamStatus).toBe(404);
-    expect(error.details.errors[0].description).toBeTruthy();
+    expect(error.details.errors[0]?.description).toBeTruthy();
   });
 
   it.each([401, 403])("%i from the upstream is 502 UPSTREAM_AUTH_FAILED (the merchant's own key is fine)", async (status) => {
@@ -118,7 +118,7 @@ describe("upstream failures become the error envelope", () => {
     );
     await clearFaults(t.upstreamKey); // releases the hung simulator request
     expect(res.status).toBe(504);
-    const body = (await res.json()) as any;
+    const body = (await res.json()) as ErrorBody;
     expect(body.error.code).toBe("UPSTREAM_TIMEOUT");
     expect(body.error.details.timeoutMs).toBe(100);
     expect(Date.now() - started).toBeLessThan(2000);
@@ -253,7 +253,7 @@ describe("bodies and uploads", () => {
       400,
       "VALIDATION_FAILED",
     );
-    expect(error.details.fields[0].path).toBe("body");
+    expect(error.details.fields[0]?.path).toBe("body");
     expect(await simRequests(t.upstreamKey)).toEqual([]);
   });
 

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { buildApp } from "../../src/app";
 import { hashApiKey } from "../../src/access/api-key-secret";
 import { RATE_LIMIT_UNIT } from "../../src/http/rate-limit";
-import { BASE, call, seedTenant } from "./support";
+import { BASE, call, type ErrorBody, seedTenant } from "./support";
 
 const settle = () => new Promise((r) => setTimeout(r, 5));
 
@@ -16,7 +16,12 @@ describe("rate limiting", () => {
   it("asks the binding once per unit of requests and refuses with 429 + Retry-After once it says over budget", async () => {
     const t = await seedTenant();
     const keys: string[] = [];
-    const limiter = { limit: async ({ key }: { key: string }) => (keys.push(key), { success: keys.length < 2 }) };
+    const limiter = {
+      limit: async ({ key }: { key: string }) => {
+        keys.push(key);
+        return { success: keys.length < 2 };
+      },
+    };
     const app = buildApp();
     const get = () =>
       app.request(`${BASE}/api/v1/workspaces`, { headers: { Authorization: `Bearer ${t.key}` } }, { ...env, API_RATE_LIMITER: limiter });
@@ -29,7 +34,7 @@ describe("rate limiting", () => {
     await settle();
     expect(keys).toHaveLength(2);
     const res = await get();
-    const body = (await res.json()) as any;
+    const body = (await res.json()) as ErrorBody;
     expect(res.status).toBe(429);
     expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(55);
     expect(body.error).toMatchObject({ code: "RATE_LIMITED" });

@@ -96,7 +96,12 @@ describe("no cached API key served past 10 s", () => {
     expect(await lookup(t0 + 9_999, never)).toEqual({ id: "key-1" });
     // At 10 s the entry is dead: the lookup waits for the database, which says revoked.
     let reads = 0;
-    expect(await lookup(t0 + 10_000, async () => (reads++, null))).toBeNull();
+    expect(
+      await lookup(t0 + 10_000, async () => {
+        reads++;
+        return null;
+      }),
+    ).toBeNull();
     expect(reads).toBe(1);
   });
 });

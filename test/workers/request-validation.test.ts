@@ -4,11 +4,10 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { CPF, dueDate, seedBillingTenant, upstreamWebhook } from "./billing-support";
-import { call, expectError, seedTenant } from "./support";
+import { type ApiResponse, call, expectError, seedTenant } from "./support";
 
 const CARD = { holderName: "Maria Silva", number: "4444444444444444", expiryMonth: "12", expiryYear: "2030", ccv: "123" };
-const fieldsOf = (res: { body: any }) =>
-  (expectError(res as never, 400, "VALIDATION_FAILED").details.fields as { path: string; message: string }[]).map((f) => f.path);
+const fieldsOf = (res: ApiResponse) => expectError(res, 400, "VALIDATION_FAILED").details.fields.map((f) => f.path);
 
 async function paymentCount(workspaceId: string) {
   return (await env.DB.prepare("SELECT COUNT(*) AS n FROM payments WHERE workspace_id = ?").bind(workspaceId).first<{ n: number }>())!.n;
@@ -21,7 +20,7 @@ describe("request rules in the schemas", () => {
     const body = { customer: "cus_unknown", billingType: "PIX", value: "10.00", dueDate: dueDate(), creditCardToken: "tok_1" };
     const res = await call("POST", "/api/v1/payments", { key: t.key, body });
     expect(fieldsOf(res)).toEqual(["body.billingType"]);
-    expect(res.body.error.details.fields[0].message).toBe("card fields need billingType CREDIT_CARD");
+    expect(res.body.error.details.fields[0]?.message).toBe("card fields need billingType CREDIT_CARD");
     expect(await paymentCount(t.workspaceId)).toBe(0);
   });
 

@@ -112,6 +112,34 @@ export async function call<T = any>(method: string, path: string, options: CallO
   return { status: res.status, headers: res.headers, body: parsed as T };
 }
 
+/** One field's complaint in a VALIDATION_FAILED error. */
+export interface FieldError {
+  path: string;
+  message: string;
+  code: string;
+}
+
+/** The `error` member of the error envelope; details vary by code, so tests read them as unknown unless named here. */
+export interface ApiErrorBody {
+  code: string;
+  message: string;
+  /** `fields` is only sent with VALIDATION_FAILED; typed as present so tests read it directly (a missing one fails the test). */
+  details: { fields: FieldError[]; errors: { code?: string; description?: string }[]; [detail: string]: unknown };
+  requestId: string;
+}
+
+/** The error envelope every failure returns. */
+export interface ErrorBody {
+  error: ApiErrorBody;
+}
+
+/** The success envelope: `{ data }`, and for lists the cursor fields. */
+export interface Envelope<T> {
+  data: T;
+  hasMore?: boolean;
+  nextCursor?: string | null;
+}
+
 /** Asserts the error envelope and returns it. */
 export function expectError(res: ApiResponse, status: number, code: string) {
   if (res.status !== status || res.body?.error?.code !== code) {
@@ -120,5 +148,5 @@ export function expectError(res: ApiResponse, status: number, code: string) {
   const requestId = res.headers.get("X-Request-Id");
   if (!requestId || res.body.error.requestId !== requestId) throw new Error("error.requestId must equal X-Request-Id");
   if (typeof res.body.error.message !== "string" || typeof res.body.error.details !== "object") throw new Error("malformed error envelope");
-  return res.body.error as { code: string; message: string; details: any; requestId: string };
+  return (res.body as ErrorBody).error;
 }

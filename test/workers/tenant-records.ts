@@ -8,7 +8,7 @@ import { seedMember } from "./auth-support";
 import { CPF, dueDate } from "./billing-support";
 import { seedGatewayAccount, simKey } from "./gateway-support";
 import { insertEvent } from "./webhooks-support";
-import { call, seedApiKey, seedWorkspace, type TestTenant } from "./support";
+import { call, type Envelope, seedApiKey, seedWorkspace, type TestTenant } from "./support";
 
 /** A workspace to create records in, reached with an organization-wide key of its organization. */
 export interface TenantWorkspace {
@@ -68,10 +68,15 @@ export async function seedTenantWithTwoWorkspaces(): Promise<{ tenant: TestTenan
   };
 }
 
-async function create(ws: TenantWorkspace, path: string, body: Record<string, unknown>, expected = [200, 201]): Promise<any> {
+async function create(
+  ws: TenantWorkspace,
+  path: string,
+  body: Record<string, unknown>,
+  expected = [200, 201],
+): Promise<{ id: string; upstreamId?: string }> {
   const res = await call("POST", path, { key: ws.key, body, headers: { "X-Workspace-Id": ws.workspaceId } });
   if (!expected.includes(res.status)) throw new Error(`factory POST ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data;
+  return (res.body as Envelope<{ id: string; upstreamId?: string }>).data;
 }
 
 const customer = async (ws: TenantWorkspace) => {

@@ -106,8 +106,8 @@ describe("webhook endpoints", () => {
       400,
       "VALIDATION_FAILED",
     );
-    expect(error.details.fields[0].path).toBe("body.url");
-    expect(error.details.fields[0].message).toContain(reason);
+    expect(error.details.fields[0]?.path).toBe("body.url");
+    expect(error.details.fields[0]?.message).toContain(reason);
     const endpoint = await createEndpoint(tenant);
     expectError(
       await call("PATCH", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: tenant.key, body: { url } }),
@@ -198,9 +198,12 @@ describe("webhook logs", () => {
     await consume([{ eventId: (await insertEvent(tenant, "payment.created")).id }]);
     const list = (q: string) => call("GET", `/api/v1/webhook-logs?${q}`, { key: tenant.key }).then((r) => r.body);
     expect((await list("")).meta.pagination.totalCount).toBe(4);
-    expect((await list(`endpointId=${a.id}`)).data.map((d: any) => d.endpointId)).toEqual([a.id, a.id]);
-    expect((await list("eventType=payment.created")).data.map((d: any) => d.status)).toEqual(["retrying", "retrying"]);
-    expect((await list("status=succeeded")).data.map((d: any) => d.eventType)).toEqual(["payment.received", "payment.received"]);
+    expect((await list(`endpointId=${a.id}`)).data.map((d: { endpointId: unknown }) => d.endpointId)).toEqual([a.id, a.id]);
+    expect((await list("eventType=payment.created")).data.map((d: { status: unknown }) => d.status)).toEqual(["retrying", "retrying"]);
+    expect((await list("status=succeeded")).data.map((d: { eventType: unknown }) => d.eventType)).toEqual([
+      "payment.received",
+      "payment.received",
+    ]);
     expect((await list(`status=retrying&endpointId=${b.id}`)).data).toHaveLength(1);
     expect((await list(`from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).data).toHaveLength(0);
     expect((await list(`to=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).data).toHaveLength(4);

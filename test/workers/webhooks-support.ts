@@ -85,16 +85,48 @@ export async function alarmOf(endpointId: string): Promise<number | null> {
   return runInDurableObject(endpointStub(endpointId), (_: EndpointDO, state) => state.storage.getAlarm());
 }
 
+/** A webhook_deliveries row as stored (snake_case columns). */
+export interface StoredDelivery {
+  id: string;
+  organization_id: string;
+  workspace_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  status: string;
+  attempt_count: number;
+  scheduled_attempts: number;
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error_kind: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A webhook_attempts row as stored (snake_case columns). */
+export interface StoredAttempt {
+  id: string;
+  delivery_id: string;
+  trigger: string;
+  attempted_at: string;
+  status_code: number | null;
+  duration_ms: number;
+  error_kind: string | null;
+  error_message: string | null;
+  response_excerpt: string | null;
+}
+
 export async function deliveriesOf(endpointId: string) {
   const { results } = await env.DB.prepare("SELECT * FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY created_at, id")
     .bind(endpointId)
-    .all<Record<string, any>>();
+    .all<StoredDelivery>();
   return results;
 }
 
 export async function attemptsOf(deliveryId: string) {
   const { results } = await env.DB.prepare("SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempted_at, id")
     .bind(deliveryId)
-    .all<Record<string, any>>();
+    .all<StoredAttempt>();
   return results;
 }

@@ -201,11 +201,10 @@ export async function listMemberships(deps: Deps, userId: string): Promise<Membe
   const byOrg = new Map<string, MembershipView>();
   for (const r of rows) {
     let view = byOrg.get(r.organizationId);
-    if (!view)
-      byOrg.set(
-        r.organizationId,
-        (view = { organizationId: r.organizationId, organizationName: r.organizationName, role: r.role, workspaces: [] }),
-      );
+    if (!view) {
+      view = { organizationId: r.organizationId, organizationName: r.organizationName, role: r.role, workspaces: [] };
+      byOrg.set(r.organizationId, view);
+    }
     if (r.workspace)
       view.workspaces.push({
         id: r.workspace.id,

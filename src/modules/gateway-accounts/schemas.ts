@@ -33,12 +33,9 @@ export const GatewayAccountWithToken = GatewayAccount.extend({
 
 export const DeletedGatewayAccount = GatewayAccount.extend({
   upstreamWebhook: z.object({
-    removed: z
-      .boolean()
-      .openapi({
-        description:
-          "Whether the upstream no longer has a webhook config pointing at inboundWebhookUrl (best effort, with the deleted key).",
-      }),
+    removed: z.boolean().openapi({
+      description: "Whether the upstream no longer has a webhook config pointing at inboundWebhookUrl (best effort, with the deleted key).",
+    }),
     errorCode: z
       .string()
       .optional()

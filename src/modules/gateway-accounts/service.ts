@@ -174,7 +174,7 @@ export async function verifyGatewayAccount(deps: Deps, principal: Principal, req
   let status: GatewayAccountRow["status"];
   if (result.status >= 200 && result.status < 300) status = "active";
   else if (result.status === 401 || result.status === 403) status = "invalid_credentials";
-  else throw upstreamFailure(result.status, result.body, result.headers)!;
+  else throw upstreamFailure(result.status, result.body, result.headers) ?? new Error(`upstream status ${result.status} is not a failure`);
   const now = deps.now().toISOString();
   const changes = { status, verifiedAt: status === "active" ? now : row.verifiedAt, updatedAt: now };
   await deps.db.batch([

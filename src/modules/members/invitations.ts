@@ -184,16 +184,18 @@ export async function acceptInvitation(deps: Deps, input: AcceptInvitationInput,
     }
     user = signedIn;
   } else {
-    const fields = [
-      ...(input.name ? [] : [{ path: "body.name", message: "required for a new account", code: "invalid_type" }]),
-      ...(input.password ? [] : [{ path: "body.password", message: "required for a new account", code: "invalid_type" }]),
-    ];
-    if (fields.length > 0)
+    const { name, password } = input;
+    if (!name || !password) {
+      const fields = [
+        ...(name ? [] : [{ path: "body.name", message: "required for a new account", code: "invalid_type" }]),
+        ...(password ? [] : [{ path: "body.password", message: "required for a new account", code: "invalid_type" }]),
+      ];
       throw new ApiError(
         "VALIDATION_FAILED",
         "A new account needs a name and a password (or sign in first to accept with an existing account).",
         { fields },
       );
+    }
     const existing = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, invitation.email)).get();
     if (existing)
       throw new ApiError("CONFLICT", `An account for ${invitation.email} already exists: sign in, then open the invitation link again.`, {
@@ -202,8 +204,8 @@ export async function acceptInvitation(deps: Deps, input: AcceptInvitationInput,
     user = {
       id: newId(),
       email: invitation.email,
-      name: input.name!,
-      passwordHash: await hashPassword(input.password!),
+      name,
+      passwordHash: await hashPassword(password),
       createdAt: now,
       updatedAt: now,
     };
@@ -235,16 +237,14 @@ export async function acceptInvitation(deps: Deps, input: AcceptInvitationInput,
           ),
         ),
       ...(session ? [deps.db.insert(users).values(user), session.insert] : []),
-      deps.db
-        .insert(memberships)
-        .values({
-          id: membershipId,
-          organizationId: invitation.organizationId,
-          userId: user.id,
-          role: claimedRole as unknown as Role,
-          createdAt: now,
-          updatedAt: now,
-        }),
+      deps.db.insert(memberships).values({
+        id: membershipId,
+        organizationId: invitation.organizationId,
+        userId: user.id,
+        role: claimedRole as unknown as Role,
+        createdAt: now,
+        updatedAt: now,
+      }),
       auditEntry(deps, actor, {
         action: "invitation.accepted",
         targetType: "invitation",

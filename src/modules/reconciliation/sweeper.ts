@@ -34,7 +34,10 @@ export async function reconcilePendingSync(deps: Deps, options: SweepOptions = {
   const credentialCache = new Map<string, Promise<GatewayCredentials>>();
   const credentials = (t: Tenant) => {
     let c = credentialCache.get(t.workspaceId);
-    if (!c) credentialCache.set(t.workspaceId, (c = credentialsFor(deps, t)));
+    if (!c) {
+      c = credentialsFor(deps, t);
+      credentialCache.set(t.workspaceId, c);
+    }
     return c;
   };
   async function each<T extends Tenant & { id: string }>(
