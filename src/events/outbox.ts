@@ -4,7 +4,7 @@
 import type { Deps } from "../deps";
 import { newId } from "../lib/ids";
 import { events } from "../db/schema";
-import { insertIfChanged } from "../db/insert-if-changed";
+import { insertIfChanged } from "../db/guarded-insert";
 import type { EventKind } from "./kinds";
 import type { Tenant } from "../lib/tenant";
 

@@ -1,10 +1,10 @@
 // Writing events and conditional rows: every value lands in its named column, and a conditional row is
 // written only when the statement before it in the batch changed something.
 import { env } from "cloudflare:test";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
-import { changedRows, insertIfChanged, insertIfChangedSelect } from "../../src/db/insert-if-changed";
+import { changedRows, insertIfChanged, guardedSelect } from "../../src/db/guarded-insert";
 import { events, refunds } from "../../src/db/schema";
 import { recordEvent, recordEventIfChanged } from "../../src/events/outbox";
 import { newId } from "../../src/lib/ids";
@@ -70,7 +70,7 @@ describe("recordEvent / recordEventIfChanged (src/events/outbox.ts)", () => {
   });
 });
 
-describe("insertIfChanged (src/db/insert-if-changed.ts)", () => {
+describe("insertIfChanged (src/db/guarded-insert.ts)", () => {
   it("names every column it writes, in any key order, and leaves the others to their defaults", async () => {
     const deps = testDeps();
     const t = tenant();
@@ -116,6 +116,6 @@ describe("insertIfChanged (src/db/insert-if-changed.ts)", () => {
   });
 
   it("refuses a key that is not a column", () => {
-    expect(() => insertIfChangedSelect(refunds, { id: "x", nope: 1 } as never)).toThrow(/nope is not a column/);
+    expect(() => guardedSelect(refunds, { id: "x", nope: 1 } as never, sql`1`)).toThrow(/nope is not a column/);
   });
 });

@@ -1,7 +1,7 @@
 // Applying what the upstream says about a payment (create answer, webhook, sweeper) to the native
 // record: link it, move its status through the transition table, and record each event exactly once.
 import { and, eq, inArray } from "drizzle-orm";
-import { changedRows, insertIfChanged } from "../../db/insert-if-changed";
+import { changedRows, insertIfChanged } from "../../db/guarded-insert";
 import { tenantOf, type Tenant } from "../../lib/tenant";
 import type { Deps } from "../../deps";
 import { formatMoney, fromUpstreamAmount } from "../../lib/money";

@@ -2,7 +2,7 @@
 // upstream is called, so concurrent refunds can never add up to more than the payment.
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { type Principal, requirePermission, tenantOf } from "../../access/principal";
-import { changedRows, insertIfChanged } from "../../db/insert-if-changed";
+import { changedRows, insertIfChanged } from "../../db/guarded-insert";
 import { centsOf } from "../../billing/schemas";
 import { upstreamJson } from "../../billing/upstream";
 import type { Deps } from "../../deps";

@@ -3,7 +3,7 @@
 import { and, eq, inArray, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { type Principal, requirePermission, tenantOf } from "../../access/principal";
-import { changedRows } from "../../db/insert-if-changed";
+import { changedRows } from "../../db/guarded-insert";
 import { centsOf } from "../../billing/schemas";
 import { isAmbiguousFailure, upstreamJson, type GatewayCredentials } from "../../billing/upstream";
 import type { Deps } from "../../deps";

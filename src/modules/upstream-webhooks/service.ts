@@ -10,7 +10,7 @@ import { fromUpstreamAmount } from "../../lib/money";
 import { payments, gatewayAccounts, subscriptions, upstreamWebhookEvents } from "../../db/schema";
 import { dispatchEvents, recordEvent, recordEventIfChanged } from "../../events/outbox";
 import { ApiError } from "../../http/errors";
-import { changedRows } from "../../db/insert-if-changed";
+import { changedRows } from "../../db/guarded-insert";
 import { paymentStatusFromUpstream, type PaymentStatus } from "../payments/status-rules";
 import { applyUpstreamPayment, presentPayment, type PaymentRow, type UpstreamPayment } from "../payments/lifecycle";
 import { linkSubscription, markSubscriptionCanceled, type SubscriptionRow } from "../subscriptions/service";

@@ -7,7 +7,7 @@ import { LIMITS } from "../../config";
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
 import { auditLogs, events, webhookDeliveries, webhookEndpoints } from "../../db/schema";
-import { insertWhere } from "../../db/insert-where";
+import { changedRows, insertWhere } from "../../db/guarded-insert";
 import { runManualAttempt, type RecordedAttempt } from "../../events/attempts";
 import type { Fetcher } from "../../events/deliver";
 import { generateSigningSecret } from "../../events/signature";
@@ -117,11 +117,11 @@ export async function createEndpoint(deps: Deps, principal: Principal, input: Cr
     targetId: id,
     metadata: { url, eventKinds: row.eventKinds },
   });
-  const [inserted] = await deps.env.DB.batch([
-    insertWhere(deps.env.DB, webhookEndpoints, row, underCap),
-    insertWhere(deps.env.DB, auditLogs, audit, sql`EXISTS (SELECT 1 FROM ${webhookEndpoints} WHERE ${webhookEndpoints.id} = ${id})`),
+  const [inserted] = await deps.db.batch([
+    insertWhere(deps.db, webhookEndpoints, row, underCap),
+    insertWhere(deps.db, auditLogs, audit, sql`EXISTS (SELECT 1 FROM ${webhookEndpoints} WHERE ${webhookEndpoints.id} = ${id})`),
   ]);
-  if (!inserted?.meta.changes) {
+  if (!changedRows(inserted)) {
     throw new ApiError("INVALID_STATE", `A workspace can have at most ${LIMITS.webhookEndpointsPerWorkspace} webhook endpoints.`, {
       limit: LIMITS.webhookEndpointsPerWorkspace,
     });

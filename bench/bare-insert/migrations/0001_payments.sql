@@ -1,5 +1,5 @@
--- The baseline's only table: enough columns for one realistic charge row.
-CREATE TABLE charges (
+-- The baseline's only table: enough columns for one realistic payment row.
+CREATE TABLE payments (
   id TEXT PRIMARY KEY NOT NULL,
   customer TEXT NOT NULL,
   billing_type TEXT NOT NULL,

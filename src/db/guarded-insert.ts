@@ -1,6 +1,9 @@
-// An INSERT that happens only if the statement just before it in the same D1 batch changed a row:
-// `INSERT INTO t (…columns) SELECT … WHERE changes() > 0`. Pairing a guarded UPDATE with it makes
-// "state changed" and "row written" one atomic fact.
+// Guarded inserts: `INSERT INTO t (…columns) SELECT … WHERE <condition>`, the check and the write in one
+// statement. Two uses:
+// - a cap ("at most 16 per workspace"): the condition counts the rows, so concurrent requests cannot overrun
+//   it the way a read-then-insert can (`insertWhere`);
+// - "only if the statement just before it in the same D1 batch changed a row" (`insertIfChanged`, condition
+//   `changes() > 0`): pairing a guarded UPDATE with it makes "state changed" and "row written" one atomic fact.
 //
 // Values are given by column name, never by position: the SELECT list is built from drizzle's own
 // column map (getTableColumns, the same map that writes the INSERT's column list), each entry taken
@@ -11,11 +14,11 @@ import { getTableColumns, is, sql, SQL, type SQLChunk } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "./client";
 
-export function insertIfChangedSelect<T extends SQLiteTable>(table: T, values: T["$inferInsert"]): SQL {
+export function guardedSelect<T extends SQLiteTable>(table: T, values: T["$inferInsert"], condition: SQL): SQL {
   const columns = getTableColumns(table);
   const given = values as Record<string, unknown>;
   for (const key of Object.keys(given)) {
-    if (!(key in columns)) throw new Error(`insertIfChanged: ${key} is not a column of this table`);
+    if (!(key in columns)) throw new Error(`guarded insert: ${key} is not a column of this table`);
   }
   const selected: SQLChunk[] = [];
   for (const [key, column] of Object.entries(columns)) {
@@ -25,12 +28,17 @@ export function insertIfChangedSelect<T extends SQLiteTable>(table: T, values: T
     const expression = is(value, SQL) ? value : sql.param(value, column);
     selected.push(sql`${expression} AS ${sql.identifier(column.name)}`);
   }
-  return sql`SELECT ${sql.join(selected, sql`, `)} WHERE changes() > 0`;
+  return sql`SELECT ${sql.join(selected, sql`, `)} WHERE ${condition}`;
+}
+
+/** Inserts `values` only when `condition` holds (a drizzle batch item; `changedRows` of its result tells which). */
+export function insertWhere<T extends SQLiteTable>(db: Db, table: T, values: T["$inferInsert"], condition: SQL) {
+  return db.insert(table).select(guardedSelect(table, values, condition));
 }
 
 /** The batch item: put it right after the statement whose change it depends on. */
 export function insertIfChanged<T extends SQLiteTable>(db: Db, table: T, values: T["$inferInsert"]) {
-  return db.insert(table).select(insertIfChangedSelect(table, values));
+  return insertWhere(db, table, values, sql`changes() > 0`);
 }
 
 /** Rows changed by a batch item that was a run statement (UPDATE/INSERT/DELETE). */
