@@ -1,6 +1,8 @@
 // Test support: tenants seeded straight into D1, and requests through the worker's own fetch.
 import { env, SELF } from "cloudflare:test";
 import { generateApiKeySecret, displayParts, hashApiKey } from "../../src/access/api-key-secret";
+import { createDb } from "../../src/db/client";
+import { apiKeys, organizations, workspaces } from "../../src/db/schema";
 import { PERMISSIONS } from "../../src/lib/permissions";
 import { newId } from "../../src/lib/ids";
 
@@ -25,21 +27,12 @@ export async function seedTenant(options: SeedOptions = {}): Promise<TestTenant>
   const organizationId = newId();
   const workspaceId = newId();
   const now = new Date().toISOString();
-  await env.DB.batch([
-    env.DB.prepare("INSERT INTO organizations (id, name, default_workspace_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)").bind(
-      organizationId,
-      "Acme Ltda",
-      workspaceId,
-      now,
-      now,
-    ),
-    env.DB.prepare("INSERT INTO workspaces (id, organization_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)").bind(
-      workspaceId,
-      organizationId,
-      "Default",
-      now,
-      now,
-    ),
+  const db = createDb(env.DB);
+  await db.batch([
+    db
+      .insert(organizations)
+      .values({ id: organizationId, name: "Acme Ltda", defaultWorkspaceId: workspaceId, createdAt: now, updatedAt: now }),
+    db.insert(workspaces).values({ id: workspaceId, organizationId, name: "Default", createdAt: now, updatedAt: now }),
   ]);
   const { apiKeyId, key } = await seedApiKey(organizationId, options.workspaceBound ? workspaceId : null, options);
   return { organizationId, workspaceId, apiKeyId, key };
@@ -50,33 +43,29 @@ export async function seedApiKey(organizationId: string, workspaceId: string | n
   const apiKeyId = newId();
   const now = new Date().toISOString();
   const { displayPrefix, last4 } = displayParts(key);
-  await env.DB.prepare(
-    `INSERT INTO api_keys (id, organization_id, workspace_id, environment, name, key_hash, display_prefix, last4, permissions, created_by, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'test-seed', ?, ?)`,
-  )
-    .bind(
-      apiKeyId,
+  await createDb(env.DB)
+    .insert(apiKeys)
+    .values({
+      id: apiKeyId,
       organizationId,
       workspaceId,
-      options.environment ?? "test",
-      "test key",
-      await hashApiKey(key),
+      environment: options.environment ?? "test",
+      name: "test key",
+      keyHash: await hashApiKey(key),
       displayPrefix,
       last4,
-      JSON.stringify(options.permissions ?? PERMISSIONS),
-      now,
-      now,
-    )
-    .run();
+      permissions: [...(options.permissions ?? PERMISSIONS)],
+      createdBy: "test-seed",
+      createdAt: now,
+      updatedAt: now,
+    });
   return { apiKeyId, key };
 }
 
 export async function seedWorkspace(organizationId: string, name = "Second"): Promise<string> {
   const id = newId();
   const now = new Date().toISOString();
-  await env.DB.prepare("INSERT INTO workspaces (id, organization_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)")
-    .bind(id, organizationId, name, now, now)
-    .run();
+  await createDb(env.DB).insert(workspaces).values({ id, organizationId, name, createdAt: now, updatedAt: now });
   return id;
 }
 
