@@ -1,6 +1,8 @@
 // Console-session helpers for the auth tests: sign up through the API and carry the cookie.
 import { env } from "cloudflare:test";
 import { hashSessionToken } from "../../src/access/session";
+import { createDb } from "../../src/db/client";
+import { memberships, sessions, users } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
 import { BASE, call, type CallOptions } from "./support";
 
@@ -56,28 +58,17 @@ export async function seedMember(organizationId: string, role: "owner" | "admin"
   const userId = newId();
   const now = new Date().toISOString();
   const token = `tok-${newId()}`;
-  await env.DB.batch([
-    env.DB.prepare("INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (?, ?, 'Seeded', 'x', ?, ?)").bind(
+  const db = createDb(env.DB);
+  await db.batch([
+    db.insert(users).values({ id: userId, email: uniqueEmail(role), name: "Seeded", passwordHash: "x", createdAt: now, updatedAt: now }),
+    db.insert(memberships).values({ id: newId(), organizationId, userId, role, createdAt: now, updatedAt: now }),
+    db.insert(sessions).values({
+      id: newId(),
       userId,
-      uniqueEmail(role),
-      now,
-      now,
-    ),
-    env.DB.prepare("INSERT INTO memberships (id, organization_id, user_id, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)").bind(
-      newId(),
-      organizationId,
-      userId,
-      role,
-      now,
-      now,
-    ),
-    env.DB.prepare("INSERT INTO sessions (id, user_id, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)").bind(
-      newId(),
-      userId,
-      await hashSessionToken(token),
-      now,
-      (expiresAt ?? new Date(Date.now() + 3_600_000)).toISOString(),
-    ),
+      tokenHash: await hashSessionToken(token),
+      createdAt: now,
+      expiresAt: (expiresAt ?? new Date(Date.now() + 3_600_000)).toISOString(),
+    }),
   ]);
   return { userId, cookie: `ponte_session=${token}` };
 }
