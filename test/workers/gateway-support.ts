@@ -1,5 +1,7 @@
 // Gateway test support: gateway accounts seeded straight into D1, and the simulator's control API.
 import { env } from "cloudflare:test";
+import { createDb } from "../../src/db/client";
+import { gatewayAccounts } from "../../src/db/schema";
 import { sealSecret, sha256Hex } from "../../src/lib/secret-box";
 import { newId } from "../../src/lib/ids";
 
@@ -15,23 +17,21 @@ export async function seedGatewayAccount(
 ) {
   const id = newId();
   const now = new Date().toISOString();
-  await env.DB.prepare(
-    `INSERT INTO gateway_accounts (id, organization_id, workspace_id, environment, upstream_key_sealed, upstream_key_last4, webhook_token_hash, status, verified_at, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)`,
-  )
-    .bind(
+  await createDb(env.DB)
+    .insert(gatewayAccounts)
+    .values({
       id,
-      tenant.organizationId,
-      tenant.workspaceId,
+      organizationId: tenant.organizationId,
+      workspaceId: tenant.workspaceId,
       environment,
-      await sealSecret(env.SECRETS_ENCRYPTION_KEY, upstreamKey, id),
-      upstreamKey.slice(-4),
-      await sha256Hex(webhookToken),
-      now,
-      now,
-      now,
-    )
-    .run();
+      upstreamKeySealed: await sealSecret(env.SECRETS_ENCRYPTION_KEY, upstreamKey, id),
+      upstreamKeyLast4: upstreamKey.slice(-4),
+      webhookTokenHash: await sha256Hex(webhookToken),
+      status: "active",
+      verifiedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    });
   return id;
 }
 
