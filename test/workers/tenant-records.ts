@@ -2,6 +2,8 @@
 // generated route-guard test uses to ask for another tenant's record. A route whose path parameter
 // names a resource with no factory here fails that test, so a new resource gets one.
 import { env } from "cloudflare:test";
+import { createDb } from "../../src/db/client";
+import { gatewayApiLogs, organizations, webhookDeliveries, workspaces } from "../../src/db/schema";
 import { PERMISSIONS } from "../../src/lib/permissions";
 import { newId } from "../../src/lib/ids";
 import { seedMember } from "./auth-support";
@@ -38,21 +40,12 @@ export async function seedTenantWithTwoWorkspaces(): Promise<{ tenant: TestTenan
   const organizationId = newId();
   const workspaceId = newId();
   const now = new Date().toISOString();
-  await env.DB.batch([
-    env.DB.prepare("INSERT INTO organizations (id, name, default_workspace_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)").bind(
-      organizationId,
-      "Acme Ltda",
-      workspaceId,
-      now,
-      now,
-    ),
-    env.DB.prepare("INSERT INTO workspaces (id, organization_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)").bind(
-      workspaceId,
-      organizationId,
-      "Default",
-      now,
-      now,
-    ),
+  const db = createDb(env.DB);
+  await db.batch([
+    db
+      .insert(organizations)
+      .values({ id: organizationId, name: "Acme Ltda", defaultWorkspaceId: workspaceId, createdAt: now, updatedAt: now }),
+    db.insert(workspaces).values({ id: workspaceId, organizationId, name: "Default", createdAt: now, updatedAt: now }),
   ]);
   const { apiKeyId, key } = await seedApiKey(organizationId, null, { permissions: PERMISSIONS });
   const siblingId = await seedWorkspace(organizationId, "Sibling");
@@ -107,12 +100,18 @@ export const RECORD_FACTORIES: Record<string, RecordFactory> = {
       const event = await insertEvent({ organizationId: ws.organizationId, workspaceId: ws.workspaceId, apiKeyId: "", key: ws.key });
       const id = newId();
       const now = new Date().toISOString();
-      await env.DB.prepare(
-        `INSERT INTO webhook_deliveries (id, organization_id, workspace_id, endpoint_id, event_id, event_type, status, attempt_count, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, 'failed', 1, ?, ?)`,
-      )
-        .bind(id, ws.organizationId, ws.workspaceId, endpointId, event.id, event.type, now, now)
-        .run();
+      await createDb(env.DB).insert(webhookDeliveries).values({
+        id,
+        organizationId: ws.organizationId,
+        workspaceId: ws.workspaceId,
+        endpointId,
+        eventId: event.id,
+        eventType: event.type,
+        status: "failed",
+        attemptCount: 1,
+        createdAt: now,
+        updatedAt: now,
+      });
       return { id };
     },
   },
@@ -121,12 +120,20 @@ export const RECORD_FACTORIES: Record<string, RecordFactory> = {
     scope: "workspace",
     create: async (ws) => {
       const id = newId();
-      await env.DB.prepare(
-        `INSERT INTO gateway_api_logs (id, organization_id, workspace_id, gateway_account_id, operation_id, method, surface_path, upstream_path, upstream_status, latency_ms, request_id, created_at)
-         VALUES (?, ?, ?, ?, 'listar-clientes', 'GET', '/api/v1/customers', '/v3/customers', 200, 12, 'req_factory', ?)`,
-      )
-        .bind(id, ws.organizationId, ws.workspaceId, ws.gatewayAccountId, new Date().toISOString())
-        .run();
+      await createDb(env.DB).insert(gatewayApiLogs).values({
+        id,
+        organizationId: ws.organizationId,
+        workspaceId: ws.workspaceId,
+        gatewayAccountId: ws.gatewayAccountId,
+        operationId: "listar-clientes",
+        method: "GET",
+        surfacePath: "/api/v1/customers",
+        upstreamPath: "/v3/customers",
+        upstreamStatus: 200,
+        latencyMs: 12,
+        requestId: "req_factory",
+        createdAt: new Date().toISOString(),
+      });
       return { id };
     },
   },
