@@ -1,6 +1,8 @@
 // The session cookie as a credential: guarded routes, tenant headers, roles, and the same-origin rule.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { createDb } from "../../src/db/client";
+import { memberships } from "../../src/db/schema";
 import { ROLE_PERMISSIONS } from "../../src/lib/permissions";
 import { callWithCookie, seedMember, signUpUser } from "./auth-support";
 import { call, expectError, seedTenant, seedWorkspace } from "./support";
@@ -39,11 +41,14 @@ describe("cookie on guarded routes", () => {
     const a = await signUpUser({ organizationName: "First" });
     const b = await signUpUser({ organizationName: "Second" });
     // Make user A a developer in B's organization too.
-    await env.DB.prepare(
-      "INSERT INTO memberships (id, organization_id, user_id, role, created_at, updated_at) VALUES (?, ?, ?, 'developer', ?, ?)",
-    )
-      .bind(crypto.randomUUID(), b.organizationId, a.userId, new Date().toISOString(), new Date().toISOString())
-      .run();
+    await createDb(env.DB).insert(memberships).values({
+      id: crypto.randomUUID(),
+      organizationId: b.organizationId,
+      userId: a.userId,
+      role: "developer",
+      createdAt: new Date().toISOString(),
+      updatedAt: new Date().toISOString(),
+    });
     const inB = await callWithCookie("GET", "/api/v1/organizations/current", a.cookie, {
       headers: { "X-Organization-Id": b.organizationId },
     });
