@@ -1,6 +1,9 @@
 // Sign-up, sign-in, sign-out, session expiry, the login throttle and password changes.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { createDb } from "../../src/db/client";
+import { authAttempts } from "../../src/db/schema";
 import { PASSWORD_ITERATIONS, hashPassword, verifyPassword } from "../../src/access/password";
 import { hashSessionToken } from "../../src/access/session";
 import { PASSWORD, SAME_ORIGIN, callWithCookie, seedMember, sessionCookieFrom, signUpUser, uniqueEmail, uniqueIp } from "./auth-support";
@@ -177,18 +180,19 @@ describe("login throttle", () => {
     const { email } = await signUpUser();
     const ip = uniqueIp();
     for (let i = 0; i < 5; i++) await login(email, "wrong password", ip);
-    await env.DB.prepare("UPDATE auth_attempts SET expires_at = ? WHERE scope = 'login' AND subject = ?")
-      .bind(Math.floor(Date.now() / 1000) - 1, `${email} ${ip}`)
-      .run();
+    await createDb(env.DB)
+      .update(authAttempts)
+      .set({ expiresAt: Math.floor(Date.now() / 1000) - 1 })
+      .where(and(eq(authAttempts.scope, "login"), eq(authAttempts.subject, `${email} ${ip}`)));
     expect((await login(email, PASSWORD, ip)).status).toBe(200);
   });
 
   it("50 attempts from one network block that network for every email", async () => {
     const { email } = await signUpUser();
     const ip = uniqueIp();
-    await env.DB.prepare("INSERT INTO auth_attempts (scope, subject, count, expires_at) VALUES ('login_network', ?, 50, ?)")
-      .bind(ip, Math.floor(Date.now() / 1000) + 900)
-      .run();
+    await createDb(env.DB)
+      .insert(authAttempts)
+      .values({ scope: "login_network", subject: ip, count: 50, expiresAt: Math.floor(Date.now() / 1000) + 900 });
     const res = await login(email, PASSWORD, ip);
     expectError(res, 429, "RATE_LIMITED");
     expect(res.headers.get("Retry-After")).not.toBeNull();
