@@ -1,6 +1,8 @@
 // Console gateway-account page and overview over the gateway-accounts, payments, customers and webhook-logs services.
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { createDb } from "../../src/db/client";
+import { type DELIVERY_STATUSES, events, webhookDeliveries } from "../../src/db/schema";
 import { sha256Hex } from "../../src/lib/secret-box";
 import { seedMember, signUpUser } from "./auth-support";
 import { createPayment, createCustomer, seedBillingTenant } from "./billing-support";
@@ -176,7 +178,12 @@ describe("console overview", () => {
   });
 
   it("lists the workspace's recent webhook deliveries with their status, and no other workspace's", async () => {
-    const seedDelivery = async (cookie: string, organizationId: string, workspaceId: string, status: string) => {
+    const seedDelivery = async (
+      cookie: string,
+      organizationId: string,
+      workspaceId: string,
+      status: (typeof DELIVERY_STATUSES)[number],
+    ) => {
       expect(
         (await form("/console/webhooks", cookie, { url: "https://merchant.example.com/hooks", eventKinds: "payment.received" })).status,
       ).toBe(201);
@@ -186,13 +193,22 @@ describe("console overview", () => {
       const now = new Date().toISOString();
       const eventId = crypto.randomUUID();
       const deliveryId = crypto.randomUUID();
-      await env.DB.batch([
-        env.DB.prepare(
-          "INSERT INTO events (id, organization_id, workspace_id, type, data, created_at, fanned_out_at) VALUES (?, ?, ?, 'payment.received', '{}', ?, ?)",
-        ).bind(eventId, organizationId, workspaceId, now, now),
-        env.DB.prepare(
-          "INSERT INTO webhook_deliveries (id, organization_id, workspace_id, endpoint_id, event_id, event_type, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'payment.received', ?, ?, ?)",
-        ).bind(deliveryId, organizationId, workspaceId, endpoint.id, eventId, status, now, now),
+      const db = createDb(env.DB);
+      await db.batch([
+        db
+          .insert(events)
+          .values({ id: eventId, organizationId, workspaceId, type: "payment.received", data: {}, createdAt: now, fannedOutAt: now }),
+        db.insert(webhookDeliveries).values({
+          id: deliveryId,
+          organizationId,
+          workspaceId,
+          endpointId: endpoint.id,
+          eventId,
+          eventType: "payment.received",
+          status,
+          createdAt: now,
+          updatedAt: now,
+        }),
       ]);
       return deliveryId;
     };
