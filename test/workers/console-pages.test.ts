@@ -1,6 +1,8 @@
 // The console's server-rendered pages: sign-up/in/out by form, overview, API keys (secret shown once), roles, CSRF.
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { createDb } from "../../src/db/client";
+import { workspaces } from "../../src/db/schema";
 import { PASSWORD, seedMember, sessionCookieFrom, signUpUser, uniqueEmail } from "./auth-support";
 import { BASE, seedTenant } from "./support";
 
@@ -143,9 +145,7 @@ describe("console organization/workspace switcher", () => {
     const { cookie, organizationId } = await signUpUser();
     const ws = crypto.randomUUID();
     const now = new Date().toISOString();
-    await env.DB.prepare("INSERT INTO workspaces (id, organization_id, name, created_at, updated_at) VALUES (?, ?, 'Filial Norte', ?, ?)")
-      .bind(ws, organizationId, now, now)
-      .run();
+    await createDb(env.DB).insert(workspaces).values({ id: ws, organizationId, name: "Filial Norte", createdAt: now, updatedAt: now });
     const res = await form(
       "/console/switch",
       { tenant: `${organizationId}.${ws}` },
