@@ -1,6 +1,9 @@
 // Idempotency-Key: replay, reuse with another body (422), in flight (409), key length (400), expiry.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { and, eq, sql } from "drizzle-orm";
+import { createDb } from "../../src/db/client";
+import { idempotencyKeys } from "../../src/db/schema";
 import { call, expectError, seedApiKey, seedTenant } from "./support";
 
 const create = (key: string, idem: string, name = "Loja Centro") =>
@@ -38,9 +41,10 @@ describe("Idempotency-Key", () => {
     const t = await seedTenant();
     const first = await create(t.key, "order-3");
     // Make the stored record look in flight again, as it is while the first request runs.
-    await env.DB.prepare("UPDATE idempotency_keys SET state = 'in_flight', created_at = ? WHERE organization_id = ? AND key = 'order-3'")
-      .bind(Math.floor(Date.now() / 1000), t.organizationId)
-      .run();
+    await createDb(env.DB)
+      .update(idempotencyKeys)
+      .set({ state: "in_flight", createdAt: Math.floor(Date.now() / 1000) })
+      .where(and(eq(idempotencyKeys.organizationId, t.organizationId), eq(idempotencyKeys.key, "order-3")));
     expectError(await create(t.key, "order-3"), 409, "IDEMPOTENCY_KEY_IN_USE");
     expect(first.status).toBe(201);
   });
@@ -74,9 +78,10 @@ describe("Idempotency-Key", () => {
   it("an expired key (over 24 h) is a new request", async () => {
     const t = await seedTenant();
     const first = await create(t.key, "order-5", "Old");
-    await env.DB.prepare("UPDATE idempotency_keys SET created_at = created_at - 86401 WHERE organization_id = ? AND key = 'order-5'")
-      .bind(t.organizationId)
-      .run();
+    await createDb(env.DB)
+      .update(idempotencyKeys)
+      .set({ createdAt: sql`${idempotencyKeys.createdAt} - 86401` })
+      .where(and(eq(idempotencyKeys.organizationId, t.organizationId), eq(idempotencyKeys.key, "order-5")));
     const second = await create(t.key, "order-5", "New");
     expect(second.status).toBe(201);
     expect(second.body.data.id).not.toBe(first.body.data.id);
