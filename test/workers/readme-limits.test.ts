@@ -5,6 +5,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { cachedKeyLookup } from "../../src/access/key-cache";
+import { and, eq } from "drizzle-orm";
+import { createDb } from "../../src/db/client";
+import { idempotencyKeys } from "../../src/db/schema";
 import { runSweepers } from "../../src/scheduled";
 import { seedGatewayAccount, simKey, simRequests } from "./gateway-support";
 import { call, expectError, seedTenant, seedWorkspace } from "./support";
@@ -110,11 +113,10 @@ describe("Idempotency-Key claims and reuse", () => {
   const createWorkspace = (key: string, idem: string, name = "Loja") =>
     call("POST", "/api/v1/workspaces", { key, body: { name }, headers: { "Idempotency-Key": idem } });
   const abandon = (organizationId: string, idem: string, ageSeconds: number) =>
-    env.DB.prepare(
-      "UPDATE idempotency_keys SET state = 'in_flight', response_status = NULL, response_body = NULL, created_at = ? WHERE organization_id = ? AND key = ?",
-    )
-      .bind(Math.floor(Date.now() / 1000) - ageSeconds, organizationId, idem)
-      .run();
+    createDb(env.DB)
+      .update(idempotencyKeys)
+      .set({ state: "in_flight", responseStatus: null, responseBody: null, createdAt: Math.floor(Date.now() / 1000) - ageSeconds })
+      .where(and(eq(idempotencyKeys.organizationId, organizationId), eq(idempotencyKeys.key, idem)));
   const workspaceCount = (organizationId: string) =>
     countRows("SELECT count(*) AS n FROM workspaces WHERE organization_id = ?", organizationId);
 
@@ -177,18 +179,23 @@ describe("the retention sweeper's cap per run", () => {
     const t = await seedTenant();
     const expired = 1_000 + 7;
     const cutoff = Math.floor(Date.now() / 1000) - 24 * 60 * 60;
-    await env.DB.prepare(
-      `INSERT INTO idempotency_keys (organization_id, credential_id, key, request_hash, state, response_status, response_body, created_at)
-       WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?2)
-       SELECT ?1, ?4, 'old-' || i, 'h', 'completed', 200, '{}', ?3 - 60 - i FROM n`,
-    )
-      .bind(t.organizationId, expired, cutoff, t.apiKeyId)
-      .run();
-    await env.DB.prepare(
-      "INSERT INTO idempotency_keys (organization_id, credential_id, key, request_hash, state, response_status, response_body, created_at) VALUES (?, ?, 'live', 'h', 'completed', 200, '{}', ?)",
-    )
-      .bind(t.organizationId, t.apiKeyId, cutoff + 3600)
-      .run();
+    const record = (key: string, createdAt: number) => ({
+      organizationId: t.organizationId,
+      credentialId: t.apiKeyId,
+      key,
+      requestHash: "h",
+      state: "completed" as const,
+      responseStatus: 200,
+      responseBody: "{}",
+      createdAt,
+    });
+    const db = createDb(env.DB);
+    const old = Array.from({ length: expired }, (_, n) => record(`old-${n + 1}`, cutoff - 60 - (n + 1)));
+    // D1 binds at most 100 parameters a statement: 12 rows of 8 columns each.
+    const chunks = Array.from({ length: Math.ceil(old.length / 12) }, (_, c) =>
+      db.insert(idempotencyKeys).values(old.slice(c * 12, c * 12 + 12)),
+    );
+    await db.batch([db.insert(idempotencyKeys).values(record("live", cutoff + 3600)), ...chunks]);
     const left = () =>
       countRows("SELECT count(*) AS n FROM idempotency_keys WHERE organization_id = ? AND key != 'live'", t.organizationId);
 
