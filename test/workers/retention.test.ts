@@ -3,7 +3,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { LIMITS } from "../../src/config";
 import { createDb } from "../../src/db/client";
-import { idempotencyKeys } from "../../src/db/schema";
+import { authAttempts, idempotencyKeys } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
 import { runSweepers } from "../../src/scheduled";
 import { callWithCookie, seedMember } from "./auth-support";
@@ -41,13 +41,12 @@ describe("retention sweeper", () => {
     const expired = await seedMember(t.organizationId, "viewer", new Date(Date.now() - 1000));
     const live = await seedMember(t.organizationId, "viewer");
     const [oldCounter, liveCounter] = [`ended-${newId()}`, `live-${newId()}`];
-    await env.DB.batch([
-      env.DB.prepare("INSERT INTO auth_attempts (scope, subject, count, expires_at) VALUES ('login', ?, 5, ?)").bind(oldCounter, now - 60),
-      env.DB.prepare("INSERT INTO auth_attempts (scope, subject, count, expires_at) VALUES ('login', ?, 5, ?)").bind(
-        liveCounter,
-        now + LIMITS.loginWindowSeconds,
-      ),
-    ]);
+    await createDb(env.DB)
+      .insert(authAttempts)
+      .values([
+        { scope: "login", subject: oldCounter, count: 5, expiresAt: now - 60 },
+        { scope: "login", subject: liveCounter, count: 5, expiresAt: now + LIMITS.loginWindowSeconds },
+      ]);
 
     const summary = await runSweepers(env);
     expect(summary.retention).toBeGreaterThanOrEqual(3);
