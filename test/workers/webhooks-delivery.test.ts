@@ -3,6 +3,9 @@
 // and per-message acks in the queue consumer.
 import { env, runDurableObjectAlarm } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { eq } from "drizzle-orm";
+import { createDb } from "../../src/db/client";
+import { events, webhookEndpoints } from "../../src/db/schema";
 import { RETRY_DELAYS_SECONDS } from "../../src/events/retry-schedule";
 import { call, seedTenant } from "./support";
 import {
@@ -24,7 +27,10 @@ describe("the URL policy at delivery time", () => {
     const tenant = await seedTenant();
     const endpoint = await createEndpoint(tenant, { eventKinds: ["payment.received"] });
     // A URL saved before the rule existed (or written around the API).
-    await env.DB.prepare("UPDATE webhook_endpoints SET url = 'https://127.0.0.1.nip.io/hooks' WHERE id = ?").bind(endpoint.id).run();
+    await createDb(env.DB)
+      .update(webhookEndpoints)
+      .set({ url: "https://127.0.0.1.nip.io/hooks" })
+      .where(eq(webhookEndpoints.id, endpoint.id));
     const receiver = mockReceiver();
     const event = await insertEvent(tenant, "payment.received");
     await consume([{ eventId: event.id }]);
@@ -229,7 +235,7 @@ describe("the queue consumer", () => {
     const good1 = await insertEvent(tenant);
     const broken = await insertEvent(tenant);
     const good2 = await insertEvent(tenant);
-    // Corrupt the stored payload so reading this event throws.
+    // Corrupt the stored payload so reading this event throws: raw SQL, since drizzle's json mode cannot store invalid JSON.
     await env.DB.prepare("UPDATE events SET data = '{not json' WHERE id = ?").bind(broken.id).run();
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     const { ids, result } = await consume([{ eventId: good1.id }, { eventId: broken.id }, { eventId: good2.id }]);
@@ -238,7 +244,7 @@ describe("the queue consumer", () => {
     expect(receiver.received.map((r) => JSON.parse(r.body).id).sort()).toEqual([good1.id, good2.id].sort());
 
     // Nothing lost: once readable, the retried message delivers it.
-    await env.DB.prepare("UPDATE events SET data = '{}' WHERE id = ?").bind(broken.id).run();
+    await createDb(env.DB).update(events).set({ data: {} }).where(eq(events.id, broken.id));
     const again = await consume([{ eventId: broken.id }]);
     expect(again.result.explicitAcks).toEqual(again.ids);
     expect((await deliveriesOf(endpoint.id)).map((d) => d.event_id).sort()).toEqual([good1.id, broken.id, good2.id].sort());
