@@ -2,6 +2,9 @@
 // rotation overlap, redeliver and recover.
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { eq } from "drizzle-orm";
+import { createDb } from "../../src/db/client";
+import { webhookDeliveries, webhookEndpoints } from "../../src/db/schema";
 import { LIMITS } from "../../src/config";
 import { attemptHttpDelivery } from "../../src/events/deliver";
 import worker from "../../src/index";
@@ -92,9 +95,10 @@ describe("the cron sweepers", () => {
     await consume([{ eventId: (await insertEvent(tenant)).id }]);
     const [delivery] = await deliveriesOf(endpoint.id);
     // Simulate the lost alarm: the retry is long overdue and no alarm is set.
-    await env.DB.prepare("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id = ?")
-      .bind(new Date(Date.now() - 5 * 60_000).toISOString(), delivery!.id)
-      .run();
+    await createDb(env.DB)
+      .update(webhookDeliveries)
+      .set({ nextAttemptAt: new Date(Date.now() - 5 * 60_000).toISOString() })
+      .where(eq(webhookDeliveries.id, delivery!.id));
     const { runInDurableObject } = await import("cloudflare:test");
     const { endpointStub } = await import("./webhooks-support");
     await runInDurableObject(endpointStub(endpoint.id), (_i, state) => state.storage.deleteAlarm());
@@ -129,9 +133,10 @@ describe("secret rotation", () => {
     expect(parts[2]).toBe(`v1=${await hmacHex(endpoint.secret, `${t}.${first.body}`)}`);
 
     // 24 h later (moved by rewriting the stored expiry), only the new secret signs.
-    await env.DB.prepare("UPDATE webhook_endpoints SET previous_secret_expires_at = ? WHERE id = ?")
-      .bind(new Date(Date.now() - 1000).toISOString(), endpoint.id)
-      .run();
+    await createDb(env.DB)
+      .update(webhookEndpoints)
+      .set({ previousSecretExpiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where(eq(webhookEndpoints.id, endpoint.id));
     await consume([{ eventId: (await insertEvent(tenant)).id }]);
     const second = receiver.received[1]!;
     const [t2, v1, ...rest] = second.headers["x-service-signature"]!.split(",");
@@ -169,9 +174,10 @@ describe("redeliver and recover", () => {
     mockReceiver(() => new Response("no", { status: 500 }));
     const since = new Date().toISOString();
     await consume([{ eventId: (await insertEvent(tenant)).id }, { eventId: (await insertEvent(tenant)).id }]);
-    await env.DB.prepare("UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL WHERE endpoint_id = ?")
-      .bind(endpoint.id)
-      .run();
+    await createDb(env.DB)
+      .update(webhookDeliveries)
+      .set({ status: "failed", nextAttemptAt: null })
+      .where(eq(webhookDeliveries.endpointId, endpoint.id));
 
     const receiver = mockReceiver();
     const res = await call("POST", `/api/v1/webhook-endpoints/${endpoint.id}/recover`, { key: tenant.key, body: { since } });
