@@ -10,10 +10,8 @@ export function newToken(): string {
 export interface Sim {
   token: string;
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
-  // biome-ignore lint/suspicious/noExplicitAny: untyped default for the many call sites not yet given a body type (issue 11, point 8)
-  json<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
-  // biome-ignore lint/suspicious/noExplicitAny: untyped default for the many call sites not yet given a body type (issue 11, point 8)
-  control<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
+  json<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
+  control<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
 }
 
 export function fetchSim(input: string, init?: RequestInit): Promise<Response> {
@@ -60,14 +58,14 @@ export function dateIn(days: number): string {
 export type SimRecord = { id: string; creditCard?: { creditCardNumber?: string; creditCardToken?: string } } & Record<string, unknown>;
 
 export async function createCustomer(sim: Sim, extra: Record<string, unknown> = {}): Promise<SimRecord> {
-  const res = await sim.json("POST", "/v3/customers", { ...CUSTOMER, ...extra });
+  const res = await sim.json<SimRecord>("POST", "/v3/customers", { ...CUSTOMER, ...extra });
   if (res.status !== 200) throw new Error(`customer create failed: ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
 export async function createPayment(sim: Sim, extra: Record<string, unknown> = {}): Promise<SimRecord> {
   const customer = extra.customer ?? (await createCustomer(sim)).id;
-  const res = await sim.json("POST", "/v3/payments", { customer, billingType: "PIX", value: 100, dueDate: dateIn(3), ...extra });
+  const res = await sim.json<SimRecord>("POST", "/v3/payments", { customer, billingType: "PIX", value: 100, dueDate: dateIn(3), ...extra });
   if (res.status !== 200) throw new Error(`payment create failed: ${JSON.stringify(res.body)}`);
   return res.body;
 }
@@ -87,3 +85,24 @@ export const HOLDER = {
   addressNumber: "100",
   phone: "11999999999",
 };
+
+/** A list page as the simulator (and Asaas) answer it. */
+export interface SimList<T> {
+  object?: "list";
+  hasMore?: boolean;
+  totalCount?: number;
+  limit?: number;
+  offset?: number;
+  data: T[];
+}
+/** Asaas's error body: `errors: [{ code, description }]`. */
+export interface AsaasErrors {
+  errors: { code: string; description: string }[];
+}
+/** An answer as the tests read it: the record on success, `errors` on failure (the status says which). */
+export type Answer<T> = T & AsaasErrors;
+/** `DELETE /v3/<resource>/{id}`. */
+export interface Deleted {
+  deleted: boolean;
+  id: string;
+}

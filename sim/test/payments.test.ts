@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { brCodeCrcValid, parseEmv } from "../src/brcode";
 import { account, CARD, createCustomer, createPayment, dateIn, HOLDER } from "./helpers";
+import type { Answer, AsaasErrors, SimList, Deleted } from "./helpers";
+import type { Payment } from "../src/state";
 
 describe("payments", () => {
   it.each(["PIX", "BOLETO", "CREDIT_CARD", "UNDEFINED"])("creates a %s charge as PENDING", async (billingType) => {
@@ -42,9 +44,9 @@ describe("payments", () => {
       [{ dueDate: "2026-02-30" }, "invalid_dueDate"],
     ];
     for (const [override, code] of cases) {
-      const res = await sim.json("POST", "/v3/payments", { ...base, ...override });
+      const res = await sim.json<Answer<Payment>>("POST", "/v3/payments", { ...base, ...override });
       expect(res.status, code).toBe(400);
-      expect(res.body.errors[0].code).toBe(code);
+      expect(res.body.errors[0]!.code).toBe(code);
     }
   });
 
@@ -52,33 +54,36 @@ describe("payments", () => {
     const sim = account();
     const a = await createPayment(sim, { billingType: "PIX", externalReference: "x1" });
     const b = await createPayment(sim, { billingType: "BOLETO", customer: a.customer });
-    expect((await sim.json("GET", `/v3/payments?customer=${a.customer}`)).body.totalCount).toBe(2);
-    expect((await sim.json("GET", "/v3/payments?billingType=BOLETO")).body.data[0].id).toBe(b.id);
-    expect((await sim.json("GET", "/v3/payments?externalReference=x1")).body.data[0].id).toBe(a.id);
-    expect((await sim.json("GET", "/v3/payments?status=RECEIVED")).body.totalCount).toBe(0);
-    expect((await sim.json("GET", `/v3/payments/${a.id}`)).body.id).toBe(a.id);
+    expect((await sim.json<Answer<SimList<Payment>>>("GET", `/v3/payments?customer=${a.customer}`)).body.totalCount).toBe(2);
+    expect((await sim.json<Answer<SimList<Payment>>>("GET", "/v3/payments?billingType=BOLETO")).body.data[0]!.id).toBe(b.id);
+    expect((await sim.json<Answer<SimList<Payment>>>("GET", "/v3/payments?externalReference=x1")).body.data[0]!.id).toBe(a.id);
+    expect((await sim.json<Answer<SimList<Payment>>>("GET", "/v3/payments?status=RECEIVED")).body.totalCount).toBe(0);
+    expect((await sim.json<Answer<Payment>>("GET", `/v3/payments/${a.id}`)).body.id).toBe(a.id);
     expect((await sim.json("GET", `/v3/payments/${a.id}/status`)).body).toEqual({ status: "PENDING" });
-    const updated = await sim.json("PUT", `/v3/payments/${a.id}`, { value: 50, description: "novo" });
+    const updated = await sim.json<Answer<Payment>>("PUT", `/v3/payments/${a.id}`, { value: 50, description: "novo" });
     expect(updated.body).toMatchObject({ value: 50, description: "novo" });
   });
 
   it("deletes only open charges and restores them", async () => {
     const sim = account();
     const p = await createPayment(sim);
-    expect((await sim.json("DELETE", `/v3/payments/${p.id}`)).body).toEqual({ deleted: true, id: p.id });
-    expect((await sim.json("GET", "/v3/payments")).body.totalCount).toBe(0);
-    const restored = await sim.json("POST", `/v3/payments/${p.id}/restore`);
+    expect((await sim.json<Answer<Deleted>>("DELETE", `/v3/payments/${p.id}`)).body).toEqual({ deleted: true, id: p.id });
+    expect((await sim.json<Answer<SimList<Payment>>>("GET", "/v3/payments")).body.totalCount).toBe(0);
+    const restored = await sim.json<Answer<Payment>>("POST", `/v3/payments/${p.id}/restore`);
     expect(restored.body).toMatchObject({ id: p.id, deleted: false });
-    await sim.json("POST", `/v3/sandbox/payment/${p.id}/confirm`);
-    const res = await sim.json("DELETE", `/v3/payments/${p.id}`);
+    await sim.json<Answer<Payment>>("POST", `/v3/sandbox/payment/${p.id}/confirm`);
+    const res = await sim.json<Answer<Deleted>>("DELETE", `/v3/payments/${p.id}`);
     expect(res.status).toBe(400);
-    expect(res.body.errors[0].code).toBe("invalid_action");
+    expect(res.body.errors[0]!.code).toBe("invalid_action");
   });
 
   it("returns a boleto typeable line and barcode", async () => {
     const sim = account();
     const p = await createPayment(sim, { billingType: "BOLETO", value: 250.5 });
-    const res = await sim.json("GET", `/v3/payments/${p.id}/identificationField`);
+    const res = await sim.json<{ identificationField: string; barCode: string; nossoNumero: string }>(
+      "GET",
+      `/v3/payments/${p.id}/identificationField`,
+    );
     expect(res.status).toBe(200);
     expect(res.body.identificationField).toMatch(/^\d{47}$/);
     expect(res.body.barCode).toMatch(/^\d{44}$/);
@@ -91,7 +96,7 @@ describe("payments", () => {
   it("returns a valid PIX BR Code and a PNG QR image", async () => {
     const sim = account();
     const p = await createPayment(sim, { billingType: "PIX", value: 1234.56 });
-    const res = await sim.json("GET", `/v3/payments/${p.id}/pixQrCode`);
+    const res = await sim.json<{ payload: string; encodedImage: string; expirationDate: string }>("GET", `/v3/payments/${p.id}/pixQrCode`);
     expect(res.status).toBe(200);
     const { payload, encodedImage, expirationDate } = res.body;
     expect(brCodeCrcValid(payload)).toBe(true);
@@ -133,7 +138,7 @@ describe("credit card", () => {
   it.each(["5184019740373151", "4916561358240741"])("refuses test card %s as not authorized", async (number) => {
     const sim = account();
     const customer = (await createCustomer(sim)).id;
-    const res = await sim.json("POST", "/v3/payments", {
+    const res = await sim.json<Answer<Payment>>("POST", "/v3/payments", {
       customer,
       billingType: "CREDIT_CARD",
       value: 10,
@@ -143,34 +148,38 @@ describe("credit card", () => {
       remoteIp: "10.0.0.1",
     });
     expect(res.status).toBe(400);
-    expect(res.body.errors[0].description).toMatch(/não autorizada/);
-    expect((await sim.json("GET", "/v3/payments")).body.totalCount).toBe(0);
+    expect(res.body.errors[0]!.description).toMatch(/não autorizada/);
+    expect((await sim.json<Answer<SimList<Payment>>>("GET", "/v3/payments")).body.totalCount).toBe(0);
   });
 
   it("rejects a card failing Luhn or expired, and an unknown token", async () => {
     const sim = account();
     const customer = (await createCustomer(sim)).id;
     const base = { customer, billingType: "CREDIT_CARD", value: 10, dueDate: dateIn(1), creditCardHolderInfo: HOLDER, remoteIp: "1.1.1.1" };
-    const luhn = await sim.json("POST", "/v3/payments", { ...base, creditCard: { ...CARD, number: "4111111111111112" } });
+    const luhn = await sim.json<Answer<Payment>>("POST", "/v3/payments", { ...base, creditCard: { ...CARD, number: "4111111111111112" } });
     expect(luhn.status).toBe(400);
-    const expired = await sim.json("POST", "/v3/payments", { ...base, creditCard: { ...CARD, expiryYear: "2020" } });
+    const expired = await sim.json<Answer<Payment>>("POST", "/v3/payments", { ...base, creditCard: { ...CARD, expiryYear: "2020" } });
     expect(expired.status).toBe(400);
-    const token = await sim.json("POST", "/v3/payments", { ...base, creditCardToken: "nope" });
-    expect(token.body.errors[0].code).toBe("invalid_creditCardToken");
+    const token = await sim.json<Answer<Payment>>("POST", "/v3/payments", { ...base, creditCardToken: "nope" });
+    expect(token.body.errors[0]!.code).toBe("invalid_creditCardToken");
   });
 
   it("tokenizes a card", async () => {
     const sim = account();
     const customer = (await createCustomer(sim)).id;
-    const res = await sim.json("POST", "/v3/creditCard/tokenizeCreditCard", {
-      customer,
-      creditCard: { ...CARD, number: "5555555555554444" },
-      creditCardHolderInfo: HOLDER,
-      remoteIp: "1.2.3.4",
-    });
+    const res = await sim.json<Answer<{ creditCardToken: string; creditCardNumber: string; creditCardBrand: string }>>(
+      "POST",
+      "/v3/creditCard/tokenizeCreditCard",
+      {
+        customer,
+        creditCard: { ...CARD, number: "5555555555554444" },
+        creditCardHolderInfo: HOLDER,
+        remoteIp: "1.2.3.4",
+      },
+    );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ creditCardNumber: "4444", creditCardBrand: "MASTERCARD", creditCardToken: expect.any(String) });
-    const bad = await sim.json("POST", "/v3/creditCard/tokenizeCreditCard", {
+    const bad = await sim.json<AsaasErrors>("POST", "/v3/creditCard/tokenizeCreditCard", {
       customer,
       creditCard: { ...CARD, number: "1234" },
       creditCardHolderInfo: HOLDER,

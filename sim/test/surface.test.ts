@@ -1,6 +1,8 @@
 // Auth, list shape and paging, GET-with-body, generic catalogue answers, 404 outside the catalogue.
 import { describe, expect, it } from "vitest";
 import { account, createCustomer, fetchSim } from "./helpers";
+import type { Answer, AsaasErrors, SimList } from "./helpers";
+import type { Customer, Payment } from "../src/state";
 
 describe("auth", () => {
   it("rejects a missing access_token with the upstream 401 body", async () => {
@@ -20,8 +22,8 @@ describe("auth", () => {
     const a = account();
     const b = account();
     await createCustomer(a);
-    expect((await a.json("GET", "/v3/customers")).body.totalCount).toBe(1);
-    expect((await b.json("GET", "/v3/customers")).body.totalCount).toBe(0);
+    expect((await a.json<Answer<SimList<Customer>>>("GET", "/v3/customers")).body.totalCount).toBe(1);
+    expect((await b.json<Answer<SimList<Customer>>>("GET", "/v3/customers")).body.totalCount).toBe(0);
   });
 });
 
@@ -29,12 +31,12 @@ describe("lists", () => {
   it("uses the upstream envelope with offset/limit paging, newest first", async () => {
     const sim = account();
     for (let i = 0; i < 12; i++) await createCustomer(sim, { name: `Cliente ${i}` });
-    const first = await sim.json("GET", "/v3/customers");
+    const first = await sim.json<Answer<SimList<Customer>>>("GET", "/v3/customers");
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ object: "list", hasMore: true, totalCount: 12, limit: 10, offset: 0 });
     expect(first.body.data).toHaveLength(10);
-    expect(first.body.data[0].name).toBe("Cliente 11");
-    const second = await sim.json("GET", "/v3/customers?offset=10&limit=5");
+    expect(first.body.data[0]!.name).toBe("Cliente 11");
+    const second = await sim.json<Answer<SimList<Customer>>>("GET", "/v3/customers?offset=10&limit=5");
     expect(second.body).toMatchObject({ hasMore: false, totalCount: 12, limit: 5, offset: 10 });
     expect(second.body.data.map((c: { name: unknown }) => c.name)).toEqual(["Cliente 1", "Cliente 0"]);
   });
@@ -42,11 +44,11 @@ describe("lists", () => {
   it("refuses limit above 100 and below 1", async () => {
     const sim = account();
     for (const limit of ["101", "0", "abc"]) {
-      const res = await sim.json("GET", `/v3/payments?limit=${limit}`);
+      const res = await sim.json<Answer<SimList<Payment>>>("GET", `/v3/payments?limit=${limit}`);
       expect(res.status).toBe(400);
-      expect(res.body.errors[0].code).toBe("invalid_limit");
+      expect(res.body.errors[0]!.code).toBe("invalid_limit");
     }
-    expect((await sim.json("GET", "/v3/payments?limit=100")).status).toBe(200);
+    expect((await sim.json<Answer<SimList<Payment>>>("GET", "/v3/payments?limit=100")).status).toBe(200);
   });
 });
 
@@ -64,7 +66,7 @@ describe("generic catalogue operations", () => {
   });
 
   it("prefers literal segments over parameters (/v3/payments/limits is not a payment id)", async () => {
-    const res = await account().json("GET", "/v3/payments/limits");
+    const res = await account().json<Answer<Payment>>("GET", "/v3/payments/limits");
     expect(res.status).toBe(200);
     expect(res.body.object).toBe("payment");
     expect(res.body.id).toMatch(/^pay_/);
@@ -72,7 +74,7 @@ describe("generic catalogue operations", () => {
 
   it("echoes a POST body with a generated id; PUT keeps the path id; DELETE answers deleted", async () => {
     const sim = account();
-    const post = await sim.json("POST", "/v3/transfers", { value: 10, pixAddressKey: "a@b.c" });
+    const post = await sim.json<{ id: string }>("POST", "/v3/transfers", { value: 10, pixAddressKey: "a@b.c" });
     expect(post.status).toBe(200);
     expect(post.body).toMatchObject({ object: "transfer", value: 10, pixAddressKey: "a@b.c" });
     expect(post.body.id).toMatch(/^tra_[a-z0-9]{12,}$/);
@@ -103,9 +105,9 @@ describe("generic catalogue operations", () => {
       ["PATCH", "/v3/customers/cus_1"],
       ["GET", "/v2/customers"],
     ] as const) {
-      const res = await sim.json(method, path);
+      const res = await sim.json<AsaasErrors>(method, path);
       expect(res.status).toBe(404);
-      expect(res.body.errors[0].code).toBe("not_found");
+      expect(res.body.errors[0]!.code).toBe("not_found");
     }
   });
 });

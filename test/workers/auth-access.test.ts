@@ -6,17 +6,18 @@ import { memberships } from "../../src/db/schema";
 import { ROLE_PERMISSIONS } from "../../src/lib/permissions";
 import { callWithCookie, seedMember, signUpUser } from "./auth-support";
 import { call, expectError, seedTenant, seedWorkspace } from "./support";
+import type { ApiKey, ApiKeyWithSecret, Me, Organization, Reply, Workspace } from "./bodies";
 
 const NEW_KEY = { name: "server", permissions: ["payments.read"] };
 
 describe("cookie on guarded routes", () => {
   it("is accepted by guard(…, { allowSession: true }) routes and acts in the default workspace", async () => {
     const { cookie, organizationId, workspaceId, userId } = await signUpUser();
-    const list = await callWithCookie("GET", "/api/v1/workspaces", cookie);
+    const list = await callWithCookie<Reply<Workspace[]>>("GET", "/api/v1/workspaces", cookie);
     expect(list.status).toBe(200);
     expect(list.body.data.map((w: { id: unknown }) => w.id)).toEqual([workspaceId]);
 
-    const created = await callWithCookie("POST", "/api/v1/api-keys", cookie, { body: NEW_KEY });
+    const created = await callWithCookie<Reply<ApiKeyWithSecret>>("POST", "/api/v1/api-keys", cookie, { body: NEW_KEY });
     expect(created.status).toBe(201);
     expect(created.body.data.environment).toBe("test");
     const audit = await env.DB.prepare(
@@ -30,10 +31,12 @@ describe("cookie on guarded routes", () => {
   it("X-Workspace-Id picks another workspace of the organization; one of another organization is 403", async () => {
     const { cookie, organizationId } = await signUpUser();
     const second = await seedWorkspace(organizationId, "Filial");
-    const me = await callWithCookie("GET", "/api/v1/auth/me", cookie, { headers: { "X-Workspace-Id": second } });
-    expect(me.body.data.current.workspaceId).toBe(second);
+    const me = await callWithCookie<Reply<Me>>("GET", "/api/v1/auth/me", cookie, { headers: { "X-Workspace-Id": second } });
+    expect(me.body.data.current?.workspaceId).toBe(second);
     const other = await seedTenant();
-    const res = await callWithCookie("GET", "/api/v1/workspaces", cookie, { headers: { "X-Workspace-Id": other.workspaceId } });
+    const res = await callWithCookie<Reply<Workspace[]>>("GET", "/api/v1/workspaces", cookie, {
+      headers: { "X-Workspace-Id": other.workspaceId },
+    });
     expect(expectError(res, 403, "FORBIDDEN").details.workspaceId).toBe(other.workspaceId);
   });
 
@@ -49,16 +52,18 @@ describe("cookie on guarded routes", () => {
       createdAt: new Date().toISOString(),
       updatedAt: new Date().toISOString(),
     });
-    const inB = await callWithCookie("GET", "/api/v1/organizations/current", a.cookie, {
+    const inB = await callWithCookie<Reply<Organization>>("GET", "/api/v1/organizations/current", a.cookie, {
       headers: { "X-Organization-Id": b.organizationId },
     });
     expect(inB.status).toBe(200);
     expect(inB.body.data.name).toBe("Second");
-    const byDefault = await callWithCookie("GET", "/api/v1/organizations/current", a.cookie);
+    const byDefault = await callWithCookie<Reply<Organization>>("GET", "/api/v1/organizations/current", a.cookie);
     expect(byDefault.body.data.id).toBe(a.organizationId);
     const stranger = await seedTenant();
     expectError(
-      await callWithCookie("GET", "/api/v1/organizations/current", a.cookie, { headers: { "X-Organization-Id": stranger.organizationId } }),
+      await callWithCookie<Reply<Organization>>("GET", "/api/v1/organizations/current", a.cookie, {
+        headers: { "X-Organization-Id": stranger.organizationId },
+      }),
       403,
       "FORBIDDEN",
     );
@@ -69,8 +74,8 @@ describe("roles", () => {
   it("a viewer can read API keys but creating one is 403 naming api_keys.manage", async () => {
     const { organizationId } = await signUpUser();
     const viewer = await seedMember(organizationId, "viewer");
-    expect((await callWithCookie("GET", "/api/v1/api-keys", viewer.cookie)).status).toBe(200);
-    const res = await callWithCookie("POST", "/api/v1/api-keys", viewer.cookie, { body: NEW_KEY });
+    expect((await callWithCookie<Reply<ApiKey[]>>("GET", "/api/v1/api-keys", viewer.cookie)).status).toBe(200);
+    const res = await callWithCookie<Reply<ApiKeyWithSecret>>("POST", "/api/v1/api-keys", viewer.cookie, { body: NEW_KEY });
     const error = expectError(res, 403, "FORBIDDEN");
     expect(error.details.requiredPermission).toBe("api_keys.manage");
     expect(error.message).toContain("api_keys.manage");
@@ -79,11 +84,15 @@ describe("roles", () => {
   it("a developer manages keys but cannot rename the organization or mint keys beyond its role", async () => {
     const { organizationId } = await signUpUser();
     const developer = await seedMember(organizationId, "developer");
-    expect((await callWithCookie("POST", "/api/v1/api-keys", developer.cookie, { body: NEW_KEY })).status).toBe(201);
-    const rename = await callWithCookie("PATCH", "/api/v1/organizations/current", developer.cookie, { body: { name: "Nope" } });
+    expect((await callWithCookie<Reply<ApiKeyWithSecret>>("POST", "/api/v1/api-keys", developer.cookie, { body: NEW_KEY })).status).toBe(
+      201,
+    );
+    const rename = await callWithCookie<Reply<Organization>>("PATCH", "/api/v1/organizations/current", developer.cookie, {
+      body: { name: "Nope" },
+    });
     expect(expectError(rename, 403, "FORBIDDEN").details.requiredPermission).toBe("organizations.manage");
     // A developer cannot mint a key with permissions its role lacks.
-    const beyond = await callWithCookie("POST", "/api/v1/api-keys", developer.cookie, {
+    const beyond = await callWithCookie<Reply<ApiKeyWithSecret>>("POST", "/api/v1/api-keys", developer.cookie, {
       body: { name: "x", permissions: ["organizations.manage"] },
     });
     expectError(beyond, 403, "FORBIDDEN");
@@ -92,12 +101,20 @@ describe("roles", () => {
   it("an admin may do everything but manage the organization; the owner may do everything", async () => {
     const { organizationId, cookie: owner } = await signUpUser();
     const admin = await seedMember(organizationId, "admin");
-    expectError(await callWithCookie("PATCH", "/api/v1/organizations/current", admin.cookie, { body: { name: "Nope" } }), 403, "FORBIDDEN");
-    expect((await callWithCookie("POST", "/api/v1/workspaces", admin.cookie, { body: { name: "Filial" } })).status).toBe(201);
-    expect((await callWithCookie("PATCH", "/api/v1/organizations/current", owner, { body: { name: "Renamed" } })).status).toBe(200);
-    const me = await callWithCookie("GET", "/api/v1/auth/me", admin.cookie);
-    expect(me.body.data.current.role).toBe("admin");
-    expect(me.body.data.current.permissions).not.toContain("organizations.manage");
+    expectError(
+      await callWithCookie<Reply<Organization>>("PATCH", "/api/v1/organizations/current", admin.cookie, { body: { name: "Nope" } }),
+      403,
+      "FORBIDDEN",
+    );
+    expect((await callWithCookie<Reply<Workspace>>("POST", "/api/v1/workspaces", admin.cookie, { body: { name: "Filial" } })).status).toBe(
+      201,
+    );
+    expect(
+      (await callWithCookie<Reply<Organization>>("PATCH", "/api/v1/organizations/current", owner, { body: { name: "Renamed" } })).status,
+    ).toBe(200);
+    const me = await callWithCookie<Reply<Me>>("GET", "/api/v1/auth/me", admin.cookie);
+    expect(me.body.data.current?.role).toBe("admin");
+    expect(me.body.data.current?.permissions).not.toContain("organizations.manage");
     expect(ROLE_PERMISSIONS.admin).not.toContain("organizations.manage");
   });
 });
@@ -105,7 +122,10 @@ describe("roles", () => {
 describe("same-origin rule for cookie-authenticated writes", () => {
   it("a cross-site POST with the cookie is 403 and creates nothing", async () => {
     const { cookie, organizationId } = await signUpUser();
-    const res = await callWithCookie("POST", "/api/v1/api-keys", cookie, { body: NEW_KEY, headers: { Origin: "https://evil.example" } });
+    const res = await callWithCookie<Reply<ApiKeyWithSecret>>("POST", "/api/v1/api-keys", cookie, {
+      body: NEW_KEY,
+      headers: { Origin: "https://evil.example" },
+    });
     expectError(res, 403, "FORBIDDEN");
     expect(
       await env.DB.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE organization_id = ?").bind(organizationId).first<{ n: number }>(),
@@ -117,13 +137,16 @@ describe("same-origin rule for cookie-authenticated writes", () => {
   it("Sec-Fetch-Site: cross-site is 403; same-origin is accepted; a write with neither header is 403", async () => {
     const { cookie } = await signUpUser();
     expectError(
-      await call("POST", "/api/v1/api-keys", { body: NEW_KEY, headers: { Cookie: cookie, "Sec-Fetch-Site": "cross-site" } }),
+      await call<Reply<ApiKeyWithSecret>>("POST", "/api/v1/api-keys", {
+        body: NEW_KEY,
+        headers: { Cookie: cookie, "Sec-Fetch-Site": "cross-site" },
+      }),
       403,
       "FORBIDDEN",
     );
-    const noHeaders = await call("POST", "/api/v1/api-keys", { body: NEW_KEY, headers: { Cookie: cookie } });
+    const noHeaders = await call<Reply<ApiKeyWithSecret>>("POST", "/api/v1/api-keys", { body: NEW_KEY, headers: { Cookie: cookie } });
     expectError(noHeaders, 403, "FORBIDDEN");
-    const sameSite = await call("POST", "/api/v1/api-keys", {
+    const sameSite = await call<Reply<ApiKeyWithSecret>>("POST", "/api/v1/api-keys", {
       body: NEW_KEY,
       headers: { Cookie: cookie, "Sec-Fetch-Site": "same-origin" },
     });
@@ -137,7 +160,9 @@ describe("same-origin rule for cookie-authenticated writes", () => {
       403,
       "FORBIDDEN",
     );
-    expect((await callWithCookie("GET", "/api/v1/auth/me", cookie, { headers: { Origin: "https://evil.example" } })).status).toBe(200);
+    expect(
+      (await callWithCookie<Reply<Me>>("GET", "/api/v1/auth/me", cookie, { headers: { Origin: "https://evil.example" } })).status,
+    ).toBe(200);
   });
 
   it("a cross-site sign-in form is refused (login CSRF)", async () => {
@@ -151,7 +176,11 @@ describe("same-origin rule for cookie-authenticated writes", () => {
 
   it("bearer-key requests are unaffected by Origin", async () => {
     const { key } = await seedTenant();
-    const res = await call("POST", "/api/v1/api-keys", { key, body: NEW_KEY, headers: { Origin: "https://evil.example" } });
+    const res = await call<Reply<ApiKeyWithSecret>>("POST", "/api/v1/api-keys", {
+      key,
+      body: NEW_KEY,
+      headers: { Origin: "https://evil.example" },
+    });
     expect(res.status).toBe(201);
   });
 });

@@ -8,6 +8,7 @@ import { PASSWORD_ITERATIONS, hashPassword, verifyPassword } from "../../src/acc
 import { hashSessionToken } from "../../src/access/session";
 import { PASSWORD, SAME_ORIGIN, callWithCookie, seedMember, sessionCookieFrom, signUpUser, uniqueEmail, uniqueIp } from "./auth-support";
 import { call, expectError } from "./support";
+import type { Me, Reply, SessionStarted, Workspace } from "./bodies";
 
 const login = (email: string, password: string, ip = "203.0.113.7") =>
   call("POST", "/api/v1/auth/login", { body: { email, password }, headers: { ...SAME_ORIGIN, "CF-Connecting-IP": ip } });
@@ -15,7 +16,7 @@ const login = (email: string, password: string, ip = "203.0.113.7") =>
 describe("sign-up", () => {
   it("creates user, organization, default workspace, owner membership and a session cookie", async () => {
     const email = uniqueEmail("Ana");
-    const res = await call("POST", "/api/v1/auth/signup", {
+    const res = await call<Reply<SessionStarted>>("POST", "/api/v1/auth/signup", {
       body: { email: `  ${email.toUpperCase()} `.trim(), password: PASSWORD, name: "Ana Souza", organizationName: "Loja da Ana" },
       headers: SAME_ORIGIN,
     });
@@ -60,7 +61,7 @@ describe("sign-up", () => {
   it("409 for an email already registered (any case), and nothing else is created", async () => {
     const { email } = await signUpUser();
     const before = await env.DB.prepare("SELECT COUNT(*) AS n FROM organizations").first<{ n: number }>();
-    const res = await call("POST", "/api/v1/auth/signup", {
+    const res = await call<Reply<SessionStarted>>("POST", "/api/v1/auth/signup", {
       body: { email: email.toUpperCase(), password: PASSWORD, name: "X", organizationName: "Y" },
       headers: SAME_ORIGIN,
     });
@@ -69,7 +70,7 @@ describe("sign-up", () => {
   });
 
   it("400 naming the fields: short password, bad email, missing organization", async () => {
-    const res = await call("POST", "/api/v1/auth/signup", {
+    const res = await call<Reply<SessionStarted>>("POST", "/api/v1/auth/signup", {
       body: { email: "not-an-email", password: "short", name: "Ana" },
       headers: SAME_ORIGIN,
     });
@@ -86,7 +87,7 @@ describe("sign-in and sign-out", () => {
     const res = await login(email.toUpperCase(), PASSWORD);
     expect(res.status).toBe(200);
     const cookie = sessionCookieFrom(res.headers)!;
-    const me = await callWithCookie("GET", "/api/v1/auth/me", cookie);
+    const me = await callWithCookie<Reply<Me>>("GET", "/api/v1/auth/me", cookie);
     expect(me.status).toBe(200);
     expect(me.body.data.user.email).toBe(email);
     expect(me.body.data.memberships).toEqual([
@@ -98,7 +99,7 @@ describe("sign-in and sign-out", () => {
       },
     ]);
     expect(me.body.data.current).toMatchObject({ organizationId, workspaceId, role: "owner" });
-    expect(me.body.data.current.permissions).toContain("organizations.manage");
+    expect(me.body.data.current?.permissions).toContain("organizations.manage");
   });
 
   it("the same 401 message for a wrong password and an unknown email", async () => {
@@ -111,21 +112,21 @@ describe("sign-in and sign-out", () => {
 
   it("logout ends the session: the cookie is cleared and no longer works", async () => {
     const { cookie, userId } = await signUpUser();
-    const res = await callWithCookie("POST", "/api/v1/auth/logout", cookie);
+    const res = await callWithCookie<Reply<SessionStarted>>("POST", "/api/v1/auth/logout", cookie);
     expect(res.status).toBe(200);
     expect(res.headers.get("set-cookie")).toMatch(/ponte_session=;.*Max-Age=0/);
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?").bind(userId).first<{ n: number }>()).toEqual({
       n: 0,
     });
     expectError(await callWithCookie("GET", "/api/v1/auth/me", cookie), 401, "UNAUTHORIZED");
-    expectError(await callWithCookie("GET", "/api/v1/workspaces", cookie), 401, "UNAUTHORIZED");
+    expectError(await callWithCookie<Reply<Workspace[]>>("GET", "/api/v1/workspaces", cookie), 401, "UNAUTHORIZED");
   });
 
   it("an expired session is refused by /auth/me and by guarded routes", async () => {
     const { organizationId } = await signUpUser();
     const { cookie } = await seedMember(organizationId, "owner", new Date(Date.now() - 1000));
     expectError(await callWithCookie("GET", "/api/v1/auth/me", cookie), 401, "UNAUTHORIZED");
-    expectError(await callWithCookie("GET", "/api/v1/workspaces", cookie), 401, "UNAUTHORIZED");
+    expectError(await callWithCookie<Reply<Workspace[]>>("GET", "/api/v1/workspaces", cookie), 401, "UNAUTHORIZED");
   });
 
   it("no cookie: /auth/me is 401", async () => {
@@ -237,7 +238,7 @@ describe("password change", () => {
   it("ends every other session, rotates this one, and only the new password signs in", async () => {
     const { email, cookie: first, userId } = await signUpUser();
     const second = sessionCookieFrom((await login(email, PASSWORD)).headers)!;
-    const res = await callWithCookie("POST", "/api/v1/auth/password", first, {
+    const res = await callWithCookie<Reply<SessionStarted>>("POST", "/api/v1/auth/password", first, {
       body: { currentPassword: PASSWORD, newPassword: "a brand new secret" },
     });
     expect(res.status).toBe(200);

@@ -48,9 +48,9 @@ export async function signUpUser(overrides: Partial<{ email: string; password: s
 }
 
 /** A request carrying the session cookie; writes send a same-origin Origin unless the test overrides headers. */
-export function callWithCookie(method: string, path: string, cookie: string, options: CallOptions = {}) {
+export function callWithCookie<T = unknown>(method: string, path: string, cookie: string, options: CallOptions = {}) {
   const write = method !== "GET" && method !== "HEAD";
-  return call(method, path, { ...options, headers: { ...(write ? SAME_ORIGIN : {}), Cookie: cookie, ...options.headers } });
+  return call<T>(method, path, { ...options, headers: { ...(write ? SAME_ORIGIN : {}), Cookie: cookie, ...options.headers } });
 }
 
 /** Adds a user with the given role to an organization and opens a session for them directly in D1. */

@@ -3,6 +3,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, expectError, seedTenant } from "./support";
 import { createPayment, createCustomer, dueDate, eventsOf, seedBillingTenant, sim, simRequests } from "./billing-support";
+import type { Customer, Payment, PaymentMethod, PaymentStatusView, PixQrCode, Refund, Reply } from "./bodies";
 
 const HOLDER = {
   name: "Maria Silva",
@@ -52,7 +53,7 @@ describe("PIX payment lifecycle", () => {
     expect(JSON.parse(post!.body as string)).toMatchObject({ externalReference: payment.id, value: 129.9 });
 
     for (const path of [`/api/v1/payments/${payment.id}/pix`, `/api/v1/payments/${payment.id}/pixQrCode`]) {
-      const pix = await call("GET", path, { key: t.key });
+      const pix = await call<Reply<PixQrCode>>("GET", path, { key: t.key });
       expect(pix.status).toBe(200);
       const { payload, encodedImage, expirationDate } = pix.body.data;
       expect(payload.startsWith("000201")).toBe(true);
@@ -62,7 +63,7 @@ describe("PIX payment lifecycle", () => {
     }
 
     expect((await sim("POST", `/v3/sandbox/payment/${payment.upstreamId}/confirm`, {}, t.upstreamKey)).status).toBe(200);
-    const got = await call("GET", `/api/v1/payments/${payment.id}`, { key: t.key });
+    const got = await call<Reply<Payment>>("GET", `/api/v1/payments/${payment.id}`, { key: t.key });
     expect(got.body.data.status).toBe("RECEIVED");
     const events = await eventsOf(t);
     expect(events.map((e) => e.type)).toEqual(["payment.created", "payment.received"]);
@@ -79,26 +80,36 @@ describe("PIX payment lifecycle", () => {
     const customer = await createCustomer(t);
     const payment = (await createPayment(t, customer.id)).body.data;
     await sim("POST", `/v3/sandbox/payment/${payment.upstreamId}/overdue`, {}, t.upstreamKey);
-    expect((await call("GET", `/api/v1/payments/${payment.id}/status`, { key: t.key })).body.data.status).toBe("OVERDUE");
+    expect((await call<Reply<PaymentStatusView>>("GET", `/api/v1/payments/${payment.id}/status`, { key: t.key })).body.data.status).toBe(
+      "OVERDUE",
+    );
     await sim("POST", `/v3/sandbox/payment/${payment.upstreamId}/confirm`, {}, t.upstreamKey);
     expect((await eventsOf(t)).map((e) => e.type)).toEqual(["payment.created", "payment.overdue", "payment.received"]);
-    const err = expectError(await call("POST", `/api/v1/payments/${payment.id}/cancel`, { key: t.key }), 409, "INVALID_STATE");
+    const err = expectError(
+      await call<Reply<Payment>>("POST", `/api/v1/payments/${payment.id}/cancel`, { key: t.key }),
+      409,
+      "INVALID_STATE",
+    );
     expect(err.message).toContain("RECEIVED");
     expect(err.details.status).toBe("RECEIVED");
-    expectError(await call("DELETE", `/api/v1/payments/${payment.id}`, { key: t.key }), 409, "INVALID_STATE");
+    expectError(await call<Reply<Payment>>("DELETE", `/api/v1/payments/${payment.id}`, { key: t.key }), 409, "INVALID_STATE");
   });
 
   it("cancel a PENDING payment: CANCELED, upstream deleted, exactly one payment.canceled", async () => {
     const t = await seedBillingTenant();
     const customer = await createCustomer(t);
     const payment = (await createPayment(t, customer.id)).body.data;
-    const res = await call("POST", `/api/v1/payments/${payment.id}/cancel`, { key: t.key });
+    const res = await call<Reply<Payment>>("POST", `/api/v1/payments/${payment.id}/cancel`, { key: t.key });
     expect(res.status).toBe(200);
     expect(res.body.data.status).toBe("CANCELED");
     expect(await simRequests(t, "DELETE", `/v3/payments/${payment.upstreamId}`)).toHaveLength(1);
     expect((await eventsOf(t, "payment.canceled")).length).toBe(1);
-    expectError(await call("POST", `/api/v1/payments/${payment.id}/cancel`, { key: t.key }), 409, "INVALID_STATE");
-    expectError(await call("POST", `/api/v1/payments/${payment.id}/refund`, { key: t.key, body: {} }), 409, "INVALID_STATE");
+    expectError(await call<Reply<Payment>>("POST", `/api/v1/payments/${payment.id}/cancel`, { key: t.key }), 409, "INVALID_STATE");
+    expectError(
+      await call<Reply<Payment>>("POST", `/api/v1/payments/${payment.id}/refund`, { key: t.key, body: {} }),
+      409,
+      "INVALID_STATE",
+    );
   });
 });
 
@@ -114,17 +125,21 @@ describe("BOLETO and card payments", () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.data.bankSlipUrl).toMatch(/^https:\/\//);
-    expect(res.body.data.identificationField.replace(/\D/g, "")).toHaveLength(47);
+    expect(res.body.data.identificationField?.replace(/\D/g, "")).toHaveLength(47);
     expect(res.body.data.fine).toEqual({ value: "2.00" });
     expect(res.body.data.interest).toEqual({ value: "1.00" });
-    expectError(await call("POST", `/api/v1/payments/${res.body.data.id}/refund`, { key: t.key, body: {} }), 409, "INVALID_STATE");
+    expectError(
+      await call<Reply<Payment>>("POST", `/api/v1/payments/${res.body.data.id}/refund`, { key: t.key, body: {} }),
+      409,
+      "INVALID_STATE",
+    );
   });
 
   it("CARD: tokenize → payment with the payment-method id → CONFIRMED; no D1 row holds the card number", async () => {
     const t = await seedBillingTenant();
     const customer = await createCustomer(t);
     const number = "4111111111111111";
-    const tok = await call("POST", "/api/v1/payment-methods/tokenize", {
+    const tok = await call<Reply<PaymentMethod>>("POST", "/api/v1/payment-methods/tokenize", {
       key: t.key,
       body: { customer: customer.id, creditCard: card(number), creditCardHolderInfo: HOLDER, remoteIp: "203.0.113.7" },
     });
@@ -139,7 +154,7 @@ describe("BOLETO and card payments", () => {
     expect(res.body.data).toMatchObject({ status: "CONFIRMED", creditCard: { brand: "VISA", last4: "1111" } });
     expect((await eventsOf(t)).map((e) => e.type)).toEqual(["payment.created", "payment.confirmed"]);
     // Raw card data on the card variant (documented at /api/v1/payments/) goes straight through.
-    const direct = await call("POST", "/api/v1/payments/", {
+    const direct = await call<Reply<Payment>>("POST", "/api/v1/payments/", {
       key: t.key,
       body: {
         customer: customer.id,
@@ -169,7 +184,7 @@ describe("BOLETO and card payments", () => {
       });
       const err = expectError(res, 400, "BAD_REQUEST");
       expect(err.message).toMatch(/não autorizada/);
-      const stored = await call("GET", `/api/v1/payments/${err.details.paymentId}`, { key: t.key });
+      const stored = await call<Reply<Payment>>("GET", `/api/v1/payments/${err.details.paymentId}`, { key: t.key });
       expect(stored.body.data).toMatchObject({ status: "FAILED", syncStatus: "failed" });
       expect(stored.body.data.failureReason).toMatch(/não autorizada/);
       expect((await eventsOf(t)).map((e) => e.type)).toEqual(["payment.failed"]);
@@ -201,14 +216,16 @@ describe("refunds", () => {
   it("5 concurrent partial refunds of 30.00 on 100.00: exactly 3 succeed, the sum stays within the value", async () => {
     const { t, payment } = await receivedPayment();
     const results = await Promise.all(
-      Array.from({ length: 5 }, () => call("POST", `/api/v1/payments/${payment.id}/refund`, { key: t.key, body: { value: "30.00" } })),
+      Array.from({ length: 5 }, () =>
+        call<Reply<Payment>>("POST", `/api/v1/payments/${payment.id}/refund`, { key: t.key, body: { value: "30.00" } }),
+      ),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(3);
     for (const r of results.filter((r) => r.status !== 200))
       expect(expectError(r, 409, "INVALID_STATE").details.refundableValue).toBe("10.00");
-    const got = (await call("GET", `/api/v1/payments/${payment.id}`, { key: t.key })).body.data;
+    const got = (await call<Reply<Payment>>("GET", `/api/v1/payments/${payment.id}`, { key: t.key })).body.data;
     expect(got).toMatchObject({ status: "RECEIVED", refundedValue: "90.00" });
-    const refunds = await call("GET", `/api/v1/payments/${payment.id}/refunds`, { key: t.key });
+    const refunds = await call<Reply<Refund[]>>("GET", `/api/v1/payments/${payment.id}/refunds`, { key: t.key });
     expect(refunds.body.data.map((r: { status: string; value: string }) => `${r.status}:${r.value}`)).toEqual([
       "done:30.00",
       "done:30.00",
@@ -218,15 +235,19 @@ describe("refunds", () => {
     expect((await eventsOf(t, "payment.refunded")).length).toBe(3);
     // The rest: refunding more than is left is 409; the remainder refunds fully.
     const tooMuch = expectError(
-      await call("POST", `/api/v1/payments/${payment.id}/refund`, { key: t.key, body: { value: "10.01" } }),
+      await call<Reply<Payment>>("POST", `/api/v1/payments/${payment.id}/refund`, { key: t.key, body: { value: "10.01" } }),
       409,
       "INVALID_STATE",
     );
     expect(tooMuch.message).toContain("RECEIVED");
-    const rest = await call("POST", `/api/v1/payments/${payment.id}/refund`, { key: t.key, body: {} });
+    const rest = await call<Reply<Payment>>("POST", `/api/v1/payments/${payment.id}/refund`, { key: t.key, body: {} });
     expect(rest.body.data).toMatchObject({ status: "REFUNDED", refundedValue: "100.00" });
     expect((await eventsOf(t, "payment.refunded")).length).toBe(4);
-    expectError(await call("POST", `/api/v1/payments/${payment.id}/refund`, { key: t.key, body: { value: "1.00" } }), 409, "INVALID_STATE");
+    expectError(
+      await call<Reply<Payment>>("POST", `/api/v1/payments/${payment.id}/refund`, { key: t.key, body: { value: "1.00" } }),
+      409,
+      "INVALID_STATE",
+    );
   });
 
   it("a refund the upstream refuses releases the reservation and is recorded failed", async () => {
@@ -238,10 +259,14 @@ describe("refunds", () => {
       fault: "status",
       status: 400,
     });
-    expectError(await call("POST", `/api/v1/payments/${payment.id}/refund`, { key: t.key, body: { value: "40.00" } }), 400, "BAD_REQUEST");
-    const got = (await call("GET", `/api/v1/payments/${payment.id}`, { key: t.key })).body.data;
+    expectError(
+      await call<Reply<Payment>>("POST", `/api/v1/payments/${payment.id}/refund`, { key: t.key, body: { value: "40.00" } }),
+      400,
+      "BAD_REQUEST",
+    );
+    const got = (await call<Reply<Payment>>("GET", `/api/v1/payments/${payment.id}`, { key: t.key })).body.data;
     expect(got).toMatchObject({ status: "RECEIVED", refundedValue: "0.00" });
-    const refunds = (await call("GET", `/api/v1/payments/${payment.id}/refunds`, { key: t.key })).body.data;
+    const refunds = (await call<Reply<Refund[]>>("GET", `/api/v1/payments/${payment.id}/refunds`, { key: t.key })).body.data;
     expect(refunds).toMatchObject([{ status: "failed", value: "40.00" }]);
   });
 });
@@ -257,12 +282,12 @@ describe("validation and isolation", () => {
   it("bad CPF check digits → 400 naming body.cpfCnpj; nothing stored", async () => {
     const t = await seedBillingTenant({ webhooks: false });
     const err = expectError(
-      await call("POST", "/api/v1/customers", { key: t.key, body: { name: "X", cpfCnpj: "529.982.247-24" } }),
+      await call<Reply<Customer>>("POST", "/api/v1/customers", { key: t.key, body: { name: "X", cpfCnpj: "529.982.247-24" } }),
       400,
       "VALIDATION_FAILED",
     );
     expect(err.details.fields.map((f: { path: string }) => f.path)).toContain("body.cpfCnpj");
-    expect((await call("GET", "/api/v1/customers", { key: t.key })).body.meta.pagination.totalCount).toBe(0);
+    expect((await call<Reply<Customer[]>>("GET", "/api/v1/customers", { key: t.key })).body.meta.pagination.totalCount).toBe(0);
   });
 
   it("another workspace's customer, payment and refunds are 404 on every route", async () => {
@@ -290,19 +315,19 @@ describe("validation and isolation", () => {
         "NOT_FOUND",
       );
     }
-    expect((await call("GET", "/api/v1/payments", { key: b.key })).body.data).toEqual([]);
+    expect((await call<Reply<Payment[]>>("GET", "/api/v1/payments", { key: b.key })).body.data).toEqual([]);
     // b cannot payment a's customer either.
     expectError(await createPayment(b, customer.id), 400, "VALIDATION_FAILED");
   });
 
   it("permissions: a read-only key cannot create (403 naming it); no key is 401; no gateway account is 409", async () => {
     const t = await seedBillingTenant({ permissions: ["payments.read", "customers.read"], webhooks: false });
-    const err = expectError(await call("POST", "/api/v1/payments", { key: t.key, body: {} }), 403, "FORBIDDEN");
+    const err = expectError(await call<Reply<Payment>>("POST", "/api/v1/payments", { key: t.key, body: {} }), 403, "FORBIDDEN");
     expect(err.details.requiredPermission).toBe("payments.manage");
-    expectError(await call("GET", "/api/v1/payments"), 401, "UNAUTHORIZED");
+    expectError(await call<Reply<Payment[]>>("GET", "/api/v1/payments"), 401, "UNAUTHORIZED");
     const bare = await seedTenant();
     expectError(
-      await call("POST", "/api/v1/customers", { key: bare.key, body: { name: "X", cpfCnpj: "529.982.247-25" } }),
+      await call<Reply<Customer>>("POST", "/api/v1/customers", { key: bare.key, body: { name: "X", cpfCnpj: "529.982.247-25" } }),
       409,
       "GATEWAY_ACCOUNT_MISSING",
     );

@@ -4,6 +4,7 @@ import { env } from "cloudflare:test";
 import { backgroundDeps, type Deps } from "../../src/deps";
 import { seedGatewayAccount, simFetch, simRequests as simRequestsOf } from "./gateway-support";
 import { call, seedTenant, type SeedOptions, type TestTenant } from "./support";
+import type { Customer, Payment, Reply, UpstreamWebhookReceipt } from "./bodies";
 
 export interface BillingTenant extends TestTenant {
   gatewayAccountId: string;
@@ -12,8 +13,7 @@ export interface BillingTenant extends TestTenant {
 }
 
 /** The simulator as the upstream (with `token`) or its control API (without). */
-// biome-ignore lint/suspicious/noExplicitAny: untyped default for the many call sites not yet given a body type (issue 11, point 8)
-export const sim = <T = any>(method: string, path: string, body?: unknown, token?: string) =>
+export const sim = <T = unknown>(method: string, path: string, body?: unknown, token?: string) =>
   simFetch<T>(method, path, { body, ...(token ? { token } : {}) });
 
 export interface BillingSeedOptions extends SeedOptions {
@@ -49,12 +49,12 @@ export const CPF = "529.982.247-25";
 export const CNPJ = "11.222.333/0001-81";
 
 export async function createCustomer(t: BillingTenant, overrides: Record<string, unknown> = {}) {
-  const res = await call("POST", "/api/v1/customers", {
+  const res = await call<Reply<Customer>>("POST", "/api/v1/customers", {
     key: t.key,
     body: { name: "Maria Silva", cpfCnpj: CPF, email: "maria@example.com", ...overrides },
   });
   if (res.status !== 200) throw new Error(`customer create failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data as { id: string; upstreamId: string };
+  return res.body.data;
 }
 
 export const dueDate = (days = 7) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
@@ -65,7 +65,7 @@ export async function createPayment(
   body: Record<string, unknown> = {},
   headers: Record<string, string> = {},
 ) {
-  return call("POST", "/api/v1/payments", {
+  return call<Reply<Payment>>("POST", "/api/v1/payments", {
     key: t.key,
     headers,
     body: { customer, billingType: "PIX", value: "100.00", dueDate: dueDate(), ...body },
@@ -90,7 +90,7 @@ export function testDeps(overrides: Partial<Deps> = {}): Deps {
 }
 
 export async function upstreamWebhook(t: BillingTenant, envelope: Record<string, unknown>, token: string | null = t.webhookToken) {
-  return call("POST", `/api/v1/webhooks/upstream/${t.gatewayAccountId}`, {
+  return call<Reply<UpstreamWebhookReceipt>>("POST", `/api/v1/webhooks/upstream/${t.gatewayAccountId}`, {
     body: envelope,
     headers: token === null ? {} : { "asaas-access-token": token },
   });

@@ -19,6 +19,7 @@ import {
   upstreamWebhook,
   type BillingTenant,
 } from "./billing-support";
+import type { Payment, PaymentMethod, Plan, Reply, Subscription } from "./bodies";
 
 const principalOf = (t: BillingTenant) => ({
   kind: "api_key" as const,
@@ -44,7 +45,7 @@ describe("idempotent creates", () => {
     expect(new Set(okOnes.map((r) => r.body.data.id)).size).toBe(1);
     const again = await createPayment(t, customer.id, {}, { "Idempotency-Key": "order-42" });
     expect(again.body.data.id).toBe(okOnes[0]!.body.data.id);
-    expect((await call("GET", "/api/v1/payments", { key: t.key })).body.meta.pagination.totalCount).toBe(1);
+    expect((await call<Reply<Payment[]>>("GET", "/api/v1/payments", { key: t.key })).body.meta.pagination.totalCount).toBe(1);
     expect(await simRequests(t, "POST", "/v3/payments")).toHaveLength(1);
   });
 });
@@ -63,17 +64,17 @@ describe("sync sweeper", () => {
     ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).code).toBe("UPSTREAM_TIMEOUT");
-    const pending = (await call("GET", "/api/v1/payments", { key: t.key })).body.data;
+    const pending = (await call<Reply<Payment[]>>("GET", "/api/v1/payments", { key: t.key })).body.data;
     expect(pending).toMatchObject([{ syncStatus: "pending", upstreamId: null, status: "PENDING" }]);
     await new Promise((r) => setTimeout(r, 150)); // let the delayed upstream create finish
     const report = await reconcilePendingSync(testDeps({ now: later }));
     expect(report.payments).toEqual({ synced: 1, failed: 0 });
-    const synced = (await call("GET", `/api/v1/payments/${pending[0].id}`, { key: t.key })).body.data;
+    const synced = (await call<Reply<Payment>>("GET", `/api/v1/payments/${pending[0]!.id}`, { key: t.key })).body.data;
     expect(synced.syncStatus).toBe("synced");
     const upstreamPayments = (
       await sim<{ data: { id: string; externalReference: string }[] }>(
         "GET",
-        `/v3/payments?externalReference=${pending[0].id}`,
+        `/v3/payments?externalReference=${pending[0]!.id}`,
         undefined,
         t.upstreamKey,
       )
@@ -89,7 +90,7 @@ describe("sync sweeper", () => {
       { customer: customer.id, billingType: "PIX", value: "50.00", dueDate: dueDate() },
       "late-1",
     );
-    expect(retry.id).toBe(pending[0].id);
+    expect(retry.id).toBe(pending[0]!.id);
   });
 
   it("upstream never answers (timeout): pending; the sweeper re-creates it exactly once", async () => {
@@ -113,14 +114,14 @@ describe("sync sweeper", () => {
     expect(await reconcilePendingSync(testDeps({ now: () => new Date() }))).toMatchObject({ payments: { synced: 0 } }); // within the grace period: untouched
     const report = await reconcilePendingSync(testDeps({ now: later }));
     expect(report.payments.synced).toBeGreaterThanOrEqual(1);
-    const [row] = (await call("GET", "/api/v1/payments", { key: t.key })).body.data;
+    const [row] = (await call<Reply<Payment[]>>("GET", "/api/v1/payments", { key: t.key })).body.data;
     expect(row).toMatchObject({ syncStatus: "synced" });
-    const upstreamPayments = (await sim<{ data: unknown[] }>("GET", `/v3/payments?externalReference=${row.id}`, undefined, t.upstreamKey))
+    const upstreamPayments = (await sim<{ data: unknown[] }>("GET", `/v3/payments?externalReference=${row!.id}`, undefined, t.upstreamKey))
       .body.data;
     expect(upstreamPayments).toHaveLength(1);
     await reconcilePendingSync(testDeps({ now: later }));
     expect(
-      (await sim<{ data: unknown[] }>("GET", `/v3/payments?externalReference=${row.id}`, undefined, t.upstreamKey)).body.data,
+      (await sim<{ data: unknown[] }>("GET", `/v3/payments?externalReference=${row!.id}`, undefined, t.upstreamKey)).body.data,
     ).toHaveLength(1);
   });
 });
@@ -199,19 +200,19 @@ describe("saved-card ownership", () => {
     const t = await seedBillingTenant();
     const owner = await createCustomer(t);
     const other = await createCustomer(t, { name: "João Lima", email: "joao@example.com" });
-    const tok = await call("POST", "/api/v1/payment-methods/tokenize", {
+    const tok = await call<Reply<PaymentMethod>>("POST", "/api/v1/payment-methods/tokenize", {
       key: t.key,
       body: { customer: owner.id, creditCard: CARD, creditCardHolderInfo: HOLDER, remoteIp: "203.0.113.7" },
     });
     expect(tok.status).toBe(200);
     const plan = (
-      await call("POST", "/api/v1/plans", {
+      await call<Reply<Plan>>("POST", "/api/v1/plans", {
         key: t.key,
         body: { name: "Pro", value: "49.90", cycle: "MONTHLY", billingType: "CREDIT_CARD" },
       })
     ).body.data;
     for (const token of [tok.body.data.id, tok.body.data.creditCardToken]) {
-      const sub = await call("POST", "/api/v1/subscriptions", {
+      const sub = await call<Reply<Subscription>>("POST", "/api/v1/subscriptions", {
         key: t.key,
         body: { plan: plan.id, customer: other.id, nextDueDate: dueDate(3), creditCardToken: token, remoteIp: "203.0.113.7" },
       });
@@ -224,7 +225,7 @@ describe("saved-card ownership", () => {
     });
     expect(await simRequests(t, "POST", "/v3/subscriptions")).toHaveLength(0);
     // The owner's own card still works for a subscription.
-    const mine = await call("POST", "/api/v1/subscriptions", {
+    const mine = await call<Reply<Subscription>>("POST", "/api/v1/subscriptions", {
       key: t.key,
       body: { plan: plan.id, customer: owner.id, nextDueDate: dueDate(3), creditCardToken: tok.body.data.id, remoteIp: "203.0.113.7" },
     });
@@ -236,12 +237,12 @@ describe("plans and subscriptions", () => {
   it("subscription from a plan: its first payment arrives by webhook, advance adds the next; cancel stops it", async () => {
     const t = await seedBillingTenant();
     const customer = await createCustomer(t);
-    const plan = await call("POST", "/api/v1/plans", {
+    const plan = await call<Reply<Plan>>("POST", "/api/v1/plans", {
       key: t.key,
       body: { name: "Pro", value: "49.90", cycle: "MONTHLY", billingType: "PIX" },
     });
     expect(plan.status).toBe(201);
-    const sub = await call("POST", "/api/v1/subscriptions", {
+    const sub = await call<Reply<Subscription>>("POST", "/api/v1/subscriptions", {
       key: t.key,
       body: { plan: plan.body.data.id, customer: customer.id, nextDueDate: dueDate(3) },
     });
@@ -254,12 +255,12 @@ describe("plans and subscriptions", () => {
       billingType: "PIX",
       syncStatus: "synced",
     });
-    let payments = (await call("GET", `/api/v1/payments?subscription=${sub.body.data.id}`, { key: t.key })).body.data;
+    let payments = (await call<Reply<Payment[]>>("GET", `/api/v1/payments?subscription=${sub.body.data.id}`, { key: t.key })).body.data;
     expect(payments).toMatchObject([{ subscription: sub.body.data.id, value: "49.90", status: "PENDING", customer: customer.id }]);
     await sim("POST", `/__sim/subscriptions/${sub.body.data.upstreamId}/advance?token=${encodeURIComponent(t.upstreamKey)}`);
-    payments = (await call("GET", `/api/v1/payments?subscription=${sub.body.data.id}`, { key: t.key })).body.data;
+    payments = (await call<Reply<Payment[]>>("GET", `/api/v1/payments?subscription=${sub.body.data.id}`, { key: t.key })).body.data;
     expect(payments).toHaveLength(2);
-    const cancel = await call("POST", `/api/v1/subscriptions/${sub.body.data.id}/cancel`, { key: t.key });
+    const cancel = await call<Reply<Subscription>>("POST", `/api/v1/subscriptions/${sub.body.data.id}/cancel`, { key: t.key });
     expect(cancel.status).toBe(201);
     expect(cancel.body.data.status).toBe("CANCELED");
     expect(await simRequests(t, "DELETE", `/v3/subscriptions/${sub.body.data.upstreamId}`)).toHaveLength(1);
@@ -267,7 +268,11 @@ describe("plans and subscriptions", () => {
     expect(kinds.filter((k) => k === "subscription.created")).toHaveLength(1);
     expect(kinds.filter((k) => k === "subscription.canceled")).toHaveLength(1);
     expect(kinds.filter((k) => k === "payment.created")).toHaveLength(2);
-    expectError(await call("POST", `/api/v1/subscriptions/${sub.body.data.id}/cancel`, { key: t.key }), 409, "INVALID_STATE");
+    expectError(
+      await call<Reply<Subscription>>("POST", `/api/v1/subscriptions/${sub.body.data.id}/cancel`, { key: t.key }),
+      409,
+      "INVALID_STATE",
+    );
   });
 
   it("archived plan → 409 INVALID_STATE; PATCH updates; other workspace → 404", async () => {
@@ -275,17 +280,20 @@ describe("plans and subscriptions", () => {
     const other = await seedBillingTenant({ webhooks: false });
     const customer = await createCustomer(t);
     const plan = (
-      await call("POST", "/api/v1/plans", { key: t.key, body: { name: "Basic", value: 19, cycle: "YEARLY", billingType: "BOLETO" } })
+      await call<Reply<Plan>>("POST", "/api/v1/plans", {
+        key: t.key,
+        body: { name: "Basic", value: 19, cycle: "YEARLY", billingType: "BOLETO" },
+      })
     ).body.data;
     expect(plan.value).toBe("19.00");
     const sub = (
-      await call("POST", "/api/v1/subscriptions", {
+      await call<Reply<Subscription>>("POST", "/api/v1/subscriptions", {
         key: t.key,
         body: { plan: plan.id, customer: customer.id, nextDueDate: dueDate(5), value: "15.00" },
       })
     ).body.data;
     expect(sub.value).toBe("15.00");
-    const patched = await call("PATCH", `/api/v1/subscriptions/${sub.id}`, { key: t.key, body: { value: "17.50" } });
+    const patched = await call<Reply<Subscription>>("PATCH", `/api/v1/subscriptions/${sub.id}`, { key: t.key, body: { value: "17.50" } });
     expect(patched.body.data.value).toBe("17.50");
     for (const [m, p] of [
       ["GET", `/api/v1/subscriptions/${sub.id}`],
@@ -296,9 +304,12 @@ describe("plans and subscriptions", () => {
     ] as const) {
       expectError(await call(m, p, { key: other.key, ...(m === "PATCH" ? { body: {} } : {}) }), 404, "NOT_FOUND");
     }
-    expect((await call("POST", `/api/v1/plans/${plan.id}/archive`, { key: t.key })).body.data.status).toBe("archived");
+    expect((await call<Reply<Plan>>("POST", `/api/v1/plans/${plan.id}/archive`, { key: t.key })).body.data.status).toBe("archived");
     const err = expectError(
-      await call("POST", "/api/v1/subscriptions", { key: t.key, body: { plan: plan.id, customer: customer.id, nextDueDate: dueDate(5) } }),
+      await call<Reply<Subscription>>("POST", "/api/v1/subscriptions", {
+        key: t.key,
+        body: { plan: plan.id, customer: customer.id, nextDueDate: dueDate(5) },
+      }),
       409,
       "INVALID_STATE",
     );

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { LIMITS } from "../../src/config";
 import { createPayment, createCustomer, seedBillingTenant, sim } from "./billing-support";
 import { call, expectError, seedTenant } from "./support";
+import type { Reply, Customer, Organization, Payment } from "./bodies";
 
 const form = () => {
   const f = new FormData();
@@ -17,18 +18,18 @@ describe("content types", () => {
   it("multipart/form-data to a JSON operation: 415 UNSUPPORTED_MEDIA_TYPE, the record unchanged", async () => {
     const t = await seedTenant();
     const err = expectError(
-      await call("PATCH", "/api/v1/organizations/current", { key: t.key, rawBody: form() }),
+      await call<Reply<Organization>>("PATCH", "/api/v1/organizations/current", { key: t.key, rawBody: form() }),
       415,
       "UNSUPPORTED_MEDIA_TYPE",
     );
     expect(err.details.contentType).toMatch(/^multipart\/form-data/);
-    expect((await call("GET", "/api/v1/organizations/current", { key: t.key })).body.data.name).toBe("Acme Ltda");
+    expect((await call<Reply<Organization>>("GET", "/api/v1/organizations/current", { key: t.key })).body.data.name).toBe("Acme Ltda");
   });
 
   it("a form-encoded or text body: 415 naming the type", async () => {
     const t = await seedTenant();
     for (const type of ["application/x-www-form-urlencoded", "text/plain"]) {
-      const res = await call("PATCH", "/api/v1/organizations/current", {
+      const res = await call<Reply<Organization>>("PATCH", "/api/v1/organizations/current", {
         key: t.key,
         rawBody: "name=Nova",
         headers: { "Content-Type": type },
@@ -45,7 +46,7 @@ describe("an empty body", () => {
     const payment = (await createPayment(t, customer.id, { value: "100.00" })).body.data;
     await sim("POST", `/v3/sandbox/payment/${payment.upstreamId}/confirm`, {}, t.upstreamKey);
     // How older HTTP clients send a POST without a body.
-    const res = await call("POST", `/api/v1/payments/${payment.id}/refund`, {
+    const res = await call<Reply<Payment>>("POST", `/api/v1/payments/${payment.id}/refund`, {
       key: t.key,
       rawBody: "",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
@@ -63,34 +64,34 @@ describe("an empty body", () => {
       { "Content-Type": "multipart/form-data; boundary=x" },
     ]) {
       const err = expectError(
-        await call("PATCH", "/api/v1/organizations/current", { key: t.key, rawBody: "", headers }),
+        await call<Reply<Organization>>("PATCH", "/api/v1/organizations/current", { key: t.key, rawBody: "", headers }),
         400,
         "VALIDATION_FAILED",
       );
       expect(err.details.fields).toEqual([{ path: "body", message: "required: a JSON object", code: "invalid_type" }]);
     }
-    expect((await call("GET", "/api/v1/organizations/current", { key: t.key })).body.data.name).toBe("Acme Ltda");
+    expect((await call<Reply<Organization>>("GET", "/api/v1/organizations/current", { key: t.key })).body.data.name).toBe("Acme Ltda");
   });
 });
 
 describe("JSON nesting", () => {
   it(`${LIMITS.maxJsonDepth} levels pass the guard; one more is 400 INVALID_BODY naming the limit`, async () => {
     const t = await seedTenant();
-    const atLimit = await call("PATCH", "/api/v1/organizations/current", {
+    const atLimit = await call<Reply<Organization>>("PATCH", "/api/v1/organizations/current", {
       key: t.key,
       rawBody: nested(LIMITS.maxJsonDepth),
       headers: { "Content-Type": "application/json" },
     });
     // Past the guard: the route's own validation names the unknown field.
     expect(expectError(atLimit, 400, "VALIDATION_FAILED").details.fields[0]?.path).toBe("body");
-    const over = await call("PATCH", "/api/v1/organizations/current", {
+    const over = await call<Reply<Organization>>("PATCH", "/api/v1/organizations/current", {
       key: t.key,
       rawBody: nested(LIMITS.maxJsonDepth + 1),
       headers: { "Content-Type": "application/json" },
     });
     expect(expectError(over, 400, "INVALID_BODY").details).toEqual({ maxDepth: LIMITS.maxJsonDepth });
     // 100 000 levels: refused without parsing (no stack overflow, no 500).
-    const deep = await call("POST", "/api/v1/customers", {
+    const deep = await call<Reply<Customer>>("POST", "/api/v1/customers", {
       key: t.key,
       rawBody: `{"a":${"[".repeat(100_000)}${"]".repeat(100_000)}}`,
       headers: { "Content-Type": "application/json" },
@@ -101,7 +102,7 @@ describe("JSON nesting", () => {
   it("brackets inside strings are not nesting", async () => {
     const t = await seedTenant();
     const name = `Loja ${"[{".repeat(40)}`;
-    const res = await call("PATCH", "/api/v1/organizations/current", { key: t.key, body: { name } });
+    const res = await call<Reply<Organization>>("PATCH", "/api/v1/organizations/current", { key: t.key, body: { name } });
     expect(res.status).toBe(200);
     expect(res.body.data.name).toBe(name);
   });

@@ -3,8 +3,9 @@
 // and the outbox delivers signed events to the merchant's endpoint through the real queue.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createCustomer, dueDate, eventsOf, seedBillingTenant } from "./billing-support";
-import { call } from "./support";
+import { call, type Envelope } from "./support";
 import { createEndpoint, hmacHex, mockReceiver } from "./webhooks-support";
+import type { JsonObject, Payment, Reply, UpstreamMeta } from "./bodies";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -28,19 +29,22 @@ describe("payment → sandbox confirm → inbound webhook → outbound delivery"
     const receiver = mockReceiver();
 
     const customer = await createCustomer(t);
-    const created = await call("POST", "/api/v1/payments", {
+    const created = await call<Reply<Payment>>("POST", "/api/v1/payments", {
       key: t.key,
       body: { customer: customer.id, billingType, value: "129.90", dueDate: dueDate() },
     });
     expect(created.status).toBe(200);
     const payment = created.body.data;
 
-    const sandbox = await call("POST", `/api/v1/sandbox/payment/${payment.id}/${action}`, { key: t.key, body: {} });
+    const sandbox = await call<Envelope<JsonObject> & { meta: UpstreamMeta }>("POST", `/api/v1/sandbox/payment/${payment.id}/${action}`, {
+      key: t.key,
+      body: {},
+    });
     expect(sandbox.status).toBe(200);
     expect(sandbox.body.data).toMatchObject({ id: payment.upstreamId, status });
     expect(sandbox.body.meta.upstream.status).toBe(200);
 
-    const after = await call("GET", `/api/v1/payments/${payment.id}`, { key: t.key });
+    const after = await call<Reply<Payment>>("GET", `/api/v1/payments/${payment.id}`, { key: t.key });
     expect(after.body.data.status).toBe(status);
     expect((await eventsOf(t)).map((e: { type: string }) => e.type)).toEqual(["payment.created", kind]);
 

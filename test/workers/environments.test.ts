@@ -8,6 +8,7 @@ import { RATE_LIMIT_UNIT } from "../../src/http/rate-limit";
 import { seedGatewayAccount, simKey, simRequests } from "./gateway-support";
 import { call, expectError, seedApiKey, seedTenant } from "./support";
 import { consume, createEndpoint, insertEvent, mockReceiver } from "./webhooks-support";
+import type { ApiKeyWithSecret, Health, Reply, WebhookEndpointWithSecret, Workspace } from "./bodies";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -41,7 +42,7 @@ const hostTenant = () => seedTenant({ environment: expected.keys });
 describe(`running as ${name}`, () => {
   it("the worker is configured as the environment its project claims", async () => {
     expect(env.ENVIRONMENT).toBe(name);
-    const res = await call("GET", "/api/v1/health");
+    const res = await call<Reply<Health>>("GET", "/api/v1/health");
     expect(res.body.data.environment).toBe(name);
   });
 });
@@ -50,25 +51,28 @@ describe(`API keys on the ${name} host`, () => {
   it(`accepts a stored ponte_${expected.keys}_ key`, async () => {
     const t = await hostTenant();
     expect(t.key.startsWith(`ponte_${expected.keys}_`)).toBe(true);
-    expect((await call("GET", "/api/v1/workspaces", { key: t.key })).status).toBe(200);
+    expect((await call<Reply<Workspace[]>>("GET", "/api/v1/workspaces", { key: t.key })).status).toBe(200);
   });
 
   it(`refuses a stored, valid ponte_${expected.otherKeys}_ key with 401 ENVIRONMENT_MISMATCH`, async () => {
     const t = await hostTenant();
     const { key } = await seedApiKey(t.organizationId, null, { environment: expected.otherKeys });
-    const error = expectError(await call("GET", "/api/v1/workspaces", { key }), 401, "ENVIRONMENT_MISMATCH");
+    const error = expectError(await call<Reply<Workspace[]>>("GET", "/api/v1/workspaces", { key }), 401, "ENVIRONMENT_MISMATCH");
     expect(error.details).toEqual({ hostEnvironment: name, keyEnvironment: expected.otherKeys });
   });
 
   it(`issues ponte_${expected.keys}_ keys only`, async () => {
     const t = await hostTenant();
-    const created = await call("POST", "/api/v1/api-keys", { key: t.key, body: { name: "ci", permissions: ["workspaces.read"] } });
+    const created = await call<Reply<ApiKeyWithSecret>>("POST", "/api/v1/api-keys", {
+      key: t.key,
+      body: { name: "ci", permissions: ["workspaces.read"] },
+    });
     expect(created.status).toBe(201);
     expect(created.body.data.secret).toMatch(new RegExp(`^ponte_${expected.keys}_[0-9A-Za-z]{40}$`));
     expect(created.body.data.environment).toBe(expected.keys);
-    expect((await call("GET", "/api/v1/workspaces", { key: created.body.data.secret })).status).toBe(200);
+    expect((await call<Reply<Workspace[]>>("GET", "/api/v1/workspaces", { key: created.body.data.secret })).status).toBe(200);
 
-    const other = await call("POST", "/api/v1/api-keys", {
+    const other = await call<Reply<ApiKeyWithSecret>>("POST", "/api/v1/api-keys", {
       key: t.key,
       body: { name: "x", permissions: ["payments.read"], environment: expected.otherKeys },
     });
@@ -90,7 +94,7 @@ describe(`the upstream as ${name}`, () => {
       const upstreamKey = simKey();
       await seedGatewayAccount(t, upstreamKey, expected.keys);
       const outbound = vi.spyOn(globalThis, "fetch");
-      const res = await call("GET", "/api/v1/payments/limits?x=1", { key: t.key });
+      const res = await call<Reply<Health>>("GET", "/api/v1/payments/limits?x=1", { key: t.key });
       expect(res.status).toBe(200);
       const urls = outbound.mock.calls.map(([input]) => (input instanceof Request ? input.url : String(input)));
       expect(urls).toEqual(expected.upstream ? [`${expected.upstream}/payments/limits?x=1`] : []);
@@ -112,7 +116,10 @@ describe(`webhook endpoint URLs on the ${name} host`, () => {
     async () => {
       const t = await hostTenant();
       for (const url of local) {
-        const res = await call("POST", "/api/v1/webhook-endpoints", { key: t.key, body: { url, eventKinds: ["*"] } });
+        const res = await call<Reply<WebhookEndpointWithSecret>>("POST", "/api/v1/webhook-endpoints", {
+          key: t.key,
+          body: { url, eventKinds: ["*"] },
+        });
         if (expected.localhostWebhooks) expect(res.status, url).toBe(201);
         else expect(expectError(res, 400, "VALIDATION_FAILED").details.fields[0]?.path).toBe("body.url");
       }
@@ -127,14 +134,14 @@ describe(`webhook endpoint URLs on the ${name} host`, () => {
     const t = await hostTenant();
     expect(
       (
-        await call("POST", "/api/v1/webhook-endpoints", {
+        await call<Reply<WebhookEndpointWithSecret>>("POST", "/api/v1/webhook-endpoints", {
           key: t.key,
           body: { url: "https://hooks.merchant.com.br/ponte", eventKinds: ["*"] },
         })
       ).status,
     ).toBe(201);
     expectError(
-      await call("POST", "/api/v1/webhook-endpoints", {
+      await call<Reply<WebhookEndpointWithSecret>>("POST", "/api/v1/webhook-endpoints", {
         key: t.key,
         body: { url: "http://hooks.merchant.com.br/ponte", eventKinds: ["*"] },
       }),
@@ -167,7 +174,7 @@ describe(`the rate limit on the ${name} host`, () => {
       const key = `api_key:${(await hashApiKey(t.key)).slice(0, 32)}`;
       // Spend all but one unit straight on the binding the worker uses.
       for (let i = 1; i < expected.rateLimitUnits; i++) expect((await env.API_RATE_LIMITER.limit({ key })).success, `unit ${i}`).toBe(true);
-      const get = () => call("GET", "/api/v1/workspaces", { key: t.key });
+      const get = () => call<Reply<Workspace[]>>("GET", "/api/v1/workspaces", { key: t.key });
       // The last unit pays for RATE_LIMIT_UNIT requests; the next request asks for one more and is told no.
       for (let i = 0; i <= RATE_LIMIT_UNIT; i++) expect((await get()).status, `request ${i + 1}`).toBe(200);
       let res = await get();
@@ -177,7 +184,7 @@ describe(`the rate limit on the ${name} host`, () => {
       }
       expectError(res, 429, "RATE_LIMITED");
       // Another credential is unaffected.
-      expect((await call("GET", "/api/v1/workspaces", { key: (await hostTenant()).key })).status).toBe(200);
+      expect((await call<Reply<Workspace[]>>("GET", "/api/v1/workspaces", { key: (await hostTenant()).key })).status).toBe(200);
     },
     60_000,
   );

@@ -4,7 +4,17 @@ import { describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app";
 import { openSecret, sha256Hex } from "../../src/lib/secret-box";
 import { BASE, call, type Envelope, expectError, seedApiKey, seedTenant, type ApiResponse } from "./support";
-import { addFault, seedGatewayAccount, simKey, simRequests, upstream, waitForLogs } from "./gateway-support";
+import {
+  addFault,
+  seedGatewayAccount,
+  simKey,
+  simRequests,
+  type UpstreamList,
+  type UpstreamWebhookConfig,
+  upstream,
+  waitForLogs,
+} from "./gateway-support";
+import type { DeletedGatewayAccount, GatewayAccount, GatewayAccountWithToken, GatewayApiLog, Reply } from "./bodies";
 
 /** The stored gateway account columns these tests read. */
 interface StoredGatewayAccount {
@@ -32,7 +42,7 @@ function expectNoSecrets(res: ApiResponse, ...secrets: string[]) {
 }
 
 async function createAccount(key: string, upstreamApiKey = simKey()) {
-  const res = await call("POST", "/api/v1/gateway-accounts", { key, body: { upstreamApiKey } });
+  const res = await call<Reply<GatewayAccountWithToken>>("POST", "/api/v1/gateway-accounts", { key, body: { upstreamApiKey } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return { res, account: res.body.data, upstreamApiKey };
 }
@@ -59,10 +69,10 @@ describe("POST /api/v1/gateway-accounts", () => {
     expect(await openSecret(env.SECRETS_ENCRYPTION_KEY, row.upstream_key_sealed, account.id)).toBe(upstreamApiKey);
     expect(row.webhook_token_hash).toBe(await sha256Hex(account.inboundWebhookToken));
 
-    const configs = await upstream(upstreamApiKey, "GET", "/v3/webhooks");
+    const configs = await upstream<UpstreamList<UpstreamWebhookConfig>>(upstreamApiKey, "GET", "/v3/webhooks");
     expect(configs.body.data).toHaveLength(1);
     expect(configs.body.data[0]).toMatchObject({ url: account.inboundWebhookUrl, authToken: account.inboundWebhookToken, enabled: true });
-    expect(configs.body.data[0].events).toEqual(expect.arrayContaining(["PAYMENT_RECEIVED", "SUBSCRIPTION_CREATED"]));
+    expect(configs.body.data[0]?.events).toEqual(expect.arrayContaining(["PAYMENT_RECEIVED", "SUBSCRIPTION_CREATED"]));
 
     const audit = await auditActions(account.id);
     expect(audit.map((a) => a.action)).toEqual(["gateway_account.created"]);
@@ -95,7 +105,14 @@ describe("POST /api/v1/gateway-accounts", () => {
   it("409 CONFLICT when the workspace already has one for this environment", async () => {
     const tenant = await seedTenant();
     await createAccount(tenant.key);
-    expectError(await call("POST", "/api/v1/gateway-accounts", { key: tenant.key, body: { upstreamApiKey: simKey() } }), 409, "CONFLICT");
+    expectError(
+      await call<Reply<GatewayAccountWithToken>>("POST", "/api/v1/gateway-accounts", {
+        key: tenant.key,
+        body: { upstreamApiKey: simKey() },
+      }),
+      409,
+      "CONFLICT",
+    );
     const { results } = await env.DB.prepare("SELECT id FROM gateway_accounts WHERE workspace_id = ?").bind(tenant.workspaceId).all();
     expect(results).toHaveLength(1);
   });
@@ -107,7 +124,11 @@ describe("POST /api/v1/gateway-accounts", () => {
     [{ upstreamApiKey: simKey(), extra: 1 }, "body"],
   ])("400 VALIDATION_FAILED for %j", async (body, path) => {
     const tenant = await seedTenant();
-    const error = expectError(await call("POST", "/api/v1/gateway-accounts", { key: tenant.key, body }), 400, "VALIDATION_FAILED");
+    const error = expectError(
+      await call<Reply<GatewayAccountWithToken>>("POST", "/api/v1/gateway-accounts", { key: tenant.key, body }),
+      400,
+      "VALIDATION_FAILED",
+    );
     expect(error.details.fields.map((f: { path: unknown }) => f.path)).toContain(path);
   });
 });
@@ -116,18 +137,18 @@ describe("reading, replacing, verifying, rotating, deleting", () => {
   it("list and get never return the key; other tenants see 404 and an empty list", async () => {
     const tenant = await seedTenant();
     const { account, upstreamApiKey } = await createAccount(tenant.key);
-    const list = await call("GET", "/api/v1/gateway-accounts", { key: tenant.key });
+    const list = await call<Reply<GatewayAccount[]>>("GET", "/api/v1/gateway-accounts", { key: tenant.key });
     expect(list.status).toBe(200);
     expect(list.body.data.map((a: { id: unknown }) => a.id)).toEqual([account.id]);
     expect(list.body.meta.pagination).toEqual({ limit: 10, offset: 0, totalCount: 1, hasMore: false });
-    expect(list.body.data[0].inboundWebhookToken).toBeUndefined();
-    const one = await call("GET", `/api/v1/gateway-accounts/${account.id}`, { key: tenant.key });
+    expect(list.body.data[0]).not.toHaveProperty("inboundWebhookToken");
+    const one = await call<Reply<GatewayAccount>>("GET", `/api/v1/gateway-accounts/${account.id}`, { key: tenant.key });
     expect(one.body.data).toEqual(list.body.data[0]);
     for (const res of [list, one]) expectNoSecrets(res, upstreamApiKey, account.inboundWebhookToken);
 
     const other = await seedTenant();
-    expectError(await call("GET", `/api/v1/gateway-accounts/${account.id}`, { key: other.key }), 404, "NOT_FOUND");
-    expect((await call("GET", "/api/v1/gateway-accounts", { key: other.key })).body.data).toEqual([]);
+    expectError(await call<Reply<GatewayAccount>>("GET", `/api/v1/gateway-accounts/${account.id}`, { key: other.key }), 404, "NOT_FOUND");
+    expect((await call<Reply<GatewayAccount[]>>("GET", "/api/v1/gateway-accounts", { key: other.key })).body.data).toEqual([]);
     for (const [method, path] of [
       ["PATCH", ""],
       ["POST", "/verify"],
@@ -149,16 +170,16 @@ describe("reading, replacing, verifying, rotating, deleting", () => {
   it("verify: active when the upstream answers, invalid_credentials when it refuses, unchanged on an upstream failure", async () => {
     const tenant = await seedTenant();
     const { account, upstreamApiKey } = await createAccount(tenant.key);
-    const ok = await call("POST", `/api/v1/gateway-accounts/${account.id}/verify`, { key: tenant.key });
+    const ok = await call<Reply<GatewayAccount>>("POST", `/api/v1/gateway-accounts/${account.id}/verify`, { key: tenant.key });
     expect(ok.status).toBe(200);
     expect(ok.body.data.status).toBe("active");
-    expect(Date.parse(ok.body.data.verifiedAt)).not.toBeNaN();
+    expect(Date.parse(ok.body.data.verifiedAt ?? "")).not.toBeNaN();
 
     await addFault(upstreamApiKey, { fault: "status", status: 503 });
     expectError(await call("POST", `/api/v1/gateway-accounts/${account.id}/verify`, { key: tenant.key }), 502, "UPSTREAM_ERROR");
     expect((await dbRow(account.id))!.status).toBe("active");
 
-    const patched = await call("PATCH", `/api/v1/gateway-accounts/${account.id}`, {
+    const patched = await call<Reply<GatewayAccount>>("PATCH", `/api/v1/gateway-accounts/${account.id}`, {
       key: tenant.key,
       body: { upstreamApiKey: "revoked-key-9876" },
     });
@@ -169,7 +190,7 @@ describe("reading, replacing, verifying, rotating, deleting", () => {
       "revoked-key-9876",
     );
 
-    const refused = await call("POST", `/api/v1/gateway-accounts/${account.id}/verify`, { key: tenant.key });
+    const refused = await call<Reply<GatewayAccount>>("POST", `/api/v1/gateway-accounts/${account.id}/verify`, { key: tenant.key });
     expect(refused.body.data.status).toBe("invalid_credentials");
     expect((await auditActions(account.id)).map((a) => a.action)).toEqual([
       "gateway_account.created",
@@ -182,16 +203,18 @@ describe("reading, replacing, verifying, rotating, deleting", () => {
   it("rotate-webhook-token: a new token once, the old hash replaced, the same upstream webhook re-pointed", async () => {
     const tenant = await seedTenant();
     const { account, upstreamApiKey } = await createAccount(tenant.key);
-    const res = await call("POST", `/api/v1/gateway-accounts/${account.id}/rotate-webhook-token`, { key: tenant.key });
+    const res = await call<Reply<GatewayAccountWithToken>>("POST", `/api/v1/gateway-accounts/${account.id}/rotate-webhook-token`, {
+      key: tenant.key,
+    });
     expect(res.status).toBe(200);
     const token = res.body.data.inboundWebhookToken;
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(token).not.toBe(account.inboundWebhookToken);
     expect(res.body.data.upstreamWebhook).toEqual({ configured: true });
     expect((await dbRow(account.id))!.webhook_token_hash).toBe(await sha256Hex(token));
-    const configs = (await upstream(upstreamApiKey, "GET", "/v3/webhooks")).body.data;
+    const configs = (await upstream<UpstreamList<UpstreamWebhookConfig>>(upstreamApiKey, "GET", "/v3/webhooks")).body.data;
     expect(configs).toHaveLength(1);
-    expect(configs[0].authToken).toBe(token);
+    expect(configs[0]?.authToken).toBe(token);
     expectNoSecrets(res, upstreamApiKey);
   });
 
@@ -207,14 +230,16 @@ describe("reading, replacing, verifying, rotating, deleting", () => {
     };
     expect((await upstream(upstreamApiKey, "POST", "/v3/webhooks", other)).status).toBe(200);
     expect((await call("GET", "/api/v1/finance/balance", { key: tenant.key })).status).toBe(200);
-    const res = await call("DELETE", `/api/v1/gateway-accounts/${account.id}`, { key: tenant.key });
+    const res = await call<Reply<DeletedGatewayAccount>>("DELETE", `/api/v1/gateway-accounts/${account.id}`, { key: tenant.key });
     expect(res.status).toBe(200);
     expect(res.body.data.id).toBe(account.id);
     expect(res.body.data.upstreamWebhook).toEqual({ removed: true });
-    expect((await upstream(upstreamApiKey, "GET", "/v3/webhooks")).body.data.map((w: { url: unknown }) => w.url)).toEqual([other.url]);
+    expect(
+      (await upstream<UpstreamList<UpstreamWebhookConfig>>(upstreamApiKey, "GET", "/v3/webhooks")).body.data.map((w) => w.url),
+    ).toEqual([other.url]);
     expectNoSecrets(res, upstreamApiKey);
     expect(await dbRow(account.id))!.toBeNull();
-    expectError(await call("GET", `/api/v1/gateway-accounts/${account.id}`, { key: tenant.key }), 404, "NOT_FOUND");
+    expectError(await call<Reply<GatewayAccount>>("GET", `/api/v1/gateway-accounts/${account.id}`, { key: tenant.key }), 404, "NOT_FOUND");
     expectError(await call("GET", "/api/v1/finance/balance", { key: tenant.key }), 409, "GATEWAY_ACCOUNT_MISSING");
     expect((await auditActions(account.id)).map((a) => a.action)).toContain("gateway_account.deleted");
   });
@@ -223,11 +248,11 @@ describe("reading, replacing, verifying, rotating, deleting", () => {
     const tenant = await seedTenant();
     const { account, upstreamApiKey } = await createAccount(tenant.key);
     await addFault(upstreamApiKey, { fault: "status", status: 401, method: "GET", pathPrefix: "/v3/webhooks" });
-    const res = await call("DELETE", `/api/v1/gateway-accounts/${account.id}`, { key: tenant.key });
+    const res = await call<Reply<DeletedGatewayAccount>>("DELETE", `/api/v1/gateway-accounts/${account.id}`, { key: tenant.key });
     expect(res.status).toBe(200);
     expect(res.body.data.upstreamWebhook).toEqual({ removed: false, errorCode: "UPSTREAM_AUTH_FAILED" });
     expect(await dbRow(account.id))!.toBeNull();
-    expect((await upstream(upstreamApiKey, "GET", "/v3/webhooks")).body.data).toHaveLength(1); // left in place, as reported
+    expect((await upstream<UpstreamList<UpstreamWebhookConfig>>(upstreamApiKey, "GET", "/v3/webhooks")).body.data).toHaveLength(1); // left in place, as reported
   });
 
   it("a replaced key is used by the very next passthrough call (the credential cache is dropped on write)", async () => {
@@ -236,7 +261,12 @@ describe("reading, replacing, verifying, rotating, deleting", () => {
     expect((await call("GET", "/api/v1/finance/balance", { key: tenant.key })).status).toBe(200);
     const replacement = simKey();
     expect(
-      (await call("PATCH", `/api/v1/gateway-accounts/${account.id}`, { key: tenant.key, body: { upstreamApiKey: replacement } })).status,
+      (
+        await call<Reply<GatewayAccount>>("PATCH", `/api/v1/gateway-accounts/${account.id}`, {
+          key: tenant.key,
+          body: { upstreamApiKey: replacement },
+        })
+      ).status,
     ).toBe(200);
     expect((await call("GET", "/api/v1/finance/balance", { key: tenant.key })).status).toBe(200);
     const paths = async (key: string) => (await simRequests(key)).filter((r) => r.path === "/v3/finance/balance").length;
@@ -247,8 +277,8 @@ describe("reading, replacing, verifying, rotating, deleting", () => {
     const owner = await seedTenant();
     const { account } = await createAccount(owner.key);
     const { key: readKey } = await seedApiKey(owner.organizationId, null, { permissions: ["gateway_accounts.read"] });
-    expect((await call("GET", "/api/v1/gateway-accounts", { key: readKey })).status).toBe(200);
-    expect((await call("GET", `/api/v1/gateway-accounts/${account.id}`, { key: readKey })).status).toBe(200);
+    expect((await call<Reply<GatewayAccount[]>>("GET", "/api/v1/gateway-accounts", { key: readKey })).status).toBe(200);
+    expect((await call<Reply<GatewayAccount>>("GET", `/api/v1/gateway-accounts/${account.id}`, { key: readKey })).status).toBe(200);
     const writes: [string, string, unknown?][] = [
       ["POST", "/api/v1/gateway-accounts", { upstreamApiKey: simKey() }],
       ["PATCH", `/api/v1/gateway-accounts/${account.id}`, { upstreamApiKey: simKey() }],
@@ -261,8 +291,8 @@ describe("reading, replacing, verifying, rotating, deleting", () => {
       expect(error.details.requiredPermission).toBe("gateway_accounts.manage");
     }
     const none = await seedTenant({ permissions: ["payments.read"] });
-    expectError(await call("GET", "/api/v1/gateway-accounts", { key: none.key }), 403, "FORBIDDEN");
-    expectError(await call("GET", "/api/v1/gateway-api-logs", { key: none.key }), 403, "FORBIDDEN");
+    expectError(await call<Reply<GatewayAccount[]>>("GET", "/api/v1/gateway-accounts", { key: none.key }), 403, "FORBIDDEN");
+    expectError(await call<Reply<GatewayApiLog[]>>("GET", "/api/v1/gateway-api-logs", { key: none.key }), 403, "FORBIDDEN");
   });
 });
 
@@ -277,7 +307,7 @@ describe("GET /api/v1/gateway-api-logs", () => {
     await call("POST", "/api/v1/pix/qrCodes/decode", { key: tenant.key, body: { payload: "000201" } });
     await waitForLogs(tenant.workspaceId, 3);
 
-    const all = await call("GET", "/api/v1/gateway-api-logs", { key: tenant.key });
+    const all = await call<Reply<GatewayApiLog[]>>("GET", "/api/v1/gateway-api-logs", { key: tenant.key });
     expect(all.status).toBe(200);
     expect(all.body.meta.pagination.totalCount).toBe(3);
     expect(all.body.data.map((l: { operationId: unknown }) => l.operationId)).toEqual([
@@ -294,24 +324,40 @@ describe("GET /api/v1/gateway-api-logs", () => {
       upstreamStatus: 200,
       errorCode: null,
     });
-    expect(all.body.data[1].upstreamStatus).toBe(404);
+    expect(all.body.data[1]!.upstreamStatus).toBe(404);
     expect(JSON.stringify(all.body)).not.toContain(upstreamKey);
 
-    const byOp = await call("GET", "/api/v1/gateway-api-logs?operationId=recuperar-saldo-da-conta", { key: tenant.key });
+    const byOp = await call<Reply<GatewayApiLog[]>>("GET", "/api/v1/gateway-api-logs?operationId=recuperar-saldo-da-conta", {
+      key: tenant.key,
+    });
     expect(byOp.body.data).toHaveLength(1);
-    const byStatus = await call("GET", "/api/v1/gateway-api-logs?status=404", { key: tenant.key });
+    const byStatus = await call<Reply<GatewayApiLog[]>>("GET", "/api/v1/gateway-api-logs?status=404", { key: tenant.key });
     expect(byStatus.body.data.map((l: { upstreamPath: unknown }) => l.upstreamPath)).toEqual(["/v3/webhooks/wbh_missing"]);
     expect(
-      (await call("GET", `/api/v1/gateway-api-logs?from=${encodeURIComponent(before)}&limit=2`, { key: tenant.key })).body.meta.pagination,
+      (
+        await call<Reply<GatewayApiLog[]>>("GET", `/api/v1/gateway-api-logs?from=${encodeURIComponent(before)}&limit=2`, {
+          key: tenant.key,
+        })
+      ).body.meta.pagination,
     ).toEqual({ limit: 2, offset: 0, totalCount: 3, hasMore: true });
-    expect((await call("GET", "/api/v1/gateway-api-logs?to=2000-01-01T00:00:00Z", { key: tenant.key })).body.data).toEqual([]);
-    expectError(await call("GET", "/api/v1/gateway-api-logs?status=abc", { key: tenant.key }), 400, "VALIDATION_FAILED");
+    expect(
+      (await call<Reply<GatewayApiLog[]>>("GET", "/api/v1/gateway-api-logs?to=2000-01-01T00:00:00Z", { key: tenant.key })).body.data,
+    ).toEqual([]);
+    expectError(
+      await call<Reply<GatewayApiLog[]>>("GET", "/api/v1/gateway-api-logs?status=abc", { key: tenant.key }),
+      400,
+      "VALIDATION_FAILED",
+    );
 
-    const one = await call("GET", `/api/v1/gateway-api-logs/${all.body.data[0].id}`, { key: tenant.key });
+    const one = await call<Reply<GatewayApiLog>>("GET", `/api/v1/gateway-api-logs/${all.body.data[0]!.id}`, { key: tenant.key });
     expect(one.body.data).toEqual(all.body.data[0]);
 
     const other = await seedTenant();
-    expect((await call("GET", "/api/v1/gateway-api-logs", { key: other.key })).body.data).toEqual([]);
-    expectError(await call("GET", `/api/v1/gateway-api-logs/${all.body.data[0].id}`, { key: other.key }), 404, "NOT_FOUND");
+    expect((await call<Reply<GatewayApiLog[]>>("GET", "/api/v1/gateway-api-logs", { key: other.key })).body.data).toEqual([]);
+    expectError(
+      await call<Reply<GatewayApiLog>>("GET", `/api/v1/gateway-api-logs/${all.body.data[0]!.id}`, { key: other.key }),
+      404,
+      "NOT_FOUND",
+    );
   });
 });

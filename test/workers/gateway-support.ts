@@ -47,8 +47,7 @@ export interface SimRequest {
 export const SIM = "https://upstream-sim.internal";
 
 /** One call to the simulator: as the upstream when `token` is given (access_token), else its control API. */
-// biome-ignore lint/suspicious/noExplicitAny: untyped default for the many call sites not yet given a body type (issue 11, point 8)
-export async function simFetch<T = any>(
+export async function simFetch<T = unknown>(
   method: string,
   path: string,
   options: { token?: string; body?: unknown } = {},
@@ -66,22 +65,38 @@ export async function simFetch<T = any>(
 }
 
 /** The control API; anything but 2xx fails the test. */
-// biome-ignore lint/suspicious/noExplicitAny: untyped default for the many call sites not yet given a body type (issue 11, point 8)
-async function sim(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await simFetch(method, path, { body });
+async function sim<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await simFetch<T>(method, path, { body });
   if (res.status >= 300) throw new Error(`sim control ${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
 const q = (token: string) => `token=${encodeURIComponent(token)}`;
-export const simRequests = async (token: string): Promise<SimRequest[]> => (await sim("GET", `/__sim/requests?${q(token)}`)).data;
+export const simRequests = async (token: string): Promise<SimRequest[]> =>
+  (await sim<{ data: SimRequest[] }>("GET", `/__sim/requests?${q(token)}`)).data;
 export const clearSimRequests = (token: string) => sim("DELETE", `/__sim/requests?${q(token)}`);
 export const addFault = (token: string, fault: Record<string, unknown>) => sim("POST", "/__sim/faults", { token, ...fault });
 export const clearFaults = (token: string) => sim("DELETE", `/__sim/faults?${q(token)}`);
-export const simWebhooks = async (token: string) => (await sim("GET", `/__sim/webhooks?${q(token)}`)).data;
 
 /** Calls the simulator as the upstream itself, e.g. to list webhook configs. */
-export const upstream = (token: string, method: string, path: string, body?: unknown) => simFetch(method, path, { token, body });
+export const upstream = <T = unknown>(token: string, method: string, path: string, body?: unknown) =>
+  simFetch<T>(method, path, { token, body });
+
+/** An upstream list page, as the simulator (and Asaas) answer it. */
+export interface UpstreamList<T> {
+  object: "list";
+  hasMore: boolean;
+  totalCount: number;
+  data: T[];
+}
+/** The upstream's webhook configuration (`/v3/webhooks`), the fields tests read. */
+export interface UpstreamWebhookConfig {
+  id: string;
+  url: string;
+  authToken: string | null;
+  enabled: boolean;
+  events: string[];
+}
 
 /** The gateway log is written after the response (waitUntil): poll briefly until `n` rows exist. */
 export async function waitForLogs(workspaceId: string, n: number): Promise<Record<string, unknown>[]> {

@@ -3,6 +3,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app";
 import { BASE, call, type ErrorBody, expectError, seedTenant } from "./support";
+import type { ApiKey, ApiKeyWithSecret, Health, Reply, Workspace } from "./bodies";
 
 describe("error envelope on every failure", () => {
   it("404 for an unknown path, even without credentials", async () => {
@@ -23,14 +24,14 @@ describe("error envelope on every failure", () => {
   });
 
   it("405 also for parameterised paths", async () => {
-    const res = await call("PUT", "/api/v1/api-keys/0190f3a0-0000-7000-8000-000000000000/revoke");
+    const res = await call<Reply<ApiKey>>("PUT", "/api/v1/api-keys/0190f3a0-0000-7000-8000-000000000000/revoke");
     expectError(res, 405, "METHOD_NOT_ALLOWED");
     expect(res.headers.get("Allow")).toBe("POST");
   });
 
   it("400 MALFORMED_JSON for a body that is not JSON", async () => {
     const { key } = await seedTenant();
-    const res = await call("POST", "/api/v1/workspaces", {
+    const res = await call<Reply<Workspace>>("POST", "/api/v1/workspaces", {
       key,
       rawBody: '{"name": "x",',
       headers: { "Content-Type": "application/json" },
@@ -45,14 +46,18 @@ describe("error envelope on every failure", () => {
     ["null", "null"],
   ])("400 INVALID_BODY for a JSON %s", async (raw, kind) => {
     const { key } = await seedTenant();
-    const res = await call("POST", "/api/v1/workspaces", { key, rawBody: raw, headers: { "Content-Type": "application/json" } });
+    const res = await call<Reply<Workspace>>("POST", "/api/v1/workspaces", {
+      key,
+      rawBody: raw,
+      headers: { "Content-Type": "application/json" },
+    });
     const error = expectError(res, 400, "INVALID_BODY");
     expect(error.details.received).toBe(kind);
   });
 
   it("415 for a body that is not JSON by content type", async () => {
     const { key } = await seedTenant();
-    const res = await call("POST", "/api/v1/workspaces", {
+    const res = await call<Reply<Workspace>>("POST", "/api/v1/workspaces", {
       key,
       rawBody: "name=x",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
@@ -63,7 +68,10 @@ describe("error envelope on every failure", () => {
 
   it("413 for a JSON body over 1 MiB, before authentication", async () => {
     const big = JSON.stringify({ name: "x".repeat(1024 * 1024) });
-    const res = await call("POST", "/api/v1/workspaces", { rawBody: big, headers: { "Content-Type": "application/json" } });
+    const res = await call<Reply<Workspace>>("POST", "/api/v1/workspaces", {
+      rawBody: big,
+      headers: { "Content-Type": "application/json" },
+    });
     const error = expectError(res, 413, "PAYLOAD_TOO_LARGE");
     expect(error.details.limitBytes).toBe(1024 * 1024);
   });
@@ -88,7 +96,10 @@ describe("error envelope on every failure", () => {
 
   it("400 VALIDATION_FAILED names the failing fields", async () => {
     const { key } = await seedTenant();
-    const res = await call("POST", "/api/v1/api-keys", { key, body: { name: "", permissions: ["nope.read"], extra: 1 } });
+    const res = await call<Reply<ApiKeyWithSecret>>("POST", "/api/v1/api-keys", {
+      key,
+      body: { name: "", permissions: ["nope.read"], extra: 1 },
+    });
     const error = expectError(res, 400, "VALIDATION_FAILED");
     const paths = error.details.fields.map((f: { path: string }) => f.path);
     expect(paths).toEqual(expect.arrayContaining(["body.name", "body.permissions.0", "body"]));
@@ -97,7 +108,7 @@ describe("error envelope on every failure", () => {
   it("400 VALIDATION_FAILED for bad query parameters", async () => {
     const { key } = await seedTenant();
     for (const q of ["limit=0", "limit=101", "offset=-1", "limit=abc"]) {
-      const res = await call("GET", `/api/v1/workspaces?${q}`, { key });
+      const res = await call<Reply<Workspace[]>>("GET", `/api/v1/workspaces?${q}`, { key });
       expectError(res, 400, "VALIDATION_FAILED");
     }
   });
@@ -119,8 +130,8 @@ describe("error envelope on every failure", () => {
 
 describe("request ids", () => {
   it("every response carries X-Request-Id equal to meta.requestId, unique per request", async () => {
-    const a = await call("GET", "/api/v1/health");
-    const b = await call("GET", "/api/v1/health");
+    const a = await call<Reply<Health>>("GET", "/api/v1/health");
+    const b = await call<Reply<Health>>("GET", "/api/v1/health");
     expect(a.headers.get("X-Request-Id")).toBe(a.body.meta.requestId);
     expect(a.body.meta.requestId).not.toBe(b.body.meta.requestId);
   });

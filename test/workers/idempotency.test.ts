@@ -5,9 +5,10 @@ import { and, eq, sql } from "drizzle-orm";
 import { createDb } from "../../src/db/client";
 import { idempotencyKeys } from "../../src/db/schema";
 import { call, expectError, seedApiKey, seedTenant } from "./support";
+import type { Reply, ApiKeyWithSecret, Workspace } from "./bodies";
 
 const create = (key: string, idem: string, name = "Loja Centro") =>
-  call("POST", "/api/v1/workspaces", { key, body: { name }, headers: { "Idempotency-Key": idem } });
+  call<Reply<Workspace>>("POST", "/api/v1/workspaces", { key, body: { name }, headers: { "Idempotency-Key": idem } });
 
 async function workspaceCount(organizationId: string) {
   const row = await env.DB.prepare("SELECT count(*) AS n FROM workspaces WHERE organization_id = ?")
@@ -91,9 +92,13 @@ describe("Idempotency-Key", () => {
   it("does not keep 'try again' answers: a 409 is not replayed", async () => {
     const t = await seedTenant();
     const ws = (await create(t.key, "setup")).body.data.id;
-    await call("POST", `/api/v1/workspaces/${ws}/archive`, { key: t.key });
+    await call<Reply<Workspace>>("POST", `/api/v1/workspaces/${ws}/archive`, { key: t.key });
     const renameArchived = () =>
-      call("PATCH", `/api/v1/workspaces/${ws}`, { key: t.key, body: { name: "x" }, headers: { "Idempotency-Key": "rename-1" } });
+      call<Reply<Workspace>>("PATCH", `/api/v1/workspaces/${ws}`, {
+        key: t.key,
+        body: { name: "x" },
+        headers: { "Idempotency-Key": "rename-1" },
+      });
     expectError(await renameArchived(), 409, "INVALID_STATE");
     const row = await env.DB.prepare("SELECT count(*) AS n FROM idempotency_keys WHERE organization_id = ? AND key = 'rename-1'")
       .bind(t.organizationId)
@@ -105,7 +110,8 @@ describe("Idempotency-Key", () => {
     const a = await seedTenant();
     const b = await seedApiKey(a.organizationId, a.workspaceId); // bound to the workspace, every permission
     const body = { name: "Shared", permissions: ["payments.read"], workspaceId: a.workspaceId };
-    const send = (key: string) => call("POST", "/api/v1/api-keys", { key, body, headers: { "Idempotency-Key": "same-key" } });
+    const send = (key: string) =>
+      call<Reply<ApiKeyWithSecret>>("POST", "/api/v1/api-keys", { key, body, headers: { "Idempotency-Key": "same-key" } });
     const first = await send(a.key);
     const other = await send(b.key);
     expect(first.status).toBe(201);
@@ -122,7 +128,7 @@ describe("Idempotency-Key", () => {
   it("the same key on another workspace (X-Workspace-Id) is another request: 422, not a replay", async () => {
     const t = await seedTenant();
     await create(t.key, "ws-scope");
-    const second = await call("POST", "/api/v1/workspaces", {
+    const second = await call<Reply<Workspace>>("POST", "/api/v1/workspaces", {
       key: t.key,
       body: { name: "Loja Centro" },
       headers: { "Idempotency-Key": "ws-scope", "X-Workspace-Id": (await create(t.key, "other")).body.data.id },
@@ -133,7 +139,7 @@ describe("Idempotency-Key", () => {
   it("stored responses are sealed: a created key's secret is in no D1 row, and the replay still returns it", async () => {
     const t = await seedTenant();
     const send = () =>
-      call("POST", "/api/v1/api-keys", {
+      call<Reply<ApiKeyWithSecret>>("POST", "/api/v1/api-keys", {
         key: t.key,
         body: { name: "Sealed", permissions: ["payments.read"] },
         headers: { "Idempotency-Key": "sealed-1" },
@@ -161,7 +167,10 @@ describe("Idempotency-Key", () => {
 
   it("GET requests ignore the header", async () => {
     const t = await seedTenant();
-    const res = await call("GET", "/api/v1/workspaces", { key: t.key, headers: { "Idempotency-Key": "x".repeat(300) } });
+    const res = await call<Reply<Workspace[]>>("GET", "/api/v1/workspaces", {
+      key: t.key,
+      headers: { "Idempotency-Key": "x".repeat(300) },
+    });
     expect(res.status).toBe(200);
   });
 });

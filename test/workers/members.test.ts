@@ -14,6 +14,7 @@ import { backgroundDeps } from "../../src/deps";
 import { changeMemberRole } from "../../src/modules/members/service";
 import { PASSWORD, SAME_ORIGIN, callWithCookie, seedMember, sessionCookieFrom, signUpUser, uniqueEmail } from "./auth-support";
 import { call, expectError, seedApiKey, seedTenant } from "./support";
+import type { Invitation, InvitationAccepted, InvitationWithLink, Me, Member, Organization, RemovedMember, Reply } from "./bodies";
 
 const MEMBERS = "/api/v1/organizations/current/members";
 const INVITATIONS = "/api/v1/organizations/current/invitations";
@@ -60,7 +61,7 @@ async function team() {
 describe("members", () => {
   it("lists the organization's members, oldest first, with user and role", async () => {
     const t = await team();
-    const res = await callWithCookie("GET", MEMBERS, t.owner.cookie);
+    const res = await callWithCookie<Reply<Member[]>>("GET", MEMBERS, t.owner.cookie);
     expect(res.status).toBe(200);
     expect(res.body.meta.pagination).toMatchObject({ totalCount: 4, hasMore: false });
     expect(res.body.data[0]).toMatchObject({
@@ -71,34 +72,41 @@ describe("members", () => {
       name: "Ana Souza",
       role: "owner",
     });
-    expect(res.body.data.map((m: { role: string }) => m.role).sort()).toEqual(["admin", "developer", "owner", "viewer"]);
-    expect((await call("GET", MEMBERS, { key: t.key })).body.data).toHaveLength(4);
+    expect(res.body.data.map((m) => m.role).sort()).toEqual(["admin", "developer", "owner", "viewer"]);
+    expect((await call<Reply<Member[]>>("GET", MEMBERS, { key: t.key })).body.data).toHaveLength(4);
   });
 
   it("needs members.read: a developer session and a key without it get 403", async () => {
     const t = await team();
-    expect(expectError(await callWithCookie("GET", MEMBERS, t.developer.cookie), 403, "FORBIDDEN").details).toEqual({
+    expect(expectError(await callWithCookie<Reply<Member[]>>("GET", MEMBERS, t.developer.cookie), 403, "FORBIDDEN").details).toEqual({
       requiredPermission: "members.read",
     });
     const { key } = await seedApiKey(t.organizationId, null, { permissions: ["organizations.read"] });
-    expectError(await call("GET", MEMBERS, { key }), 403, "FORBIDDEN");
+    expectError(await call<Reply<Member[]>>("GET", MEMBERS, { key }), 403, "FORBIDDEN");
     const reader = await seedApiKey(t.organizationId, null, { permissions: ["members.read"] });
-    expect((await call("GET", MEMBERS, { key: reader.key })).status).toBe(200);
+    expect((await call<Reply<Member[]>>("GET", MEMBERS, { key: reader.key })).status).toBe(200);
     expect(
-      expectError(await call("PATCH", `${MEMBERS}/${t.ids.viewer}`, { key: reader.key, body: { role: "developer" } }), 403, "FORBIDDEN")
-        .details,
+      expectError(
+        await call<Reply<Member>>("PATCH", `${MEMBERS}/${t.ids.viewer}`, { key: reader.key, body: { role: "developer" } }),
+        403,
+        "FORBIDDEN",
+      ).details,
     ).toEqual({ requiredPermission: "members.manage" });
-    expectError(await call("DELETE", `${MEMBERS}/${t.ids.viewer}`, { key: reader.key }), 403, "FORBIDDEN");
-    expectError(await call("POST", INVITATIONS, { key: reader.key, body: { email: uniqueEmail(), role: "viewer" } }), 403, "FORBIDDEN");
+    expectError(await call<Reply<RemovedMember>>("DELETE", `${MEMBERS}/${t.ids.viewer}`, { key: reader.key }), 403, "FORBIDDEN");
+    expectError(
+      await call<Reply<InvitationWithLink>>("POST", INVITATIONS, { key: reader.key, body: { email: uniqueEmail(), role: "viewer" } }),
+      403,
+      "FORBIDDEN",
+    );
   });
 
   it("changes a role; it applies to the member's next request and is audited", async () => {
     const t = await team();
-    const res = await callWithCookie("PATCH", `${MEMBERS}/${t.ids.developer}`, t.admin.cookie, { body: { role: "admin" } });
+    const res = await callWithCookie<Reply<Member>>("PATCH", `${MEMBERS}/${t.ids.developer}`, t.admin.cookie, { body: { role: "admin" } });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ id: t.ids.developer, role: "admin" });
     expect(await roleOf(t.ids.developer)).toBe("admin");
-    expect((await callWithCookie("GET", MEMBERS, t.developer.cookie)).status).toBe(200); // admins hold members.read
+    expect((await callWithCookie<Reply<Member[]>>("GET", MEMBERS, t.developer.cookie)).status).toBe(200); // admins hold members.read
     const [row] = await auditRows(t.organizationId, "member.role_changed");
     expect(row).toMatchObject({ actor_type: "user", actor_id: t.admin.userId, target_type: "member", target_id: t.ids.developer });
     expect(JSON.parse(row!.metadata)).toMatchObject({ from: "developer", to: "admin" });
@@ -108,69 +116,94 @@ describe("members", () => {
     const t = await team();
     expect(
       expectError(
-        await callWithCookie("PATCH", `${MEMBERS}/${t.ids.developer}`, t.admin.cookie, { body: { role: "owner" } }),
+        await callWithCookie<Reply<Member>>("PATCH", `${MEMBERS}/${t.ids.developer}`, t.admin.cookie, { body: { role: "owner" } }),
         403,
         "FORBIDDEN",
       ).details,
     ).toMatchObject({ requiredRole: "owner" });
-    expectError(await callWithCookie("PATCH", `${MEMBERS}/${t.ids.owner}`, t.admin.cookie, { body: { role: "viewer" } }), 403, "FORBIDDEN");
-    expectError(await callWithCookie("DELETE", `${MEMBERS}/${t.ids.owner}`, t.admin.cookie), 403, "FORBIDDEN");
+    expectError(
+      await callWithCookie<Reply<Member>>("PATCH", `${MEMBERS}/${t.ids.owner}`, t.admin.cookie, { body: { role: "viewer" } }),
+      403,
+      "FORBIDDEN",
+    );
+    expectError(await callWithCookie<Reply<RemovedMember>>("DELETE", `${MEMBERS}/${t.ids.owner}`, t.admin.cookie), 403, "FORBIDDEN");
     const keyGrant = expectError(
-      await call("PATCH", `${MEMBERS}/${t.ids.admin}`, { key: t.key, body: { role: "owner" } }),
+      await call<Reply<Member>>("PATCH", `${MEMBERS}/${t.ids.admin}`, { key: t.key, body: { role: "owner" } }),
       403,
       "FORBIDDEN",
     );
     expect(keyGrant.message).toMatch(/API keys cannot/);
-    expectError(await call("PATCH", `${MEMBERS}/${t.ids.owner}`, { key: t.key, body: { role: "admin" } }), 403, "FORBIDDEN");
-    expectError(await call("DELETE", `${MEMBERS}/${t.ids.owner}`, { key: t.key }), 403, "FORBIDDEN");
-    expectError(await call("POST", INVITATIONS, { key: t.key, body: { email: uniqueEmail(), role: "owner" } }), 403, "FORBIDDEN");
+    expectError(await call<Reply<Member>>("PATCH", `${MEMBERS}/${t.ids.owner}`, { key: t.key, body: { role: "admin" } }), 403, "FORBIDDEN");
+    expectError(await call<Reply<RemovedMember>>("DELETE", `${MEMBERS}/${t.ids.owner}`, { key: t.key }), 403, "FORBIDDEN");
+    expectError(
+      await call<Reply<InvitationWithLink>>("POST", INVITATIONS, { key: t.key, body: { email: uniqueEmail(), role: "owner" } }),
+      403,
+      "FORBIDDEN",
+    );
     expect(await roleOf(t.ids.admin)).toBe("admin");
     expect(await roleOf(t.ids.owner)).toBe("owner");
     // The owner can, in both directions.
-    expect((await callWithCookie("PATCH", `${MEMBERS}/${t.ids.admin}`, t.owner.cookie, { body: { role: "owner" } })).status).toBe(200);
     expect(
-      (await callWithCookie("PATCH", `${MEMBERS}/${t.ids.admin}`, t.owner.cookie, { body: { role: "developer" } })).body.data.role,
+      (await callWithCookie<Reply<Member>>("PATCH", `${MEMBERS}/${t.ids.admin}`, t.owner.cookie, { body: { role: "owner" } })).status,
+    ).toBe(200);
+    expect(
+      (await callWithCookie<Reply<Member>>("PATCH", `${MEMBERS}/${t.ids.admin}`, t.owner.cookie, { body: { role: "developer" } })).body.data
+        .role,
     ).toBe("developer");
     // A key may manage the roles it holds: developer ↔ viewer with a full-permission key.
-    expect((await call("PATCH", `${MEMBERS}/${t.ids.viewer}`, { key: t.key, body: { role: "developer" } })).body.data.role).toBe(
-      "developer",
-    );
+    expect(
+      (await call<Reply<Member>>("PATCH", `${MEMBERS}/${t.ids.viewer}`, { key: t.key, body: { role: "developer" } })).body.data.role,
+    ).toBe("developer");
   });
 
   it("no one grants a role holding permissions they lack, nor a workspace-bound key", async () => {
     const t = await team();
     const { key } = await seedApiKey(t.organizationId, null, { permissions: ["members.manage"] });
-    const err = expectError(await call("PATCH", `${MEMBERS}/${t.ids.viewer}`, { key, body: { role: "admin" } }), 403, "FORBIDDEN");
+    const err = expectError(
+      await call<Reply<Member>>("PATCH", `${MEMBERS}/${t.ids.viewer}`, { key, body: { role: "admin" } }),
+      403,
+      "FORBIDDEN",
+    );
     expect(err.details.missingPermissions).toContain("api_keys.manage");
-    expectError(await call("DELETE", `${MEMBERS}/${t.ids.admin}`, { key }), 403, "FORBIDDEN");
+    expectError(await call<Reply<RemovedMember>>("DELETE", `${MEMBERS}/${t.ids.admin}`, { key }), 403, "FORBIDDEN");
     const bound = await seedApiKey(t.organizationId, t.owner.workspaceId);
-    expectError(await call("PATCH", `${MEMBERS}/${t.ids.viewer}`, { key: bound.key, body: { role: "developer" } }), 403, "FORBIDDEN");
-    expectError(await call("POST", INVITATIONS, { key: bound.key, body: { email: uniqueEmail(), role: "viewer" } }), 403, "FORBIDDEN");
+    expectError(
+      await call<Reply<Member>>("PATCH", `${MEMBERS}/${t.ids.viewer}`, { key: bound.key, body: { role: "developer" } }),
+      403,
+      "FORBIDDEN",
+    );
+    expectError(
+      await call<Reply<InvitationWithLink>>("POST", INVITATIONS, { key: bound.key, body: { email: uniqueEmail(), role: "viewer" } }),
+      403,
+      "FORBIDDEN",
+    );
     expect(await roleOf(t.ids.viewer)).toBe("viewer");
   });
 
   it("the last owner can be neither demoted nor removed (409 LAST_OWNER), and nothing is written", async () => {
     const t = await team();
     const demote = expectError(
-      await callWithCookie("PATCH", `${MEMBERS}/${t.ids.owner}`, t.owner.cookie, { body: { role: "admin" } }),
+      await callWithCookie<Reply<Member>>("PATCH", `${MEMBERS}/${t.ids.owner}`, t.owner.cookie, { body: { role: "admin" } }),
       409,
       "LAST_OWNER",
     );
     expect(demote.message).toMatch(/at least one owner/);
-    expectError(await callWithCookie("DELETE", `${MEMBERS}/${t.ids.owner}`, t.owner.cookie), 409, "LAST_OWNER");
+    expectError(await callWithCookie<Reply<RemovedMember>>("DELETE", `${MEMBERS}/${t.ids.owner}`, t.owner.cookie), 409, "LAST_OWNER");
     expect(await roleOf(t.ids.owner)).toBe("owner");
     expect(await auditRows(t.organizationId, "member.role_changed")).toHaveLength(0);
     expect(await auditRows(t.organizationId, "member.removed")).toHaveLength(0);
     // With a second owner, the first may step down.
-    await callWithCookie("PATCH", `${MEMBERS}/${t.ids.admin}`, t.owner.cookie, { body: { role: "owner" } });
-    expect((await callWithCookie("PATCH", `${MEMBERS}/${t.ids.owner}`, t.owner.cookie, { body: { role: "viewer" } })).status).toBe(200);
-    expectError(await callWithCookie("DELETE", `${MEMBERS}/${t.ids.admin}`, t.admin.cookie), 409, "LAST_OWNER");
+    await callWithCookie<Reply<Member>>("PATCH", `${MEMBERS}/${t.ids.admin}`, t.owner.cookie, { body: { role: "owner" } });
+    expect(
+      (await callWithCookie<Reply<Member>>("PATCH", `${MEMBERS}/${t.ids.owner}`, t.owner.cookie, { body: { role: "viewer" } })).status,
+    ).toBe(200);
+    expectError(await callWithCookie<Reply<RemovedMember>>("DELETE", `${MEMBERS}/${t.ids.admin}`, t.admin.cookie), 409, "LAST_OWNER");
   });
 
   it("two owners demoting each other at the same moment leave one owner", async () => {
     for (let round = 0; round < 3; round++) {
       const t = await team();
-      await callWithCookie("PATCH", `${MEMBERS}/${t.ids.admin}`, t.owner.cookie, { body: { role: "owner" } });
+      await callWithCookie<Reply<Member>>("PATCH", `${MEMBERS}/${t.ids.admin}`, t.owner.cookie, { body: { role: "owner" } });
       const as = (userId: string): SessionPrincipal => ({
         kind: "session",
         sessionId: "s",
@@ -199,38 +232,53 @@ describe("members", () => {
 
   it("removes a member: their session loses the organization at once; audited", async () => {
     const t = await team();
-    const res = await callWithCookie("DELETE", `${MEMBERS}/${t.ids.developer}`, t.owner.cookie);
+    const res = await callWithCookie<Reply<RemovedMember>>("DELETE", `${MEMBERS}/${t.ids.developer}`, t.owner.cookie);
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ id: t.ids.developer, object: "member", deleted: true });
     expect(await roleOf(t.ids.developer)).toBeNull();
-    expectError(await callWithCookie("GET", "/api/v1/organizations/current", t.developer.cookie), 403, "FORBIDDEN");
+    expectError(await callWithCookie<Reply<Organization>>("GET", "/api/v1/organizations/current", t.developer.cookie), 403, "FORBIDDEN");
     const [row] = await auditRows(t.organizationId, "member.removed");
     expect(row).toMatchObject({ actor_id: t.owner.userId, target_id: t.ids.developer });
     expect(JSON.parse(row!.metadata)).toMatchObject({ userId: t.developer.userId, role: "developer" });
-    expectError(await callWithCookie("DELETE", `${MEMBERS}/${t.ids.developer}`, t.owner.cookie), 404, "NOT_FOUND");
+    expectError(await callWithCookie<Reply<RemovedMember>>("DELETE", `${MEMBERS}/${t.ids.developer}`, t.owner.cookie), 404, "NOT_FOUND");
   });
 
   it("another organization's member or invitation is 404", async () => {
     const a = await team();
     const b = await seedTenant();
-    const invite = await call("POST", INVITATIONS, { key: a.key, body: { email: uniqueEmail(), role: "viewer" } });
-    expectError(await call("PATCH", `${MEMBERS}/${a.ids.viewer}`, { key: b.key, body: { role: "developer" } }), 404, "NOT_FOUND");
-    expectError(await call("DELETE", `${MEMBERS}/${a.ids.viewer}`, { key: b.key }), 404, "NOT_FOUND");
-    expectError(await call("DELETE", `${INVITATIONS}/${invite.body.data.id}`, { key: b.key }), 404, "NOT_FOUND");
-    expect((await call("GET", MEMBERS, { key: b.key })).body.data).toEqual([]);
-    expect((await call("GET", INVITATIONS, { key: b.key })).body.data).toEqual([]);
+    const invite = await call<Reply<InvitationWithLink>>("POST", INVITATIONS, {
+      key: a.key,
+      body: { email: uniqueEmail(), role: "viewer" },
+    });
+    expectError(
+      await call<Reply<Member>>("PATCH", `${MEMBERS}/${a.ids.viewer}`, { key: b.key, body: { role: "developer" } }),
+      404,
+      "NOT_FOUND",
+    );
+    expectError(await call<Reply<RemovedMember>>("DELETE", `${MEMBERS}/${a.ids.viewer}`, { key: b.key }), 404, "NOT_FOUND");
+    expectError(await call<Reply<Invitation>>("DELETE", `${INVITATIONS}/${invite.body.data.id}`, { key: b.key }), 404, "NOT_FOUND");
+    expect((await call<Reply<Member[]>>("GET", MEMBERS, { key: b.key })).body.data).toEqual([]);
+    expect((await call<Reply<Invitation[]>>("GET", INVITATIONS, { key: b.key })).body.data).toEqual([]);
     expect(await roleOf(a.ids.viewer)).toBe("viewer");
   });
 
   it("rejects an unknown role and unknown fields", async () => {
     const t = await team();
-    expectError(await call("PATCH", `${MEMBERS}/${t.ids.viewer}`, { key: t.key, body: { role: "superuser" } }), 400, "VALIDATION_FAILED");
     expectError(
-      await call("PATCH", `${MEMBERS}/${t.ids.viewer}`, { key: t.key, body: { role: "admin", userId: "x" } }),
+      await call<Reply<Member>>("PATCH", `${MEMBERS}/${t.ids.viewer}`, { key: t.key, body: { role: "superuser" } }),
       400,
       "VALIDATION_FAILED",
     );
-    expectError(await call("POST", INVITATIONS, { key: t.key, body: { email: "not-an-email", role: "viewer" } }), 400, "VALIDATION_FAILED");
+    expectError(
+      await call<Reply<Member>>("PATCH", `${MEMBERS}/${t.ids.viewer}`, { key: t.key, body: { role: "admin", userId: "x" } }),
+      400,
+      "VALIDATION_FAILED",
+    );
+    expectError(
+      await call<Reply<InvitationWithLink>>("POST", INVITATIONS, { key: t.key, body: { email: "not-an-email", role: "viewer" } }),
+      400,
+      "VALIDATION_FAILED",
+    );
   });
 });
 
@@ -238,7 +286,9 @@ describe("invitations", () => {
   it("creates a one-time link (stored only as its SHA-256, 7 days), lists it without the link, audits it", async () => {
     const t = await team();
     const email = uniqueEmail("Invitee");
-    const res = await callWithCookie("POST", INVITATIONS, t.owner.cookie, { body: { email, role: "developer" } });
+    const res = await callWithCookie<Reply<InvitationWithLink>>("POST", INVITATIONS, t.owner.cookie, {
+      body: { email, role: "developer" },
+    });
     expect(res.status).toBe(201);
     const inv = res.body.data;
     expect(inv).toMatchObject({
@@ -257,11 +307,11 @@ describe("invitations", () => {
     const row = await env.DB.prepare("SELECT * FROM invitations WHERE id = ?").bind(inv.id).first<Record<string, unknown>>();
     expect(row!.token_hash).toBe(await sha256Hex(inv.token));
     expect(JSON.stringify(row)).not.toContain(inv.token);
-    const list = await call("GET", INVITATIONS, { key: t.key });
+    const list = await call<Reply<Invitation[]>>("GET", INVITATIONS, { key: t.key });
     expect(list.body.data).toHaveLength(1);
     expect(list.body.data[0]).toMatchObject({ id: inv.id, status: "pending" });
-    expect(list.body.data[0].token).toBeUndefined();
-    expect(list.body.data[0].url).toBeUndefined();
+    expect(list.body.data[0]).not.toHaveProperty("token");
+    expect(list.body.data[0]).not.toHaveProperty("url");
     const [audit] = await auditRows(t.organizationId, "invitation.created");
     expect(audit).toMatchObject({ actor_id: t.owner.userId, target_id: inv.id });
     expect(JSON.stringify(audit)).not.toContain(inv.token);
@@ -270,19 +320,31 @@ describe("invitations", () => {
   it("refuses a second pending invitation for the same email, and an email already a member", async () => {
     const t = await team();
     const email = uniqueEmail();
-    const first = await call("POST", INVITATIONS, { key: t.key, body: { email, role: "viewer" } });
+    const first = await call<Reply<InvitationWithLink>>("POST", INVITATIONS, { key: t.key, body: { email, role: "viewer" } });
     expect(
-      expectError(await call("POST", INVITATIONS, { key: t.key, body: { email, role: "developer" } }), 409, "CONFLICT").details,
+      expectError(
+        await call<Reply<InvitationWithLink>>("POST", INVITATIONS, { key: t.key, body: { email, role: "developer" } }),
+        409,
+        "CONFLICT",
+      ).details,
     ).toMatchObject({ invitationId: first.body.data.id });
-    expectError(await call("POST", INVITATIONS, { key: t.key, body: { email: t.owner.email, role: "viewer" } }), 409, "CONFLICT");
+    expectError(
+      await call<Reply<InvitationWithLink>>("POST", INVITATIONS, { key: t.key, body: { email: t.owner.email, role: "viewer" } }),
+      409,
+      "CONFLICT",
+    );
   });
 
   it("accepts as a new account: joins with the role, starts a session, works once", async () => {
     const t = await team();
     const email = uniqueEmail();
-    const { token } = (await call("POST", INVITATIONS, { key: t.key, body: { email, role: "admin" } })).body.data;
-    expectError(await call("POST", ACCEPT, { body: { token }, headers: SAME_ORIGIN }), 400, "VALIDATION_FAILED");
-    const res = await call("POST", ACCEPT, { body: { token, name: "Carla Lima", password: PASSWORD }, headers: SAME_ORIGIN });
+    const { token } = (await call<Reply<InvitationWithLink>>("POST", INVITATIONS, { key: t.key, body: { email, role: "admin" } })).body
+      .data;
+    expectError(await call<Reply<InvitationAccepted>>("POST", ACCEPT, { body: { token }, headers: SAME_ORIGIN }), 400, "VALIDATION_FAILED");
+    const res = await call<Reply<InvitationAccepted>>("POST", ACCEPT, {
+      body: { token, name: "Carla Lima", password: PASSWORD },
+      headers: SAME_ORIGIN,
+    });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
       organizationId: t.organizationId,
@@ -293,17 +355,17 @@ describe("invitations", () => {
     });
     const cookie = sessionCookieFrom(res.headers)!;
     expect(cookie).toBeTruthy();
-    const members = await callWithCookie("GET", MEMBERS, cookie);
+    const members = await callWithCookie<Reply<Member[]>>("GET", MEMBERS, cookie);
     expect(members.status).toBe(200);
-    expect(members.body.data.map((m: { email: string }) => m.email)).toContain(email);
+    expect(members.body.data.map((m) => m.email)).toContain(email);
     expect((await call("POST", "/api/v1/auth/login", { body: { email, password: PASSWORD }, headers: SAME_ORIGIN })).status).toBe(200);
     const again = expectError(
-      await call("POST", ACCEPT, { body: { token, name: "Eve", password: PASSWORD }, headers: SAME_ORIGIN }),
+      await call<Reply<InvitationAccepted>>("POST", ACCEPT, { body: { token, name: "Eve", password: PASSWORD }, headers: SAME_ORIGIN }),
       409,
       "INVALID_STATE",
     );
     expect(again.details).toEqual({ status: "accepted" });
-    expect((await call("GET", INVITATIONS, { key: t.key })).body.data[0].status).toBe("accepted");
+    expect((await call<Reply<Invitation[]>>("GET", INVITATIONS, { key: t.key })).body.data[0]?.status).toBe("accepted");
     const [accepted] = await auditRows(t.organizationId, "invitation.accepted");
     expect(accepted).toMatchObject({ actor_type: "user", actor_id: res.body.data.user.id });
     const [joined] = await auditRows(t.organizationId, "member.joined");
@@ -313,9 +375,12 @@ describe("invitations", () => {
   it("a token accepted twice at the same moment joins once", async () => {
     const t = await team();
     const email = uniqueEmail();
-    const { token } = (await call("POST", INVITATIONS, { key: t.key, body: { email, role: "viewer" } })).body.data;
+    const { token } = (await call<Reply<InvitationWithLink>>("POST", INVITATIONS, { key: t.key, body: { email, role: "viewer" } })).body
+      .data;
     const [a, b] = await Promise.all(
-      [1, 2].map(() => call("POST", ACCEPT, { body: { token, name: "Twin", password: PASSWORD }, headers: SAME_ORIGIN })),
+      [1, 2].map(() =>
+        call<Reply<InvitationAccepted>>("POST", ACCEPT, { body: { token, name: "Twin", password: PASSWORD }, headers: SAME_ORIGIN }),
+      ),
     );
     expect([a!.status, b!.status].sort()).toEqual([201, 409]);
     const n = await env.DB.prepare("SELECT count(*) AS n FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = ?")
@@ -327,20 +392,28 @@ describe("invitations", () => {
   it("accepts as the signed-in invited user, who then has both organizations", async () => {
     const t = await team();
     const invitee = await signUpUser({ organizationName: "Own shop" });
-    const { token } = (await call("POST", INVITATIONS, { key: t.key, body: { email: invitee.email, role: "developer" } })).body.data;
+    const { token } = (
+      await call<Reply<InvitationWithLink>>("POST", INVITATIONS, { key: t.key, body: { email: invitee.email, role: "developer" } })
+    ).body.data;
     // Without the cookie, an existing account cannot be claimed by setting a password.
     expectError(
-      await call("POST", ACCEPT, { body: { token, name: "Mallory", password: "another password" }, headers: SAME_ORIGIN }),
+      await call<Reply<InvitationAccepted>>("POST", ACCEPT, {
+        body: { token, name: "Mallory", password: "another password" },
+        headers: SAME_ORIGIN,
+      }),
       409,
       "CONFLICT",
     );
     // A cross-site page cannot make the signed-in browser accept.
     expectError(
-      await callWithCookie("POST", ACCEPT, invitee.cookie, { body: { token }, headers: { Origin: "https://evil.example" } }),
+      await callWithCookie<Reply<InvitationAccepted>>("POST", ACCEPT, invitee.cookie, {
+        body: { token },
+        headers: { Origin: "https://evil.example" },
+      }),
       403,
       "FORBIDDEN",
     );
-    const res = await callWithCookie("POST", ACCEPT, invitee.cookie, { body: { token } });
+    const res = await callWithCookie<Reply<InvitationAccepted>>("POST", ACCEPT, invitee.cookie, { body: { token } });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
       organizationId: t.organizationId,
@@ -349,79 +422,103 @@ describe("invitations", () => {
       user: { id: invitee.userId },
     });
     expect(sessionCookieFrom(res.headers)).toBeNull();
-    const me = await callWithCookie("GET", "/api/v1/auth/me", invitee.cookie);
-    expect(me.body.data.memberships.map((m: { organizationId: string; role: string }) => [m.organizationId, m.role])).toEqual([
+    const me = await callWithCookie<Reply<Me>>("GET", "/api/v1/auth/me", invitee.cookie);
+    expect(me.body.data.memberships.map((m) => [m.organizationId, m.role])).toEqual([
       [invitee.organizationId, "owner"],
       [t.organizationId, "developer"],
     ]);
-    const inOrg = await callWithCookie("GET", "/api/v1/auth/me", invitee.cookie, { headers: { "X-Organization-Id": t.organizationId } });
+    const inOrg = await callWithCookie<Reply<Me>>("GET", "/api/v1/auth/me", invitee.cookie, {
+      headers: { "X-Organization-Id": t.organizationId },
+    });
     expect(inOrg.body.data.current).toMatchObject({ organizationId: t.organizationId, role: "developer" });
   });
 
   it("a signed-in user with another email cannot use someone else's invitation", async () => {
     const t = await team();
     const other = await signUpUser();
-    const { id, token } = (await call("POST", INVITATIONS, { key: t.key, body: { email: uniqueEmail(), role: "viewer" } })).body.data;
-    expect(expectError(await callWithCookie("POST", ACCEPT, other.cookie, { body: { token } }), 403, "FORBIDDEN").message).toMatch(
-      /sign in with that account/,
+    const { id, token } = (
+      await call<Reply<InvitationWithLink>>("POST", INVITATIONS, { key: t.key, body: { email: uniqueEmail(), role: "viewer" } })
+    ).body.data;
+    expect(
+      expectError(await callWithCookie<Reply<InvitationAccepted>>("POST", ACCEPT, other.cookie, { body: { token } }), 403, "FORBIDDEN")
+        .message,
+    ).toMatch(/sign in with that account/);
+    expect((await call<Reply<Invitation[]>>("GET", INVITATIONS, { key: t.key })).body.data.find((i) => i.id === id)?.status).toBe(
+      "pending",
     );
-    expect((await call("GET", INVITATIONS, { key: t.key })).body.data.find((i: { id: string }) => i.id === id).status).toBe("pending");
     expect(await membershipId(t.organizationId, other.userId)).toBeNull();
   });
 
   it("revoke stops the link at once (idempotent, audited); an unknown token is 404", async () => {
     const t = await team();
-    const { id, token } = (await call("POST", INVITATIONS, { key: t.key, body: { email: uniqueEmail(), role: "viewer" } })).body.data;
-    const res = await callWithCookie("DELETE", `${INVITATIONS}/${id}`, t.admin.cookie);
+    const { id, token } = (
+      await call<Reply<InvitationWithLink>>("POST", INVITATIONS, { key: t.key, body: { email: uniqueEmail(), role: "viewer" } })
+    ).body.data;
+    const res = await callWithCookie<Reply<Invitation>>("DELETE", `${INVITATIONS}/${id}`, t.admin.cookie);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ id, status: "revoked" });
-    expect((await callWithCookie("DELETE", `${INVITATIONS}/${id}`, t.admin.cookie)).body.data.status).toBe("revoked");
+    expect((await callWithCookie<Reply<Invitation>>("DELETE", `${INVITATIONS}/${id}`, t.admin.cookie)).body.data.status).toBe("revoked");
     expect(
       expectError(
-        await call("POST", ACCEPT, { body: { token, name: "Late", password: PASSWORD }, headers: SAME_ORIGIN }),
+        await call<Reply<InvitationAccepted>>("POST", ACCEPT, { body: { token, name: "Late", password: PASSWORD }, headers: SAME_ORIGIN }),
         409,
         "INVALID_STATE",
       ).details,
     ).toEqual({ status: "revoked" });
     expect(await auditRows(t.organizationId, "invitation.revoked")).toHaveLength(1);
     expectError(
-      await call("POST", ACCEPT, { body: { token: `${token}x`, name: "X", password: PASSWORD }, headers: SAME_ORIGIN }),
+      await call<Reply<InvitationAccepted>>("POST", ACCEPT, {
+        body: { token: `${token}x`, name: "X", password: PASSWORD },
+        headers: SAME_ORIGIN,
+      }),
       404,
       "NOT_FOUND",
     );
     // The same email may be invited again once the old one is revoked.
-    expect((await call("POST", INVITATIONS, { key: t.key, body: { email: res.body.data.email, role: "viewer" } })).status).toBe(201);
+    expect(
+      (await call<Reply<InvitationWithLink>>("POST", INVITATIONS, { key: t.key, body: { email: res.body.data.email, role: "viewer" } }))
+        .status,
+    ).toBe(201);
   });
 
   it("an expired invitation cannot be accepted and lists as expired", async () => {
     const t = await team();
-    const { id, token } = (await call("POST", INVITATIONS, { key: t.key, body: { email: uniqueEmail(), role: "viewer" } })).body.data;
+    const { id, token } = (
+      await call<Reply<InvitationWithLink>>("POST", INVITATIONS, { key: t.key, body: { email: uniqueEmail(), role: "viewer" } })
+    ).body.data;
     await createDb(env.DB)
       .update(invitations)
       .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
       .where(eq(invitations.id, id));
     expect(
       expectError(
-        await call("POST", ACCEPT, { body: { token, name: "Late", password: PASSWORD }, headers: SAME_ORIGIN }),
+        await call<Reply<InvitationAccepted>>("POST", ACCEPT, { body: { token, name: "Late", password: PASSWORD }, headers: SAME_ORIGIN }),
         409,
         "INVALID_STATE",
       ).details,
     ).toEqual({ status: "expired" });
-    expect((await call("GET", INVITATIONS, { key: t.key })).body.data[0].status).toBe("expired");
+    expect((await call<Reply<Invitation[]>>("GET", INVITATIONS, { key: t.key })).body.data[0]?.status).toBe("expired");
   });
 
   it("an owner may invite an owner; the invitee joins as owner", async () => {
     const t = await team();
     expectError(
-      await callWithCookie("POST", INVITATIONS, t.admin.cookie, { body: { email: uniqueEmail(), role: "owner" } }),
+      await callWithCookie<Reply<InvitationWithLink>>("POST", INVITATIONS, t.admin.cookie, {
+        body: { email: uniqueEmail(), role: "owner" },
+      }),
       403,
       "FORBIDDEN",
     );
     const email = uniqueEmail();
-    const { token } = (await callWithCookie("POST", INVITATIONS, t.owner.cookie, { body: { email, role: "owner" } })).body.data;
-    const res = await call("POST", ACCEPT, { body: { token, name: "Co-founder", password: PASSWORD }, headers: SAME_ORIGIN });
+    const { token } = (
+      await callWithCookie<Reply<InvitationWithLink>>("POST", INVITATIONS, t.owner.cookie, { body: { email, role: "owner" } })
+    ).body.data;
+    const res = await call<Reply<InvitationAccepted>>("POST", ACCEPT, {
+      body: { token, name: "Co-founder", password: PASSWORD },
+      headers: SAME_ORIGIN,
+    });
     expect(res.body.data.role).toBe("owner");
     // Now the first owner may leave.
-    expect((await callWithCookie("DELETE", `${MEMBERS}/${t.ids.owner}`, t.owner.cookie)).status).toBe(200);
+    expect((await callWithCookie<Reply<RemovedMember>>("DELETE", `${MEMBERS}/${t.ids.owner}`, t.owner.cookie)).status).toBe(200);
   });
 });

@@ -5,6 +5,7 @@ import { CATALOGUE } from "../../src/compat/catalogue";
 import { pathParamNames } from "../../src/compat/catalogue-route";
 import { call, seedTenant, type TestTenant } from "./support";
 import { addFault, clearSimRequests, seedGatewayAccount, simKey, simRequests } from "./gateway-support";
+import type { Passthrough } from "./bodies";
 
 const PASSTHROUGH = CATALOGUE.filter((op) => op.kind === "passthrough");
 const SAMPLE_PARAMS: Record<string, string> = {
@@ -46,7 +47,7 @@ describe("every passthrough operation forwards exactly what the catalogue says",
     const variant = CATALOGUE.filter((o) => o.method === op.method && o.path === op.path).indexOf(op) > 0 ? "/" : "";
     const isGet = op.method === "GET";
     const body = op.bodyRequired ? { value: "129.90", customer: "cus_000005", nested: { a: [1, "b"] } } : undefined;
-    const res = await call(op.method, `${surfacePath}${variant}${isGet ? `?${SAMPLE_QUERY}` : ""}`, {
+    const res = await call<Passthrough<unknown>>(op.method, `${surfacePath}${variant}${isGet ? `?${SAMPLE_QUERY}` : ""}`, {
       key: tenant.key,
       body,
       headers: {

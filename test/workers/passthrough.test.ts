@@ -1,5 +1,6 @@
 // Passthrough rules beyond the per-operation table: who may call, missing accounts, upstream error
 // mapping, id translation, uploads, path safety, secrets that must never leak, and the call log.
+import type { OpenAPIObject } from "openapi3-ts/oas31";
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app";
@@ -8,6 +9,7 @@ import { customers, payments } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
 import { BASE, call, type ErrorBody, expectError, seedTenant } from "./support";
 import { addFault, clearFaults, seedGatewayAccount, simKey, simRequests, upstream, waitForLogs } from "./gateway-support";
+import type { Passthrough, UploadEcho } from "./bodies";
 
 async function connectedTenant(permissions?: readonly string[]) {
   const tenant = await seedTenant(permissions ? { permissions } : {});
@@ -182,7 +184,7 @@ describe("native id translation", () => {
     const unsynced = await insertCustomer(t, null);
     const unknown = newId();
 
-    const res = await call("GET", `/api/v1/customers/${mine}/notifications`, { key: t.key });
+    const res = await call<Passthrough>("GET", `/api/v1/customers/${mine}/notifications`, { key: t.key });
     expect(res.status).toBe(200);
     expect(res.body.meta.upstream.status).toBe(200);
     for (const id of [theirs, unsynced, unknown, "cus_000005"])
@@ -239,7 +241,7 @@ describe("bodies and uploads", () => {
     });
     const contentType = request.headers.get("content-type")!;
     const bytes = await request.clone().arrayBuffer();
-    const res = await call("POST", "/api/v1/payments/pay_9/documents", {
+    const res = await call<Passthrough<UploadEcho>>("POST", "/api/v1/payments/pay_9/documents", {
       key: t.key,
       rawBody: bytes,
       headers: { "Content-Type": contentType },
@@ -290,9 +292,10 @@ describe("bodies and uploads", () => {
 describe("documents the upstream answers as files", () => {
   it("a subscription's carnê (PDF) is forwarded byte for byte, outside the envelope, and logged", async () => {
     const t = await connectedTenant();
-    const customer = (await upstream(t.upstreamKey, "POST", "/v3/customers", { name: "Ana", cpfCnpj: "52998224725" })).body.id;
+    const customer = (await upstream<{ id: string }>(t.upstreamKey, "POST", "/v3/customers", { name: "Ana", cpfCnpj: "52998224725" })).body
+      .id;
     const sub = (
-      await upstream(t.upstreamKey, "POST", "/v3/subscriptions", {
+      await upstream<{ id: string }>(t.upstreamKey, "POST", "/v3/subscriptions", {
         customer,
         billingType: "BOLETO",
         value: 49.9,
@@ -339,10 +342,10 @@ describe("documents the upstream answers as files", () => {
   });
 
   it("the OpenAPI document describes the carnê as application/pdf", async () => {
-    const doc = (await call("GET", "/api/v1/openapi.json")).body;
-    const op = doc.paths["/api/v1/subscriptions/{id}/paymentBook"].get;
-    expect(Object.keys(op.responses["200"].content)).toEqual(["application/pdf"]);
-    expect(Object.keys(doc.paths["/api/v1/finance/balance"].get.responses["200"].content)).toEqual(["application/json"]);
+    const doc = (await call<OpenAPIObject>("GET", "/api/v1/openapi.json")).body;
+    const contentTypes = (path: string) => Object.keys(doc.paths?.[path]?.get?.responses?.["200"]?.content ?? {});
+    expect(contentTypes("/api/v1/subscriptions/{id}/paymentBook")).toEqual(["application/pdf"]);
+    expect(contentTypes("/api/v1/finance/balance")).toEqual(["application/json"]);
   });
 });
 
@@ -362,7 +365,7 @@ describe("never an open proxy", () => {
     ["/api/v1/payments/pay%00/billingInfo", 400],
   ])("%s → %i, nothing reaches the upstream", async (path, status) => {
     const t = await connectedTenant();
-    const res = await call("GET", path, { key: t.key });
+    const res = await call<ErrorBody>("GET", path, { key: t.key });
     expect(res.status, JSON.stringify(res.body)).toBe(status);
     expect(res.body.error.code).toBe(status === 404 ? "NOT_FOUND" : "VALIDATION_FAILED");
     expect(await simRequests(t.upstreamKey)).toEqual([]);

@@ -6,7 +6,8 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { PERMISSIONS } from "../../src/lib/permissions";
 import { createPayment, createCustomer, dueDate, seedBillingTenant, sim, simRequests } from "./billing-support";
-import { call, expectError, seedApiKey } from "./support";
+import { call, type ErrorBody, expectError, seedApiKey } from "./support";
+import type { Reply, Payment, Plan, Subscription } from "./bodies";
 
 interface Operation {
   method: string;
@@ -50,7 +51,7 @@ describe("missing permissions", () => {
     const wrong: string[] = [];
     for (const op of operations) {
       const path = op.path.replace(/\{[^}]+\}/g, () => crypto.randomUUID());
-      const res = await call(op.method, path, {
+      const res = await call<Partial<ErrorBody> | null>(op.method, path, {
         key: keys.get(op.permission)!,
         ...(["POST", "PUT", "PATCH"].includes(op.method) ? { body: {} } : {}),
       });
@@ -72,14 +73,18 @@ describe("refund and cancel without payments.manage / subscriptions.manage", () 
     const customer = await createCustomer(t);
     const payment = (await createPayment(t, customer.id)).body.data;
     await sim("POST", `/v3/sandbox/payment/${payment.upstreamId}/confirm`, {}, t.upstreamKey);
-    const before = (await call("GET", `/api/v1/payments/${payment.id}`, { key: t.key })).body.data;
+    const before = (await call<Reply<Payment>>("GET", `/api/v1/payments/${payment.id}`, { key: t.key })).body.data;
     expect(before.status).toBe("RECEIVED");
     const upstreamCalls = (await simRequests(t)).length;
 
     const { key } = await seedApiKey(t.organizationId, null, { permissions: allBut("payments.manage") });
-    const error = expectError(await call("POST", `/api/v1/payments/${payment.id}/refund`, { key, body: {} }), 403, "FORBIDDEN");
+    const error = expectError(
+      await call<Reply<Payment>>("POST", `/api/v1/payments/${payment.id}/refund`, { key, body: {} }),
+      403,
+      "FORBIDDEN",
+    );
     expect(error.details.requiredPermission).toBe("payments.manage");
-    expect((await call("GET", `/api/v1/payments/${payment.id}`, { key: t.key })).body.data).toEqual(before);
+    expect((await call<Reply<Payment>>("GET", `/api/v1/payments/${payment.id}`, { key: t.key })).body.data).toEqual(before);
     expect((await simRequests(t)).length).toBe(upstreamCalls);
     const events = await env.DB.prepare("SELECT count(*) AS n FROM events WHERE workspace_id = ? AND type LIKE 'payment.refund%'")
       .bind(t.workspaceId)
@@ -92,28 +97,34 @@ describe("refund and cancel without payments.manage / subscriptions.manage", () 
     const customer = await createCustomer(t);
     const payment = (await createPayment(t, customer.id)).body.data;
     const { key } = await seedApiKey(t.organizationId, null, { permissions: allBut("payments.manage") });
-    const error = expectError(await call("POST", `/api/v1/payments/${payment.id}/cancel`, { key }), 403, "FORBIDDEN");
+    const error = expectError(await call<Reply<Payment>>("POST", `/api/v1/payments/${payment.id}/cancel`, { key }), 403, "FORBIDDEN");
     expect(error.details.requiredPermission).toBe("payments.manage");
-    expect((await call("GET", `/api/v1/payments/${payment.id}`, { key: t.key })).body.data.status).toBe("PENDING");
+    expect((await call<Reply<Payment>>("GET", `/api/v1/payments/${payment.id}`, { key: t.key })).body.data.status).toBe("PENDING");
     expect(await simRequests(t, "DELETE", `/v3/payments/${payment.upstreamId}`)).toEqual([]);
   });
 
   it("subscription cancel: 403 naming subscriptions.manage; the subscription stays ACTIVE", async () => {
     const t = await seedBillingTenant();
     const customer = await createCustomer(t);
-    const plan = await call("POST", "/api/v1/plans", {
+    const plan = await call<Reply<Plan>>("POST", "/api/v1/plans", {
       key: t.key,
       body: { name: "Pro", value: "49.90", cycle: "MONTHLY", billingType: "PIX" },
     });
-    const sub = await call("POST", "/api/v1/subscriptions", {
+    const sub = await call<Reply<Subscription>>("POST", "/api/v1/subscriptions", {
       key: t.key,
       body: { plan: plan.body.data.id, customer: customer.id, nextDueDate: dueDate(3) },
     });
     expect(sub.status, JSON.stringify(sub.body)).toBe(201);
     const { key } = await seedApiKey(t.organizationId, null, { permissions: allBut("subscriptions.manage") });
-    const error = expectError(await call("POST", `/api/v1/subscriptions/${sub.body.data.id}/cancel`, { key }), 403, "FORBIDDEN");
+    const error = expectError(
+      await call<Reply<Subscription>>("POST", `/api/v1/subscriptions/${sub.body.data.id}/cancel`, { key }),
+      403,
+      "FORBIDDEN",
+    );
     expect(error.details.requiredPermission).toBe("subscriptions.manage");
-    expect((await call("GET", `/api/v1/subscriptions/${sub.body.data.id}`, { key: t.key })).body.data.status).toBe("ACTIVE");
+    expect((await call<Reply<Subscription>>("GET", `/api/v1/subscriptions/${sub.body.data.id}`, { key: t.key })).body.data.status).toBe(
+      "ACTIVE",
+    );
     expect(await simRequests(t, "DELETE", `/v3/subscriptions/${sub.body.data.upstreamId}`)).toEqual([]);
   });
 });

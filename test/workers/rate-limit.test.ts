@@ -7,6 +7,7 @@ import { buildApp } from "../../src/app";
 import { hashApiKey } from "../../src/access/api-key-secret";
 import { RATE_LIMIT_UNIT } from "../../src/http/rate-limit";
 import { BASE, call, type ErrorBody, seedTenant } from "./support";
+import type { Reply, Workspace } from "./bodies";
 
 const settle = () => new Promise((r) => setTimeout(r, 5));
 
@@ -83,7 +84,8 @@ describe("rate limiting", () => {
   it("asks the real API_RATE_LIMITER binding of wrangler.toml once per unit, keyed by the credential", async () => {
     const t = await seedTenant();
     const limit = vi.spyOn(env.API_RATE_LIMITER, "limit");
-    for (let i = 0; i < RATE_LIMIT_UNIT + 1; i++) expect((await call("GET", "/api/v1/workspaces", { key: t.key })).status).toBe(200);
+    for (let i = 0; i < RATE_LIMIT_UNIT + 1; i++)
+      expect((await call<Reply<Workspace[]>>("GET", "/api/v1/workspaces", { key: t.key })).status).toBe(200);
     for (let i = 0; i < 100 && limit.mock.results.length < 2; i++) await settle();
     const key = `api_key:${(await hashApiKey(t.key)).slice(0, 32)}`;
     expect(limit.mock.calls).toEqual([[{ key }], [{ key }]]);

@@ -11,6 +11,7 @@ import { idempotencyKeys } from "../../src/db/schema";
 import { runSweepers } from "../../src/scheduled";
 import { seedGatewayAccount, simKey, simRequests } from "./gateway-support";
 import { call, expectError, seedTenant, seedWorkspace } from "./support";
+import type { Passthrough, Reply, UploadEcho, WebhookEndpoint, WebhookEndpointWithSecret, Workspace } from "./bodies";
 
 const MiB = 1024 * 1024;
 
@@ -25,7 +26,7 @@ describe("16 webhook endpoints per workspace", () => {
   it("the 17th is refused and not stored; another workspace still has room", async () => {
     const t = await seedTenant();
     const create = (i: number, workspace?: string) =>
-      call("POST", "/api/v1/webhook-endpoints", {
+      call<Reply<WebhookEndpointWithSecret>>("POST", "/api/v1/webhook-endpoints", {
         key: t.key,
         body: { url: `https://hooks.merchant.com.br/ponte/${i}`, eventKinds: ["*"] },
         ...(workspace ? { headers: { "X-Workspace-Id": workspace } } : {}),
@@ -68,7 +69,11 @@ describe("the 10 MiB multipart limit", () => {
     const t = await connected();
     const upload = (total: number) => {
       const { body, contentType } = multipartOf(total);
-      return call("POST", "/api/v1/payments/pay_9/documents", { key: t.key, rawBody: body, headers: { "Content-Type": contentType } });
+      return call<Passthrough<UploadEcho>>("POST", "/api/v1/payments/pay_9/documents", {
+        key: t.key,
+        rawBody: body,
+        headers: { "Content-Type": contentType },
+      });
     };
     const over = await upload(10 * MiB + 1);
     expect(expectError(over, 413, "PAYLOAD_TOO_LARGE").details.limitBytes).toBe(10 * MiB);
@@ -111,7 +116,7 @@ describe("no cached API key served past 10 s", () => {
 
 describe("Idempotency-Key claims and reuse", () => {
   const createWorkspace = (key: string, idem: string, name = "Loja") =>
-    call("POST", "/api/v1/workspaces", { key, body: { name }, headers: { "Idempotency-Key": idem } });
+    call<Reply<Workspace>>("POST", "/api/v1/workspaces", { key, body: { name }, headers: { "Idempotency-Key": idem } });
   const abandon = (organizationId: string, idem: string, ageSeconds: number) =>
     createDb(env.DB)
       .update(idempotencyKeys)
@@ -140,27 +145,30 @@ describe("Idempotency-Key claims and reuse", () => {
 
   it("422 IDEMPOTENCY_KEY_REUSED for the same key and body on another path, and with another method", async () => {
     const t = await seedTenant();
-    const a = (await call("POST", "/api/v1/workspaces", { key: t.key, body: { name: "A" } })).body.data.id as string;
-    const b = (await call("POST", "/api/v1/workspaces", { key: t.key, body: { name: "B" } })).body.data.id as string;
+    const a = (await call<Reply<Workspace>>("POST", "/api/v1/workspaces", { key: t.key, body: { name: "A" } })).body.data.id as string;
+    const b = (await call<Reply<Workspace>>("POST", "/api/v1/workspaces", { key: t.key, body: { name: "B" } })).body.data.id as string;
     const archive = (id: string) =>
-      call("POST", `/api/v1/workspaces/${id}/archive`, { key: t.key, headers: { "Idempotency-Key": "same-key" } });
+      call<Reply<Workspace>>("POST", `/api/v1/workspaces/${id}/archive`, { key: t.key, headers: { "Idempotency-Key": "same-key" } });
     expect((await archive(a)).status).toBe(200);
     expectError(await archive(b), 422, "IDEMPOTENCY_KEY_REUSED");
-    expect((await call("GET", `/api/v1/workspaces/${b}`, { key: t.key })).body.data.archivedAt).toBeNull();
+    expect((await call<Reply<Workspace>>("GET", `/api/v1/workspaces/${b}`, { key: t.key })).body.data.archivedAt).toBeNull();
 
     const first = await createWorkspace(t.key, "method-key", "C");
     expect(first.status).toBe(201);
-    const renamed = await call("PATCH", `/api/v1/workspaces/${b}`, {
+    const renamed = await call<Reply<Workspace>>("PATCH", `/api/v1/workspaces/${b}`, {
       key: t.key,
       body: { name: "C" },
       headers: { "Idempotency-Key": "method-key" },
     });
     expectError(renamed, 422, "IDEMPOTENCY_KEY_REUSED");
-    expect((await call("GET", `/api/v1/workspaces/${b}`, { key: t.key })).body.data.name).toBe("B");
+    expect((await call<Reply<Workspace>>("GET", `/api/v1/workspaces/${b}`, { key: t.key })).body.data.name).toBe("B");
 
     // Same path, same body, another method.
     const endpoint = (
-      await call("POST", "/api/v1/webhook-endpoints", { key: t.key, body: { url: "https://hooks.merchant.com.br/x", eventKinds: ["*"] } })
+      await call<Reply<WebhookEndpointWithSecret>>("POST", "/api/v1/webhook-endpoints", {
+        key: t.key,
+        body: { url: "https://hooks.merchant.com.br/x", eventKinds: ["*"] },
+      })
     ).body.data.id as string;
     const same = (method: string) =>
       call(method, `/api/v1/webhook-endpoints/${endpoint}`, {
@@ -170,7 +178,7 @@ describe("Idempotency-Key claims and reuse", () => {
       });
     expect((await same("PATCH")).status).toBe(200);
     expectError(await same("DELETE"), 422, "IDEMPOTENCY_KEY_REUSED");
-    expect((await call("GET", `/api/v1/webhook-endpoints/${endpoint}`, { key: t.key })).status).toBe(200);
+    expect((await call<Reply<WebhookEndpoint>>("GET", `/api/v1/webhook-endpoints/${endpoint}`, { key: t.key })).status).toBe(200);
   });
 });
 

@@ -11,7 +11,7 @@ import { CATALOGUE } from "../../src/compat/catalogue";
 import { clearSimRequests, simRequests } from "./gateway-support";
 import { type ApiOperation, apiOperations, fillPath, paramResource } from "./openapi-operations";
 import { type CreatedRecord, RECORD_FACTORIES, seedTenantWithTwoWorkspaces, type TenantWorkspace, VALID_BODIES } from "./tenant-records";
-import { type ApiResponse, call, expectError, seedApiKey } from "./support";
+import { type ApiResponse, call, type ErrorBody, expectError, seedApiKey } from "./support";
 import { mockReceiver } from "./webhooks-support";
 
 const PASSTHROUGH = new Set(CATALOGUE.filter((op) => op.kind === "passthrough").map((op) => op.operationId));
@@ -42,7 +42,11 @@ afterAll(() => vi.restoreAllMocks());
 const bodyFor = (op: ApiOperation) => (op.method === "GET" ? undefined : (VALID_BODIES[op.label] ?? {}));
 
 function request(op: ApiOperation, path: string, key: string | null, workspaceId?: string) {
-  return call(op.method, path, { key, body: bodyFor(op), headers: workspaceId ? { "X-Workspace-Id": workspaceId } : {} });
+  return call<Partial<ErrorBody> | null>(op.method, path, {
+    key,
+    body: bodyFor(op),
+    headers: workspaceId ? { "X-Workspace-Id": workspaceId } : {},
+  });
 }
 
 describe("the guarded operations", () => {

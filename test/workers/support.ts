@@ -76,15 +76,13 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: untyped default for the many call sites not yet given a body type (issue 11, point 8)
-export interface ApiResponse<T = any> {
+export interface ApiResponse<T = unknown> {
   status: number;
   headers: Headers;
   body: T;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: untyped default for the many call sites not yet given a body type (issue 11, point 8)
-export async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+export async function call<T = unknown>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
   const headers = new Headers(options.headers);
   if (options.key) headers.set("Authorization", `Bearer ${options.key}`);
   let body: BodyInit | undefined = options.rawBody;
@@ -124,20 +122,21 @@ export interface ErrorBody {
   error: ApiErrorBody;
 }
 
-/** The success envelope: `{ data }`, and for lists the cursor fields. */
+/** The success envelope: `{ data, meta }`; lists add `meta.pagination` (src/http/envelope.ts). */
 export interface Envelope<T> {
   data: T;
-  hasMore?: boolean;
-  nextCursor?: string | null;
+  meta: { requestId: string; pagination: { limit: number; offset: number; totalCount: number; hasMore: boolean } };
 }
 
 /** Asserts the error envelope and returns it. */
 export function expectError(res: ApiResponse, status: number, code: string) {
-  if (res.status !== status || res.body?.error?.code !== code) {
+  const body = res.body as Partial<ErrorBody> | null | undefined;
+  if (res.status !== status || body?.error?.code !== code) {
     throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
   }
   const requestId = res.headers.get("X-Request-Id");
-  if (!requestId || res.body.error.requestId !== requestId) throw new Error("error.requestId must equal X-Request-Id");
-  if (typeof res.body.error.message !== "string" || typeof res.body.error.details !== "object") throw new Error("malformed error envelope");
-  return (res.body as ErrorBody).error;
+  const { error } = res.body as ErrorBody;
+  if (!requestId || error.requestId !== requestId) throw new Error("error.requestId must equal X-Request-Id");
+  if (typeof error.message !== "string" || typeof error.details !== "object") throw new Error("malformed error envelope");
+  return error;
 }

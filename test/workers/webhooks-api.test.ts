@@ -4,13 +4,14 @@ import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { call, expectError, seedApiKey, seedTenant, seedWorkspace } from "./support";
 import { consume, createEndpoint, deliveriesOf, hmacHex, insertEvent, mockReceiver } from "./webhooks-support";
+import type { AttemptResult, Reply, WebhookDelivery, WebhookDeliveryDetail, WebhookEndpoint, WebhookEndpointWithSecret } from "./bodies";
 
 afterEach(() => vi.restoreAllMocks());
 
 describe("webhook endpoints", () => {
   it("create returns the secret once; reads never show it; the stored secret is sealed", async () => {
     const tenant = await seedTenant();
-    const res = await call("POST", "/api/v1/webhook-endpoints", {
+    const res = await call<Reply<WebhookEndpointWithSecret>>("POST", "/api/v1/webhook-endpoints", {
       key: tenant.key,
       body: { url: "https://hooks.merchant.com.br/ponte", description: "prod", eventKinds: ["payment.received", "upstream.*"] },
     });
@@ -28,8 +29,8 @@ describe("webhook endpoints", () => {
     });
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
 
-    const got = await call("GET", `/api/v1/webhook-endpoints/${created.id}`, { key: tenant.key });
-    const listed = await call("GET", "/api/v1/webhook-endpoints", { key: tenant.key });
+    const got = await call<Reply<WebhookEndpoint>>("GET", `/api/v1/webhook-endpoints/${created.id}`, { key: tenant.key });
+    const listed = await call<Reply<WebhookEndpoint[]>>("GET", "/api/v1/webhook-endpoints", { key: tenant.key });
     for (const body of [got.body, listed.body]) expect(JSON.stringify(body)).not.toContain(created.secret);
     expect(listed.body.meta.pagination.totalCount).toBe(1);
     const row = await env.DB.prepare("SELECT secret_sealed FROM webhook_endpoints WHERE id = ?")
@@ -43,7 +44,7 @@ describe("webhook endpoints", () => {
     const tenant = await seedTenant();
     const results = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        call("POST", "/api/v1/webhook-endpoints", {
+        call<Reply<WebhookEndpointWithSecret>>("POST", "/api/v1/webhook-endpoints", {
           key: tenant.key,
           body: { url: `https://hooks.merchant.com.br/${i}`, eventKinds: ["payment.received"] },
         }),
@@ -66,7 +67,7 @@ describe("webhook endpoints", () => {
   it("patch changes fields; disabling fails open deliveries; delete removes it but keeps the log", async () => {
     const tenant = await seedTenant();
     const endpoint = await createEndpoint(tenant);
-    const patched = await call("PATCH", `/api/v1/webhook-endpoints/${endpoint.id}`, {
+    const patched = await call<Reply<WebhookEndpoint>>("PATCH", `/api/v1/webhook-endpoints/${endpoint.id}`, {
       key: tenant.key,
       body: { description: "new", eventKinds: ["payment.created"], enabled: false },
     });
@@ -79,11 +80,17 @@ describe("webhook endpoints", () => {
     });
 
     mockReceiver();
-    await call("POST", `/api/v1/webhook-endpoints/${endpoint.id}/test`, { key: tenant.key });
-    const deleted = await call("DELETE", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: tenant.key });
+    await call<Reply<AttemptResult>>("POST", `/api/v1/webhook-endpoints/${endpoint.id}/test`, { key: tenant.key });
+    const deleted = await call<Reply<WebhookEndpoint>>("DELETE", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: tenant.key });
     expect(deleted.body.data).toEqual({ id: endpoint.id, object: "webhook_endpoint", deleted: true });
-    expectError(await call("GET", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: tenant.key }), 404, "NOT_FOUND");
-    expect((await call("GET", `/api/v1/webhook-logs?endpointId=${endpoint.id}`, { key: tenant.key })).body.data).toHaveLength(1);
+    expectError(
+      await call<Reply<WebhookEndpoint>>("GET", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: tenant.key }),
+      404,
+      "NOT_FOUND",
+    );
+    expect(
+      (await call<Reply<WebhookDelivery[]>>("GET", `/api/v1/webhook-logs?endpointId=${endpoint.id}`, { key: tenant.key })).body.data,
+    ).toHaveLength(1);
   });
 
   it.each([
@@ -102,7 +109,10 @@ describe("webhook endpoints", () => {
   ])("rejects %s (SSRF policy) naming body.url", async (url, reason) => {
     const tenant = await seedTenant();
     const error = expectError(
-      await call("POST", "/api/v1/webhook-endpoints", { key: tenant.key, body: { url, eventKinds: ["*"] } }),
+      await call<Reply<WebhookEndpointWithSecret>>("POST", "/api/v1/webhook-endpoints", {
+        key: tenant.key,
+        body: { url, eventKinds: ["*"] },
+      }),
       400,
       "VALIDATION_FAILED",
     );
@@ -110,7 +120,7 @@ describe("webhook endpoints", () => {
     expect(error.details.fields[0]?.message).toContain(reason);
     const endpoint = await createEndpoint(tenant);
     expectError(
-      await call("PATCH", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: tenant.key, body: { url } }),
+      await call<Reply<WebhookEndpoint>>("PATCH", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: tenant.key, body: { url } }),
       400,
       "VALIDATION_FAILED",
     );
@@ -119,15 +129,19 @@ describe("webhook endpoints", () => {
   it("allows http://127.0.0.1 in the local environment only", async () => {
     const tenant = await seedTenant();
     expect(
-      (await call("POST", "/api/v1/webhook-endpoints", { key: tenant.key, body: { url: "http://127.0.0.1:8787/hook", eventKinds: ["*"] } }))
-        .status,
+      (
+        await call<Reply<WebhookEndpointWithSecret>>("POST", "/api/v1/webhook-endpoints", {
+          key: tenant.key,
+          body: { url: "http://127.0.0.1:8787/hook", eventKinds: ["*"] },
+        })
+      ).status,
     ).toBe(201);
   });
 
   it("validates every event kind", async () => {
     const tenant = await seedTenant();
     const error = expectError(
-      await call("POST", "/api/v1/webhook-endpoints", {
+      await call<Reply<WebhookEndpointWithSecret>>("POST", "/api/v1/webhook-endpoints", {
         key: tenant.key,
         body: { url: "https://a.merchant.com.br/", eventKinds: ["payment.received", "payment.exploded", "ping"] },
       }),
@@ -136,7 +150,10 @@ describe("webhook endpoints", () => {
     );
     expect(error.details.fields.map((f: { path: string }) => f.path)).toEqual(["body.eventKinds.1", "body.eventKinds.2"]);
     expectError(
-      await call("POST", "/api/v1/webhook-endpoints", { key: tenant.key, body: { url: "https://a.merchant.com.br/", eventKinds: [] } }),
+      await call<Reply<WebhookEndpointWithSecret>>("POST", "/api/v1/webhook-endpoints", {
+        key: tenant.key,
+        body: { url: "https://a.merchant.com.br/", eventKinds: [] },
+      }),
       400,
       "VALIDATION_FAILED",
     );
@@ -148,7 +165,7 @@ describe("the Test action", () => {
     const tenant = await seedTenant();
     const endpoint = await createEndpoint(tenant, { eventKinds: ["payment.received"] });
     const receiver = mockReceiver(() => new Response("pong", { status: 200 }));
-    const res = await call("POST", `/api/v1/webhook-endpoints/${endpoint.id}/test`, { key: tenant.key });
+    const res = await call<Reply<AttemptResult>>("POST", `/api/v1/webhook-endpoints/${endpoint.id}/test`, { key: tenant.key });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
       object: "webhook_attempt",
@@ -166,7 +183,7 @@ describe("the Test action", () => {
     expect(v1).toBe(`v1=${await hmacHex(endpoint.secret, `${t!.slice(2)}.${req.body}`)}`);
     expect(JSON.parse(req.body)).toMatchObject({ type: "ping", data: { endpointId: endpoint.id } });
 
-    const log = await call("GET", `/api/v1/webhook-logs/${res.body.data.deliveryId}`, { key: tenant.key });
+    const log = await call<Reply<WebhookDeliveryDetail>>("GET", `/api/v1/webhook-logs/${res.body.data.deliveryId}`, { key: tenant.key });
     expect(log.body.data).toMatchObject({ status: "succeeded", eventType: "ping", attemptCount: 1, payload: JSON.parse(req.body) });
     expect(log.body.data.attempts).toHaveLength(1);
     // A ping is never fanned out to other endpoints by the sweeper.
@@ -181,7 +198,7 @@ describe("the Test action", () => {
     const tenant = await seedTenant();
     const endpoint = await createEndpoint(tenant);
     mockReceiver(() => new Response("bad gateway", { status: 502 }));
-    const res = await call("POST", `/api/v1/webhook-endpoints/${endpoint.id}/test`, { key: tenant.key });
+    const res = await call<Reply<AttemptResult>>("POST", `/api/v1/webhook-endpoints/${endpoint.id}/test`, { key: tenant.key });
     expect(res.body.data).toMatchObject({ succeeded: false, statusCode: 502, errorKind: "http_status", responseExcerpt: "bad gateway" });
     expect((await deliveriesOf(endpoint.id))[0]).toMatchObject({ status: "failed" });
   });
@@ -196,7 +213,7 @@ describe("webhook logs", () => {
     await consume([{ eventId: (await insertEvent(tenant, "payment.received")).id }]);
     receiver.answer(() => new Response("x", { status: 500 }));
     await consume([{ eventId: (await insertEvent(tenant, "payment.created")).id }]);
-    const list = (q: string) => call("GET", `/api/v1/webhook-logs?${q}`, { key: tenant.key }).then((r) => r.body);
+    const list = (q: string) => call<Reply<WebhookDelivery[]>>("GET", `/api/v1/webhook-logs?${q}`, { key: tenant.key }).then((r) => r.body);
     expect((await list("")).meta.pagination.totalCount).toBe(4);
     expect((await list(`endpointId=${a.id}`)).data.map((d: { endpointId: unknown }) => d.endpointId)).toEqual([a.id, a.id]);
     expect((await list("eventType=payment.created")).data.map((d: { status: unknown }) => d.status)).toEqual(["retrying", "retrying"]);
@@ -207,29 +224,37 @@ describe("webhook logs", () => {
     expect((await list(`status=retrying&endpointId=${b.id}`)).data).toHaveLength(1);
     expect((await list(`from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).data).toHaveLength(0);
     expect((await list(`to=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).data).toHaveLength(4);
-    expectError(await call("GET", "/api/v1/webhook-logs?status=lost", { key: tenant.key }), 400, "VALIDATION_FAILED");
+    expectError(
+      await call<Reply<WebhookDelivery[]>>("GET", "/api/v1/webhook-logs?status=lost", { key: tenant.key }),
+      400,
+      "VALIDATION_FAILED",
+    );
 
     const failed = (await list("status=retrying")).data[0];
-    const detail = (await call("GET", `/api/v1/webhook-logs/${failed.id}`, { key: tenant.key })).body.data;
+    const detail = (await call<Reply<WebhookDeliveryDetail>>("GET", `/api/v1/webhook-logs/${failed!.id}`, { key: tenant.key })).body.data;
     expect(detail.attempts[0]).toMatchObject({ statusCode: 500, errorKind: "http_status", responseExcerpt: "x", succeeded: false });
-    expect(Date.parse(detail.attempts[0].attemptedAt)).not.toBeNaN();
+    expect(Date.parse(detail.attempts[0]!.attemptedAt)).not.toBeNaN();
   });
 });
 
 describe("security", () => {
   it("needs a credential, and names the missing permission", async () => {
-    expectError(await call("GET", "/api/v1/webhook-endpoints"), 401, "UNAUTHORIZED");
+    expectError(await call<Reply<WebhookEndpoint[]>>("GET", "/api/v1/webhook-endpoints"), 401, "UNAUTHORIZED");
     const tenant = await seedTenant({ permissions: ["webhook_endpoints.read"] });
     const error = expectError(
-      await call("POST", "/api/v1/webhook-endpoints", { key: tenant.key, body: { url: "https://a.merchant.com.br/", eventKinds: ["*"] } }),
+      await call<Reply<WebhookEndpointWithSecret>>("POST", "/api/v1/webhook-endpoints", {
+        key: tenant.key,
+        body: { url: "https://a.merchant.com.br/", eventKinds: ["*"] },
+      }),
       403,
       "FORBIDDEN",
     );
     expect(error.details.requiredPermission).toBe("webhook_endpoints.manage");
     const none = await seedTenant({ permissions: ["payments.read"] });
-    expect(expectError(await call("GET", "/api/v1/webhook-logs", { key: none.key }), 403, "FORBIDDEN").details.requiredPermission).toBe(
-      "webhook_endpoints.read",
-    );
+    expect(
+      expectError(await call<Reply<WebhookDelivery[]>>("GET", "/api/v1/webhook-logs", { key: none.key }), 403, "FORBIDDEN").details
+        .requiredPermission,
+    ).toBe("webhook_endpoints.read");
   });
 
   it("another tenant's endpoint or delivery is a 404 on every route", async () => {
@@ -237,7 +262,7 @@ describe("security", () => {
     const stranger = await seedTenant();
     const endpoint = await createEndpoint(owner);
     mockReceiver();
-    const ping = await call("POST", `/api/v1/webhook-endpoints/${endpoint.id}/test`, { key: owner.key });
+    const ping = await call<Reply<AttemptResult>>("POST", `/api/v1/webhook-endpoints/${endpoint.id}/test`, { key: owner.key });
     const deliveryId = ping.body.data.deliveryId;
     const since = new Date(0).toISOString();
     const routes: [string, string, unknown?][] = [
@@ -252,10 +277,12 @@ describe("security", () => {
       ["POST", `/api/v1/webhook-logs/${deliveryId}/redeliver`],
     ];
     for (const [method, path, body] of routes) expectError(await call(method, path, { key: stranger.key, body }), 404, "NOT_FOUND");
-    expect((await call("GET", "/api/v1/webhook-endpoints", { key: stranger.key })).body.data).toEqual([]);
-    expect((await call("GET", "/api/v1/webhook-logs", { key: stranger.key })).body.data).toEqual([]);
+    expect((await call<Reply<WebhookEndpoint[]>>("GET", "/api/v1/webhook-endpoints", { key: stranger.key })).body.data).toEqual([]);
+    expect((await call<Reply<WebhookDelivery[]>>("GET", "/api/v1/webhook-logs", { key: stranger.key })).body.data).toEqual([]);
     // Untouched for its owner.
-    expect((await call("GET", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: owner.key })).body.data.description).toBeNull();
+    expect(
+      (await call<Reply<WebhookEndpoint>>("GET", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: owner.key })).body.data.description,
+    ).toBeNull();
   });
 
   it("endpoints belong to a workspace: another workspace of the same organization does not see them", async () => {
@@ -263,7 +290,7 @@ describe("security", () => {
     const endpoint = await createEndpoint(tenant);
     const second = await seedWorkspace(tenant.organizationId);
     const { key } = await seedApiKey(tenant.organizationId, second);
-    expectError(await call("GET", `/api/v1/webhook-endpoints/${endpoint.id}`, { key }), 404, "NOT_FOUND");
+    expectError(await call<Reply<WebhookEndpoint>>("GET", `/api/v1/webhook-endpoints/${endpoint.id}`, { key }), 404, "NOT_FOUND");
     // Events of the second workspace do not reach the first workspace's endpoint.
     const receiver = mockReceiver();
     await consume([{ eventId: (await insertEvent({ ...tenant, workspaceId: second })).id }]);

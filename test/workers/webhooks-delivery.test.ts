@@ -19,6 +19,7 @@ import {
   insertEvent,
   mockReceiver,
 } from "./webhooks-support";
+import type { Reply, WebhookDeliveryDetail, WebhookEndpoint } from "./bodies";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -40,7 +41,7 @@ describe("the URL policy at delivery time", () => {
     const [attempt] = await attemptsOf(delivery!.id);
     expect(attempt).toMatchObject({ error_kind: "url_policy" });
     expect(attempt!.error_message).toMatch(/127\.0\.0\.1/);
-    const logs = await call("GET", `/api/v1/webhook-logs/${delivery!.id}`, { key: tenant.key });
+    const logs = await call<Reply<WebhookDeliveryDetail>>("GET", `/api/v1/webhook-logs/${delivery!.id}`, { key: tenant.key });
     expect(logs.status).toBe(200);
     expect(JSON.stringify(logs.body)).toContain("url_policy");
   });
@@ -168,7 +169,10 @@ describe("retries", () => {
     for (let i = 0; i < 3; i++) await consume([{ eventId: (await insertEvent(tenant)).id }]);
     const stub = endpointStub(endpoint.id);
     expect(await stub.streak()).toBe(3);
-    expect((await call("GET", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: tenant.key })).body.data.consecutiveFailures).toBe(3);
+    expect(
+      (await call<Reply<WebhookEndpoint>>("GET", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: tenant.key })).body.data
+        .consecutiveFailures,
+    ).toBe(3);
 
     receiver.answer(() => new Response(null, { status: 204 }));
     expect(await runDurableObjectAlarm(stub)).toBe(true);
@@ -176,7 +180,10 @@ describe("retries", () => {
     // The other two retries are due later; run their alarms too.
     while (await runDurableObjectAlarm(stub));
     expect((await deliveriesOf(endpoint.id)).map((d) => d.status)).toEqual(["succeeded", "succeeded", "succeeded"]);
-    expect((await call("GET", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: tenant.key })).body.data.consecutiveFailures).toBe(0);
+    expect(
+      (await call<Reply<WebhookEndpoint>>("GET", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: tenant.key })).body.data
+        .consecutiveFailures,
+    ).toBe(0);
   });
 
   it("a 3xx is not followed and counts as a failure", async () => {
@@ -205,11 +212,11 @@ describe("auto-disable", () => {
     const endpoint = await createEndpoint(tenant);
     const receiver = mockReceiver(() => new Response("err", { status: 500 }));
     for (let i = 0; i < 14; i++) await consume([{ eventId: (await insertEvent(tenant)).id }]);
-    let got = (await call("GET", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: tenant.key })).body.data;
+    let got = (await call<Reply<WebhookEndpoint>>("GET", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: tenant.key })).body.data;
     expect(got).toMatchObject({ enabled: true, consecutiveFailures: 14 });
 
     await consume([{ eventId: (await insertEvent(tenant)).id }]);
-    got = (await call("GET", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: tenant.key })).body.data;
+    got = (await call<Reply<WebhookEndpoint>>("GET", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: tenant.key })).body.data;
     expect(got).toMatchObject({ enabled: false, disabledReason: "consecutive_failures", consecutiveFailures: 15 });
     expect(receiver.received).toHaveLength(15);
     expect(new Set((await deliveriesOf(endpoint.id)).map((d) => d.status))).toEqual(new Set(["failed"]));
@@ -220,7 +227,7 @@ describe("auto-disable", () => {
     expect(await deliveriesOf(endpoint.id)).toHaveLength(15);
     expect(receiver.received).toHaveLength(15);
 
-    const enabled = await call("POST", `/api/v1/webhook-endpoints/${endpoint.id}/enable`, { key: tenant.key });
+    const enabled = await call<Reply<WebhookEndpoint>>("POST", `/api/v1/webhook-endpoints/${endpoint.id}/enable`, { key: tenant.key });
     expect(enabled.status).toBe(200);
     expect(enabled.body.data).toMatchObject({ enabled: true, disabledReason: null, consecutiveFailures: 0 });
     expect(await endpointStub(endpoint.id).streak()).toBe(0);

@@ -10,6 +10,7 @@ import { attemptHttpDelivery } from "../../src/events/deliver";
 import worker from "../../src/index";
 import { call, seedTenant } from "./support";
 import { alarmOf, attemptsOf, consume, createEndpoint, deliveriesOf, hmacHex, insertEvent, mockReceiver } from "./webhooks-support";
+import type { AttemptResult, RecoverResult, Reply, WebhookEndpoint, WebhookEndpointWithSecret } from "./bodies";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -116,12 +117,16 @@ describe("secret rotation", () => {
   it("signs with new and old secret (t=…,v1=new,v1=old) for 24 h, then with the new one only", async () => {
     const tenant = await seedTenant();
     const endpoint = await createEndpoint(tenant);
-    const rotated = await call("POST", `/api/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, { key: tenant.key });
+    const rotated = await call<Reply<WebhookEndpointWithSecret>>("POST", `/api/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, {
+      key: tenant.key,
+    });
     expect(rotated.status).toBe(200);
     const newSecret: string = rotated.body.data.secret;
     expect(newSecret).toMatch(/^whsec_/);
     expect(newSecret).not.toBe(endpoint.secret);
-    expect(Date.parse(rotated.body.data.previousSecretExpiresAt) - Date.parse(rotated.body.data.secretRotatedAt)).toBe(24 * 3600 * 1000);
+    expect(Date.parse(rotated.body.data.previousSecretExpiresAt ?? "") - Date.parse(rotated.body.data.secretRotatedAt ?? "")).toBe(
+      24 * 3600 * 1000,
+    );
 
     const receiver = mockReceiver();
     await consume([{ eventId: (await insertEvent(tenant)).id }]);
@@ -153,7 +158,7 @@ describe("redeliver and recover", () => {
     await consume([{ eventId: (await insertEvent(tenant)).id }]);
     const [delivery] = await deliveriesOf(endpoint.id);
     receiver.answer(() => new Response("thanks", { status: 200 }));
-    const res = await call("POST", `/api/v1/webhook-logs/${delivery!.id}/redeliver`, { key: tenant.key });
+    const res = await call<Reply<AttemptResult>>("POST", `/api/v1/webhook-logs/${delivery!.id}/redeliver`, { key: tenant.key });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
       deliveryId: delivery!.id,
@@ -180,7 +185,10 @@ describe("redeliver and recover", () => {
       .where(eq(webhookDeliveries.endpointId, endpoint.id));
 
     const receiver = mockReceiver();
-    const res = await call("POST", `/api/v1/webhook-endpoints/${endpoint.id}/recover`, { key: tenant.key, body: { since } });
+    const res = await call<Reply<RecoverResult>>("POST", `/api/v1/webhook-endpoints/${endpoint.id}/recover`, {
+      key: tenant.key,
+      body: { since },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ object: "webhook_recovery", endpointId: endpoint.id, requeued: 2 });
     await vi.waitFor(async () => expect((await deliveriesOf(endpoint.id)).map((d) => d.status)).toEqual(["succeeded", "succeeded"]), {
@@ -189,11 +197,17 @@ describe("redeliver and recover", () => {
     });
     expect(receiver.received).toHaveLength(2);
 
-    await call("PATCH", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: tenant.key, body: { enabled: false } });
-    const refused = await call("POST", `/api/v1/webhook-endpoints/${endpoint.id}/recover`, { key: tenant.key, body: { since } });
+    await call<Reply<WebhookEndpoint>>("PATCH", `/api/v1/webhook-endpoints/${endpoint.id}`, { key: tenant.key, body: { enabled: false } });
+    const refused = await call<Reply<RecoverResult>>("POST", `/api/v1/webhook-endpoints/${endpoint.id}/recover`, {
+      key: tenant.key,
+      body: { since },
+    });
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe("INVALID_STATE");
-    const bad = await call("POST", `/api/v1/webhook-endpoints/${endpoint.id}/recover`, { key: tenant.key, body: { since: "yesterday" } });
+    const bad = await call<Reply<RecoverResult>>("POST", `/api/v1/webhook-endpoints/${endpoint.id}/recover`, {
+      key: tenant.key,
+      body: { since: "yesterday" },
+    });
     expect(bad.status).toBe(400);
   });
 });

@@ -9,6 +9,7 @@ import type { EventKind } from "../../src/events/kinds";
 import { recordEvent } from "../../src/events/outbox";
 import worker from "../../src/index";
 import { call, type TestTenant } from "./support";
+import type { Reply, WebhookEndpointWithSecret } from "./bodies";
 
 export interface Received {
   url: string;
@@ -47,12 +48,12 @@ export async function hmacHex(secret: string, message: string): Promise<string> 
 }
 
 export async function createEndpoint(tenant: TestTenant, body: Record<string, unknown> = {}) {
-  const res = await call("POST", "/api/v1/webhook-endpoints", {
+  const res = await call<Reply<WebhookEndpointWithSecret>>("POST", "/api/v1/webhook-endpoints", {
     key: tenant.key,
     body: { url: "https://hooks.merchant.com.br/ponte", eventKinds: ["*"], ...body },
   });
   if (res.status !== 201) throw new Error(`endpoint create failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data as { id: string; secret: string; [k: string]: unknown };
+  return res.body.data;
 }
 
 /** Record a committed event (as billing will), without enqueueing it. */

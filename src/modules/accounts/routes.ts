@@ -15,7 +15,7 @@ import { LoginBody, PasswordBody, SignUpBody, User } from "./schemas";
 import { changePassword, describeCurrent, listMemberships, logIn, logOut, sessionUser, signUp } from "./service";
 
 const SESSION_SECURITY = [{ sessionCookie: [] }];
-const SessionStarted = z
+export const SessionStarted = z
   .object({ user: User, expiresAt: z.string().openapi({ description: "The session cookie's expiry (fixed, 7 days from sign-in)." }) })
   .openapi("SessionStarted");
 const Membership = z.object({
@@ -24,7 +24,7 @@ const Membership = z.object({
   role: z.enum(ROLES as [string, ...string[]]),
   workspaces: z.array(z.object({ id: z.uuid(), name: z.string(), isDefault: z.boolean(), archived: z.boolean() })),
 });
-const Me = z
+export const Me = z
   .object({
     user: User,
     memberships: z.array(Membership),

@@ -7,7 +7,7 @@ import { AUTHENTICATED_ERRORS, errorResponses, listResponse, routeGroup } from "
 import { PaginationQuery, pagination } from "../../http/pagination";
 import { listAuditLogs } from "./service";
 
-const AuditLog = z
+export const AuditLog = z
   .object({
     id: z.uuid(),
     object: z.literal("audit_log"),

@@ -29,7 +29,7 @@ export const WebhookDelivery = z
   })
   .openapi("WebhookDelivery");
 
-const WebhookDeliveryDetail = WebhookDelivery.extend({
+export const WebhookDeliveryDetail = WebhookDelivery.extend({
   payload: z.record(z.string(), z.unknown()).nullable().openapi({ description: "The envelope POSTed to the endpoint." }),
   attempts: z.array(AttemptResult),
 }).openapi("WebhookDeliveryDetail");
