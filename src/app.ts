@@ -24,6 +24,7 @@ import { registerWorkspaceRoutes } from "./modules/workspaces/routes";
 import { registerCustomerRoutes } from "./modules/customers/routes";
 import { registerPaymentMethodRoutes } from "./modules/payment-methods/routes";
 import { registerPaymentRoutes } from "./modules/payments/routes";
+import { syncNativeRecords } from "./modules/payments/passthrough-sync";
 import { registerPlanRoutes } from "./modules/plans/routes";
 import { registerSubscriptionRoutes } from "./modules/subscriptions/routes";
 import { registerUpstreamWebhookRoutes } from "./modules/upstream-webhooks/routes";
@@ -63,7 +64,7 @@ export function buildApp() {
   registerGatewayApiLogRoutes(app);
   // Before the native billing routes: the first matching route answers, and passthrough literals
   // such as GET /payments/limits must win over native patterns such as GET /payments/{id}.
-  registerPassthroughRoutes(app);
+  registerPassthroughRoutes(app, syncNativeRecords);
   registerCustomerRoutes(app);
   registerPlanRoutes(app);
   registerPaymentRoutes(app);

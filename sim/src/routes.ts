@@ -55,6 +55,13 @@ export const NATIVE_ROUTES: readonly NativeRoute[] = [
   route("DELETE", "/v3/payments/{id}", payments.deletePayment),
   route("POST", "/v3/payments/{id}/restore", payments.restorePayment),
   route("GET", "/v3/payments/{id}/status", payments.getPaymentStatus),
+  // "Dados resumidos": the same payments, answered whole (a superset of the lean shape).
+  route("POST", "/v3/lean/payments", payments.createPayment),
+  route("GET", "/v3/lean/payments", payments.listPayments),
+  route("GET", "/v3/lean/payments/{id}", payments.getPayment),
+  route("PUT", "/v3/lean/payments/{id}", payments.updatePayment),
+  route("DELETE", "/v3/lean/payments/{id}", payments.deletePayment),
+  route("POST", "/v3/lean/payments/{id}/restore", payments.restorePayment),
   route("GET", "/v3/payments/{id}/identificationField", actions.getIdentificationField),
   route("GET", "/v3/payments/{id}/pixQrCode", actions.getPixQrCode),
   route("POST", "/v3/payments/{id}/refund", actions.refundPayment),

@@ -1,5 +1,6 @@
 // Field schemas shared by the billing modules: money as decimal strings, dates, billing types.
 import { z } from "@hono/zod-openapi";
+import { ORIGINS } from "../db/schema";
 import { parseMoney } from "../lib/money";
 
 export const BILLING_TYPES = ["PIX", "BOLETO", "CREDIT_CARD", "UNDEFINED"] as const;
@@ -57,6 +58,11 @@ export function holderInfoWithCard(body: CardFields, ctx: z.RefinementCtx) {
 }
 
 export const Money = z.string().openapi({ example: "129.90" });
+export const RecordOrigin = z.enum(ORIGINS).openapi("RecordOrigin", {
+  description:
+    "Where the record was made: `api` (Ponte's own create), `gateway` (the answer of a compatibility route), `upstream` (made outside Ponte and adopted from a webhook or the reconciler).",
+});
+
 export const SyncStatus = z
   .enum(["pending", "synced", "failed"])
   .openapi({ description: "pending: not yet confirmed by the upstream (a sweeper reconciles it)." });

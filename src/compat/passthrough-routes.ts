@@ -4,6 +4,8 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { guard } from "../access";
+import type { Principal } from "../access/principal";
+import type { Deps } from "../deps";
 import type { Permission } from "../lib/permissions";
 import type { AppEnv } from "../http/app-env";
 import { errorResponses } from "../http/openapi";
@@ -154,7 +156,13 @@ function rawQuery(url: string): string {
   return url.slice(q + 1, hash < 0 ? undefined : hash);
 }
 
-export function registerPassthroughRoutes(app: OpenAPIHono<AppEnv>) {
+/**
+ * Runs after a successful upstream answer, before the response: how native records learn what a
+ * passthrough write did (read-after-write). Given by the app, so this layer does not import modules.
+ */
+export type PassthroughAnswerHook = (deps: Deps, principal: Principal, operation: CatalogueOperation, data: unknown) => Promise<void>;
+
+export function registerPassthroughRoutes(app: OpenAPIHono<AppEnv>, afterAnswer?: PassthroughAnswerHook) {
   const groups = new Map<string, CatalogueOperation[]>();
   for (const op of CATALOGUE) {
     if (op.kind !== "passthrough") continue;
@@ -188,6 +196,7 @@ export function registerPassthroughRoutes(app: OpenAPIHono<AppEnv>) {
       const request = { operation: op, params, query: rawQuery(c.req.url), body, contentType, surfacePath };
       const result = await forwardPassthrough(c.var.deps, c.var.principal, request);
       if (result.file) return fileResponse(result.file, result.status, result.upstream);
+      if (afterAnswer) await afterAnswer(c.var.deps, c.var.principal, op, result.data);
       return c.json({ data: result.data, meta: { requestId: c.get("requestId"), upstream: result.upstream } }, result.status);
     });
   }

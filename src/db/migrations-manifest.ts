@@ -10,5 +10,6 @@ export const EXPECTED_MIGRATIONS: readonly string[] = [
   "0007_retention_indexes.sql",
   "0008_security_hardening.sql",
   "0009_invitations.sql",
-  "0010_payments_vocabulary.sql"
+  "0010_payments_vocabulary.sql",
+  "0011_adoption_origin.sql"
 ];

@@ -8,6 +8,8 @@ export const EVENT_KINDS = [
   "payment.refunded",
   "payment.canceled",
   "payment.failed",
+  "payment.updated",
+  "payment.restored",
   "subscription.created",
   "subscription.canceled",
 ] as const;

@@ -56,7 +56,9 @@ describe("upstream event mapping", () => {
     ["PAYMENT_DELETED", "payment.canceled"],
     ["PAYMENT_REPROVED_BY_RISK_ANALYSIS", "payment.failed"],
     ["SUBSCRIPTION_INACTIVATED", "subscription.canceled"],
-    ["PAYMENT_UPDATED", "upstream.PAYMENT_UPDATED"],
+    ["PAYMENT_UPDATED", "payment.updated"],
+    ["PAYMENT_RESTORED", "payment.restored"],
+    ["PAYMENT_AWAITING_RISK_ANALYSIS", "upstream.PAYMENT_AWAITING_RISK_ANALYSIS"],
     ["TRANSFER_DONE", "upstream.TRANSFER_DONE"],
   ])("%s → %s", (event, kind) => {
     expect(upstreamEffect(event).kind).toBe(kind);

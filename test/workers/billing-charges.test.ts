@@ -84,7 +84,8 @@ describe("PIX payment lifecycle", () => {
       "OVERDUE",
     );
     await sim("POST", `/v3/sandbox/payment/${payment.upstreamId}/confirm`, {}, t.upstreamKey);
-    expect((await eventsOf(t)).map((e) => e.type)).toEqual(["payment.created", "payment.overdue", "payment.received"]);
+    // Overdue moved the due date into the past upstream; Ponte mirrors it (payment.updated).
+    expect((await eventsOf(t)).map((e) => e.type)).toEqual(["payment.created", "payment.updated", "payment.overdue", "payment.received"]);
     const err = expectError(
       await call<Reply<Payment>>("POST", `/api/v1/payments/${payment.id}/cancel`, { key: t.key }),
       409,

@@ -11,6 +11,12 @@ const timestamps = {
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
 };
+/**
+ * Where a record was made: `api` (Ponte's native create), `gateway` (a passthrough route's answer),
+ * `upstream` (made outside Ponte, adopted from a webhook or the reconciler).
+ */
+export const ORIGINS = ["api", "gateway", "upstream"] as const;
+const origin = { origin: text("origin", { enum: ORIGINS }).notNull().default("api") };
 /** pending: the upstream has not confirmed the record yet (e.g. timed out); the sweeper reconciles it. */
 const sync = {
   upstreamId: text("upstream_id"),
@@ -38,11 +44,14 @@ export const customers = sqliteTable(
     notificationDisabled: integer("notification_disabled", { mode: "boolean" }).notNull().default(false),
     observations: text("observations"),
     deletedAt: text("deleted_at"),
+    ...origin,
     ...timestamps,
   },
   (t) => [
     index("customers_tenant_idx").on(t.organizationId, t.workspaceId, t.createdAt),
     index("customers_upstream_idx").on(t.workspaceId, t.upstreamId),
+    // One native customer per upstream customer: adoption from a webhook and from an answer race safely.
+    uniqueIndex("customers_upstream_unique_idx").on(t.workspaceId, t.upstreamId),
     index("customers_sync_idx").on(t.syncStatus, t.createdAt),
   ],
 );
@@ -120,6 +129,7 @@ export const payments = sqliteTable(
     identificationField: text("identification_field"),
     /** The create request's Idempotency-Key: a retry after a lost answer resumes this record instead of charging again. */
     idempotencyKey: text("idempotency_key"),
+    ...origin,
     ...timestamps,
   },
   (t) => [

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { SyncStatus } from "../../billing/schemas";
+import { RecordOrigin, SyncStatus } from "../../billing/schemas";
 import { validateCpfCnpj } from "./cpf-cnpj";
 
 const CpfCnpj = z
@@ -82,6 +82,7 @@ export const Customer = z
     deleted: z.boolean(),
     upstreamId: z.string().nullable(),
     syncStatus: SyncStatus,
+    origin: RecordOrigin,
     createdAt: z.string(),
     updatedAt: z.string(),
   })

@@ -37,6 +37,7 @@ export function presentCustomer(row: CustomerRow) {
     deleted: row.deletedAt !== null,
     upstreamId: row.upstreamId,
     syncStatus: row.syncStatus,
+    origin: row.origin,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -91,6 +92,7 @@ export async function createCustomer(deps: Deps, principal: Principal, input: Cu
   const row: CustomerRow = {
     id: newId(),
     ...tenantOf(principal),
+    origin: "api",
     upstreamId: null,
     syncStatus: "pending",
     name: input.name,

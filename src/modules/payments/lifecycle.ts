@@ -6,11 +6,12 @@ import { tenantOf, type Tenant } from "../../lib/tenant";
 import type { Deps } from "../../deps";
 import { formatMoney, fromUpstreamAmount } from "../../lib/money";
 import { newId } from "../../lib/ids";
+import { BILLING_TYPES } from "../../billing/schemas";
 import { payments, refunds } from "../../db/schema";
 import type { ProductEventKind } from "../../events/kinds";
 import { dispatchEvents, recordEventIfChanged } from "../../events/outbox";
 import { notFound } from "../../http/errors";
-import { canTransition, paymentStatusFromUpstream, statusesThatMayBecome, type PaymentStatus } from "./status-rules";
+import { canTransition, paymentStatusFromUpstream, restoredStatus, statusesThatMayBecome, type PaymentStatus } from "./status-rules";
 import { inTenant } from "../../db/tenant-scope";
 
 export type PaymentRow = typeof payments.$inferSelect;
@@ -39,6 +40,7 @@ export function presentPayment(row: PaymentRow) {
     failureReason: row.failureReason,
     upstreamId: row.upstreamId,
     syncStatus: row.syncStatus,
+    origin: row.origin,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -143,6 +145,36 @@ export async function linkPayment(deps: Deps, row: PaymentRow, payment: Upstream
   return next;
 }
 
+/** The terms of a charge the upstream may change after create (a passthrough PUT, the upstream's panel). */
+function changedTerms(row: PaymentRow, payment: UpstreamPayment): Partial<PaymentRow> {
+  const terms: Partial<PaymentRow> = {};
+  if (typeof payment.value === "number") {
+    const valueCents = fromUpstreamAmount(payment.value);
+    if (valueCents !== row.valueCents && valueCents >= row.refundedCents) terms.valueCents = valueCents;
+  }
+  if (payment.dueDate && payment.dueDate !== row.dueDate) terms.dueDate = payment.dueDate;
+  if (payment.description !== undefined && (payment.description ?? null) !== row.description)
+    terms.description = payment.description ?? null;
+  const billingType = BILLING_TYPES.find((t) => t === payment.billingType);
+  if (billingType && billingType !== row.billingType) terms.billingType = billingType;
+  return terms;
+}
+
+/** Stores changed terms and records `payment.updated` in one batch (once per change). */
+async function updateTerms(deps: Deps, row: PaymentRow, terms: Partial<PaymentRow>): Promise<PaymentRow> {
+  const updatedAt = deps.now().toISOString();
+  const next: PaymentRow = { ...row, ...terms, updatedAt };
+  const update = deps.db
+    .update(payments)
+    .set({ ...terms, updatedAt })
+    .where(and(eq(payments.id, row.id), eq(payments.updatedAt, row.updatedAt)));
+  const { event, statement } = recordEventIfChanged(deps, tenantOf(row), "payment.updated", presentPayment(next));
+  const [result] = await deps.db.batch([update, statement]);
+  if (changedRows(result) === 0) return (await deps.db.select().from(payments).where(eq(payments.id, row.id)).get()) ?? row;
+  dispatchEvents(deps, [event]);
+  return next;
+}
+
 /** The native status a payment's payload implies, or `forced` (e.g. FAILED for a refused capture). */
 export async function applyUpstreamPayment(
   deps: Deps,
@@ -159,6 +191,8 @@ export async function applyUpstreamPayment(
       current = { ...row, ...fields };
     }
   }
+  const terms = changedTerms(current, payment);
+  if (Object.keys(terms).length > 0) current = await updateTerms(deps, current, terms);
   const target = forced ?? paymentStatusFromUpstream(payment.status, payment.deleted === true);
   if (target && target !== "REFUNDED" && target !== current.status && canTransition(current.status, target)) {
     const extra: Partial<PaymentRow> = target === "FAILED" && failureReason ? { failureReason } : {};
@@ -166,6 +200,27 @@ export async function applyUpstreamPayment(
   }
   if (payment.refunds && payment.refunds.length > 0) current = await recordUpstreamRefunds(deps, current, payment.refunds);
   return current;
+}
+
+/**
+ * A canceled payment the upstream restored (its restore operation, or PAYMENT_RESTORED) is open
+ * again with the status the upstream gives it: the one way out of CANCELED, and only on that signal,
+ * so a late creation webhook never reopens a canceled charge.
+ */
+export async function restorePayment(deps: Deps, row: PaymentRow, payment: UpstreamPayment): Promise<PaymentRow> {
+  const to = restoredStatus(payment.status);
+  if (row.status !== "CANCELED" || !to) return applyUpstreamPayment(deps, row, payment);
+  const updatedAt = deps.now().toISOString();
+  const next: PaymentRow = { ...row, status: to, updatedAt };
+  const update = deps.db
+    .update(payments)
+    .set({ status: to, updatedAt })
+    .where(and(eq(payments.id, row.id), eq(payments.status, "CANCELED")));
+  const { event, statement } = recordEventIfChanged(deps, tenantOf(row), "payment.restored", presentPayment(next));
+  const [result] = await deps.db.batch([update, statement]);
+  if (changedRows(result) === 0) return row;
+  dispatchEvents(deps, [event]);
+  return applyUpstreamPayment(deps, next, payment);
 }
 
 /**

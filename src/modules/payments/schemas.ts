@@ -1,5 +1,14 @@
 import { z } from "@hono/zod-openapi";
-import { BillingType, DateOnly, Money, SyncStatus, cardFieldsNeedCreditCard, holderInfoWithCard, moneyInput } from "../../billing/schemas";
+import {
+  BillingType,
+  DateOnly,
+  Money,
+  RecordOrigin,
+  SyncStatus,
+  cardFieldsNeedCreditCard,
+  holderInfoWithCard,
+  moneyInput,
+} from "../../billing/schemas";
 import { PAYMENT_STATUSES } from "./status-rules";
 
 const Discount = z.object({
@@ -118,6 +127,7 @@ export const Payment = z
     failureReason: z.string().nullable(),
     upstreamId: z.string().nullable(),
     syncStatus: SyncStatus,
+    origin: RecordOrigin,
     createdAt: z.string(),
     updatedAt: z.string(),
   })

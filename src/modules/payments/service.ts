@@ -74,6 +74,7 @@ export async function createPayment(deps: Deps, principal: Principal, input: Cre
   const row: PaymentRow = {
     id: newId(),
     ...tenantOf(principal),
+    origin: "api",
     upstreamId: null,
     syncStatus: "pending",
     customerId: customer.id,

@@ -38,6 +38,15 @@ export function statusesThatMayBecome(to: PaymentStatus): PaymentStatus[] {
   return PAYMENT_STATUSES.filter((from) => PAYMENT_TRANSITIONS[from].includes(to));
 }
 
+/**
+ * Restoring is outside the table on purpose: CANCELED is final for every other signal. Only the
+ * upstream's restore (its operation's answer or PAYMENT_RESTORED) reopens a charge, to the open
+ * status it reports.
+ */
+export function restoredStatus(upstreamStatus: unknown): "PENDING" | "OVERDUE" | null {
+  return upstreamStatus === "PENDING" || upstreamStatus === "OVERDUE" ? upstreamStatus : null;
+}
+
 /** Refunds (full or partial) are allowed exactly where a full refund would be. */
 export const REFUNDABLE_STATUSES = statusesThatMayBecome("REFUNDED");
 export const CANCELABLE_STATUSES = statusesThatMayBecome("CANCELED");

@@ -12,7 +12,8 @@ import { dispatchEvents, recordEvent, recordEventIfChanged } from "../../events/
 import { ApiError } from "../../http/errors";
 import { changedRows } from "../../db/guarded-insert";
 import { paymentStatusFromUpstream, type PaymentStatus } from "../payments/status-rules";
-import { applyUpstreamPayment, presentPayment, type PaymentRow, type UpstreamPayment } from "../payments/lifecycle";
+import { adoptUpstreamPayment, isUpstreamPayment } from "../payments/adoption";
+import { applyUpstreamPayment, presentPayment, restorePayment, type PaymentRow, type UpstreamPayment } from "../payments/lifecycle";
 import { linkSubscription, markSubscriptionCanceled, type SubscriptionRow } from "../subscriptions/service";
 import { upstreamEffect } from "./mapping";
 import { inTenant } from "../../db/tenant-scope";
@@ -109,15 +110,23 @@ async function applyEnvelope(deps: Deps, tenant: Tenant, envelope: UpstreamEnvel
   }
   const payment = envelope.payment;
   if (!payment?.id) return reemit(deps, tenant, envelope, `upstream.${envelope.event}`);
-  const record = await findPaymentByUpstream(deps, tenant, payment);
+  let record = await findPaymentByUpstream(deps, tenant, payment);
   if (!record) {
     if (effect.action === "created" && payment.subscription) {
       const sub = await findSubscriptionByUpstream(deps, tenant, payment.subscription, payment.externalReference);
       if (sub) return createSubscriptionPayment(deps, sub, payment);
     }
-    return reemit(deps, tenant, envelope, `upstream.${envelope.event}`);
+    // Made through a compatibility route or outside Ponte: adopted, so it is a Ponte payment from now on.
+    const adopted = isUpstreamPayment(payment) ? await adoptUpstreamPayment(deps, tenant, payment, "upstream") : null;
+    if (!adopted) return reemit(deps, tenant, envelope, `upstream.${envelope.event}`);
+    if (effect.action !== "status") return;
+    record = adopted;
   }
-  if (effect.action === "created" || effect.action === "refund") {
+  if (effect.action === "restored") {
+    await restorePayment(deps, record, payment);
+    return;
+  }
+  if (effect.action === "created" || effect.action === "updated" || effect.action === "refund") {
     await applyUpstreamPayment(deps, record, payment, null);
     return;
   }
@@ -164,6 +173,7 @@ async function createSubscriptionPayment(deps: Deps, sub: SubscriptionRow, payme
     id: newId(),
     organizationId: sub.organizationId,
     workspaceId: sub.workspaceId,
+    origin: "api",
     upstreamId: payment.id,
     syncStatus: "synced",
     customerId: sub.customerId,
