@@ -35,6 +35,17 @@ export const DateOnly = z
   )
   .openapi({ example: "2026-12-20" });
 
+type DateParam = z.ZodOptional<typeof DateOnly>;
+/** Asaas's date filters on a list, as it spells them: `field` (that day), `field[ge]` and `field[le]` (inclusive). */
+export function dateFilters<F extends string>(field: F): Record<F | `${F}[ge]` | `${F}[le]`, DateParam> {
+  const param = (name: string, description: string) => DateOnly.optional().openapi({ param: { name, in: "query" }, description });
+  return {
+    [field]: param(field, `Only records whose ${field} is this day (YYYY-MM-DD).`),
+    [`${field}[ge]`]: param(`${field}[ge]`, `Only records whose ${field} is this day or later.`),
+    [`${field}[le]`]: param(`${field}[le]`, `Only records whose ${field} is this day or earlier.`),
+  } as Record<F | `${F}[ge]` | `${F}[le]`, DateParam>;
+}
+
 /** The card fields a payment or subscription body may carry. */
 interface CardFields {
   billingType?: (typeof BILLING_TYPES)[number] | undefined;

@@ -62,11 +62,17 @@ export const handleError: ErrorHandler<AppEnv> = (err, c) => {
 
 /** Validation failures name each failing field: `details.fields[] = { path, message, code }`. */
 export function validationFailed(error: ZodError, target: string): ApiError {
-  const fields = error.issues.map((issue) => ({
-    path: [target === "json" ? "body" : target, ...issue.path.map(String)].join("."),
-    message: issue.message,
-    code: issue.code,
-  }));
+  const root = target === "json" ? "body" : target;
+  // An unknown key is named by its own path (`query.dueDate[gt]`), one entry per key.
+  const fields = error.issues.flatMap((issue): { path: string; message: string; code: string }[] =>
+    issue.code === "unrecognized_keys"
+      ? issue.keys.map((key) => ({
+          path: [root, ...issue.path.map(String), key].join("."),
+          message: target === "query" ? "unknown parameter" : "unknown field",
+          code: issue.code,
+        }))
+      : [{ path: [root, ...issue.path.map(String)].join("."), message: issue.message, code: issue.code }],
+  );
   return new ApiError(
     "VALIDATION_FAILED",
     `Invalid ${target === "json" ? "request body" : target}: ${fields.map((f) => f.path).join(", ")}.`,

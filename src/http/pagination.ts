@@ -27,6 +27,12 @@ export const PaginationQuery = z.object({
 
 export type PageRequest = z.infer<typeof PaginationQuery>;
 
+/**
+ * A list's query: paging plus its filters, and nothing else — an unknown parameter is a 400 naming it,
+ * never silently ignored (a misspelt filter would otherwise return everything).
+ */
+export const listQuery = <T extends z.ZodRawShape>(filters: T) => z.strictObject({ ...PaginationQuery.shape, ...filters });
+
 export function pagination(page: PageRequest, totalCount: number): Pagination {
   return {
     limit: page.limit,

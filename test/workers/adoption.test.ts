@@ -15,6 +15,8 @@ import {
   type BillingTenant,
 } from "./billing-support";
 import { call } from "./support";
+import { adoptMissedPayments } from "../../src/modules/reconciliation/adopt-missed";
+import { testDeps } from "./billing-support";
 
 interface UpstreamPaymentBody {
   id: string;
@@ -189,5 +191,25 @@ describe("read-after-write: writes elsewhere reach Ponte's record", () => {
     expect((await call<Reply<Payment>>("GET", `/api/v1/payments/${payment.id}`, { key: t.key })).body.data.status).toBe("CANCELED");
     const row = await env.DB.prepare("SELECT status FROM payments WHERE id = ?").bind(payment.id).first<{ status: string }>();
     expect(row?.status).toBe("CANCELED");
+  });
+});
+
+describe("the adoption sweep", () => {
+  it("adopts a payment whose webhook never arrived, once, however often it runs", async () => {
+    const t = await seedBillingTenant({ webhooks: false });
+    const outsideCustomer = await sim<{ id: string }>("POST", "/v3/customers", { name: "Lia Mota", cpfCnpj: "24971563792" }, t.upstreamKey);
+    const missed = await sim<UpstreamPaymentBody>(
+      "POST",
+      "/v3/payments",
+      { customer: outsideCustomer.body.id, billingType: "PIX", value: 42, dueDate: dueDate(4) },
+      t.upstreamKey,
+    );
+    expect(await paymentByUpstreamId(t, missed.body.id)).toBeUndefined();
+
+    expect(await adoptMissedPayments(testDeps())).toBeGreaterThanOrEqual(1);
+    expect(await paymentByUpstreamId(t, missed.body.id)).toMatchObject({ origin: "upstream", value: "42.00", status: "PENDING" });
+    await adoptMissedPayments(testDeps());
+    expect((await listPayments(t)).filter((p) => p.upstreamId === missed.body.id)).toHaveLength(1);
+    expect((await eventsOf(t)).map((e) => e.type)).toEqual(["payment.created"]);
   });
 });

@@ -83,7 +83,7 @@ describe("JSON nesting", () => {
       headers: { "Content-Type": "application/json" },
     });
     // Past the guard: the route's own validation names the unknown field.
-    expect(expectError(atLimit, 400, "VALIDATION_FAILED").details.fields[0]?.path).toBe("body");
+    expect(expectError(atLimit, 400, "VALIDATION_FAILED").details.fields[0]).toMatchObject({ path: "body.x", message: "unknown field" });
     const over = await call<Reply<Organization>>("PATCH", "/api/v1/organizations/current", {
       key: t.key,
       rawBody: nested(LIMITS.maxJsonDepth + 1),

@@ -121,7 +121,7 @@ describe("POST /api/v1/gateway-accounts", () => {
     [{}, "body.upstreamApiKey"],
     [{ upstreamApiKey: "short" }, "body.upstreamApiKey"],
     [{ upstreamApiKey: "has a space in it" }, "body.upstreamApiKey"],
-    [{ upstreamApiKey: simKey(), extra: 1 }, "body"],
+    [{ upstreamApiKey: simKey(), extra: 1 }, "body.extra"],
   ])("400 VALIDATION_FAILED for %j", async (body, path) => {
     const tenant = await seedTenant();
     const error = expectError(

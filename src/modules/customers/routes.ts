@@ -15,7 +15,7 @@ import {
   jsonBody,
   listResponse,
 } from "../../http/openapi";
-import { PaginationQuery, pagination } from "../../http/pagination";
+import { pagination } from "../../http/pagination";
 import { CreateCustomerBody, Customer, CustomerListQuery, UpdateCustomerBody } from "./schemas";
 import { createCustomer, deleteCustomer, getCustomer, listCustomers, restoreCustomer, updateCustomer } from "./service";
 
@@ -49,7 +49,7 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>) {
     createRoute({
       ...nativeOperation(LIST),
       ...guard(permissionOf(LIST)),
-      request: { query: PaginationQuery.extend(CustomerListQuery.shape) },
+      request: { query: CustomerListQuery },
       responses: { 200: listResponse("A page of customers, newest first.", Customer), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
     async (c) => {

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { listQuery } from "../../http/pagination";
 import { RecordOrigin, SyncStatus } from "../../billing/schemas";
 import { validateCpfCnpj } from "./cpf-cnpj";
 
@@ -34,7 +35,7 @@ export const UpdateCustomerBody = z
   .object({ name: z.string().trim().min(1).max(200).optional(), cpfCnpj: CpfCnpj.optional(), ...CustomerFields })
   .openapi("UpdateCustomer");
 
-export const CustomerListQuery = z.object({
+export const CustomerListQuery = listQuery({
   name: z
     .string()
     .max(200)

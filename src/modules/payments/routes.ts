@@ -83,7 +83,7 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
     createRoute({
       ...nativeOperation(LIST),
       ...guard(permissionOf(LIST)),
-      request: { query: PaginationQuery.extend(PaymentListQuery.shape) },
+      request: { query: PaymentListQuery },
       responses: { 200: listResponse("A page of payments, newest first.", Payment), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
     async (c) => {

@@ -1,7 +1,9 @@
 import { z } from "@hono/zod-openapi";
+import { listQuery } from "../../http/pagination";
 import {
   BillingType,
   DateOnly,
+  dateFilters,
   Money,
   RecordOrigin,
   SyncStatus,
@@ -80,7 +82,7 @@ export const RefundBody = z
   })
   .openapi("RefundPayment");
 
-export const PaymentListQuery = z.object({
+export const PaymentListQuery = listQuery({
   customer: z
     .string()
     .max(100)
@@ -101,6 +103,9 @@ export const PaymentListQuery = z.object({
     .max(200)
     .optional()
     .openapi({ param: { name: "externalReference", in: "query" } }),
+  ...dateFilters("dueDate"),
+  ...dateFilters("paymentDate"),
+  ...dateFilters("dateCreated"),
 });
 
 export const Payment = z

@@ -23,7 +23,8 @@ import {
   type PaymentRow,
   type UpstreamPayment,
 } from "./lifecycle";
-import type { CreatePaymentBody } from "./schemas";
+import type { CreatePaymentBody, PaymentListQuery } from "./schemas";
+import { onDays, onLocalDays } from "../../db/date-filters";
 import type { z } from "@hono/zod-openapi";
 import { newestFirstPage } from "../../db/paging";
 import { inTenant } from "../../db/tenant-scope";
@@ -197,13 +198,7 @@ export async function listPayments(
   deps: Deps,
   principal: Principal,
   page: PageRequest,
-  filters: {
-    customer?: string | undefined;
-    subscription?: string | undefined;
-    status?: string | undefined;
-    billingType?: string | undefined;
-    externalReference?: string | undefined;
-  },
+  filters: Omit<z.infer<typeof PaymentListQuery>, "limit" | "offset">,
 ) {
   requirePermission(principal, "payments.read");
   const conditions: SQL[] = [inTenant(payments, principal)];
@@ -212,6 +207,11 @@ export async function listPayments(
   if (filters.status) conditions.push(eq(payments.status, filters.status));
   if (filters.billingType) conditions.push(eq(payments.billingType, filters.billingType as PaymentRow["billingType"]));
   if (filters.externalReference) conditions.push(eq(payments.externalReference, filters.externalReference));
+  conditions.push(
+    ...onDays(payments.dueDate, filters.dueDate, filters["dueDate[ge]"], filters["dueDate[le]"]),
+    ...onDays(payments.paymentDate, filters.paymentDate, filters["paymentDate[ge]"], filters["paymentDate[le]"]),
+    ...onLocalDays(payments.createdAt, filters.dateCreated, filters["dateCreated[ge]"], filters["dateCreated[le]"]),
+  );
   const where = and(...conditions);
   const { rows, totalCount } = await newestFirstPage(deps.db, payments, where, page);
   return { rows: rows.map(presentPayment), totalCount };

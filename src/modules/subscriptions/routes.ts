@@ -17,7 +17,7 @@ import {
   listResponse,
   routeGroup,
 } from "../../http/openapi";
-import { PaginationQuery, pagination } from "../../http/pagination";
+import { pagination } from "../../http/pagination";
 import { CardSubscriptionBody, CreateSubscriptionBody, Subscription, SubscriptionListQuery, UpdateSubscriptionBody } from "./schemas";
 import { cancelSubscription, createSubscription, getSubscription, listSubscriptions, updateSubscription } from "./service";
 
@@ -65,7 +65,7 @@ export function registerSubscriptionRoutes(app: OpenAPIHono<AppEnv>) {
     createRoute({
       ...nativeOperation(LIST),
       ...guard(permissionOf(LIST), session),
-      request: { headers: TenantHeaders, query: PaginationQuery.extend(SubscriptionListQuery.shape) },
+      request: { headers: TenantHeaders, query: SubscriptionListQuery },
       responses: { 200: listResponse("A page of subscriptions, newest first.", Subscription), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
     async (c) => {

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { listQuery } from "../../http/pagination";
 import { BillingType, Cycle, DateOnly, Money, SyncStatus, cardFieldsNeedCreditCard, moneyInput } from "../../billing/schemas";
 import { CreditCard, CreditCardHolderInfo } from "../payments/schemas";
 
@@ -36,7 +37,7 @@ export const UpdateSubscriptionBody = z
   })
   .openapi("UpdateSubscription");
 
-export const SubscriptionListQuery = z.object({
+export const SubscriptionListQuery = listQuery({
   customer: z
     .string()
     .max(100)
