@@ -1,5 +1,6 @@
 // Payments (charges): create (PIX, BOLETO, CREDIT_CARD, UNDEFINED), list, get, status, update, delete, restore.
 import { acceptCard, chargeToken, type ChargedCard } from "./cards";
+import { createInstallment } from "./installments";
 import { bodyObject, emit, type Handler, type SimContext } from "./context";
 import { findCustomer } from "./customers";
 import { asNumber, badRequest, isDateString, isoDate, listBody, money, newId, notFound, randomDigits, readPage, type Json } from "./http";
@@ -54,6 +55,8 @@ export interface NewPayment {
   fine?: unknown;
   interest?: unknown;
   card?: ChargedCard;
+  /** The installment plan this payment is one instalment of. */
+  installment?: { id: string; number: number };
 }
 
 /** Stores a new payment and emits PAYMENT_CREATED (and PAYMENT_CONFIRMED for an approved card). */
@@ -67,7 +70,7 @@ export function createPaymentRecord(ctx: SimContext, input: NewPayment): Payment
     dateCreated: isoDate(),
     customer: input.customer,
     subscription: input.subscription ?? null,
-    installment: null,
+    installment: input.installment?.id ?? null,
     checkoutSession: null,
     paymentLink: null,
     value: input.value,
@@ -85,7 +88,7 @@ export function createPaymentRecord(ctx: SimContext, input: NewPayment): Payment
     paymentDate: null,
     clientPaymentDate: null,
     confirmedDate: null,
-    installmentNumber: null,
+    installmentNumber: input.installment?.number ?? null,
     invoiceUrl: `${ctx.origin}/i/${slug}`,
     invoiceNumber: randomDigits(8),
     externalReference: input.externalReference ?? null,
@@ -127,9 +130,22 @@ export const createPayment: Handler = (ctx) => {
   const customer = ctx.account.customers.get(customerId);
   if (!customer || customer.deleted) throw badRequest("invalid_customer", "Cliente inexistente ou removido.");
   const billingType = readBillingType(body.billingType);
-  const value = readValue(body.value);
   if (!isDateString(body.dueDate)) throw badRequest("invalid_dueDate", "A data de vencimento deve ser informada (YYYY-MM-DD).");
   const card = readCard(ctx, customerId, body, billingType);
+  if (body.installmentCount !== undefined) {
+    return createInstallment(ctx, {
+      customer: customerId,
+      billingType,
+      dueDate: body.dueDate,
+      description: body.description,
+      externalReference: body.externalReference,
+      card,
+      installmentCount: body.installmentCount,
+      installmentValue: body.installmentValue,
+      totalValue: body.totalValue,
+    });
+  }
+  const value = readValue(body.value);
   return createPaymentRecord(ctx, {
     customer: customerId,
     billingType,
@@ -151,6 +167,7 @@ export function filterPayments(account: Account, query: URLSearchParams): Paymen
   const status = f("status");
   const billingType = f("billingType");
   const externalReference = f("externalReference");
+  const installment = f("installment");
   return newestFirst(account.payments.values()).filter(
     (p) =>
       !p.deleted &&
@@ -158,7 +175,8 @@ export function filterPayments(account: Account, query: URLSearchParams): Paymen
       (!subscription || p.subscription === subscription) &&
       (!status || p.status === status) &&
       (!billingType || p.billingType === billingType) &&
-      (!externalReference || p.externalReference === externalReference),
+      (!externalReference || p.externalReference === externalReference) &&
+      (!installment || p.installment === installment),
   );
 }
 

@@ -190,3 +190,33 @@ describe("credit card", () => {
     expect(charged.creditCard?.creditCardNumber).toBe("4444");
   });
 });
+
+describe("installment plans", () => {
+  it("installmentCount + totalValue creates one payment per instalment, a month apart, the leftover cents on the first", async () => {
+    const sim = account();
+    const customer = (await createCustomer(sim)).id;
+    const res = await sim.json<Answer<Payment>>("POST", "/v3/payments", {
+      customer,
+      billingType: "BOLETO",
+      dueDate: "2027-01-31",
+      installmentCount: 3,
+      totalValue: 100,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ installmentNumber: 1, value: 33.34, dueDate: "2027-01-31" });
+    const plan = await sim.json<Answer<SimList<Payment>>>("GET", `/v3/payments?installment=${res.body.installment}`);
+    const rows = plan.body.data.sort((a, b) => Number(a.installmentNumber) - Number(b.installmentNumber));
+    expect(rows.map((p) => [p.installmentNumber, p.value, p.dueDate])).toEqual([
+      [1, 33.34, "2027-01-31"],
+      [2, 33.33, "2027-02-28"],
+      [3, 33.33, "2027-03-31"],
+    ]);
+    const refused = await sim.json<AsaasErrors>("POST", "/v3/payments", {
+      customer,
+      billingType: "PIX",
+      dueDate: "2027-01-31",
+      installmentCount: 3,
+    });
+    expect(refused.body.errors[0]!.code).toBe("invalid_value");
+  });
+});

@@ -26,7 +26,9 @@ describe("request rules in the OpenAPI document", () => {
     expect(payment.field("creditCardHolderInfo").description).toMatch(/required with creditCard/);
     expect(payment.field("creditCard").description).toMatch(/Needs billingType CREDIT_CARD and creditCardHolderInfo/);
     expect(payment.field("creditCardToken").description).toMatch(/Needs billingType CREDIT_CARD/);
-    expect(payment.required).toEqual(expect.arrayContaining(["customer", "billingType", "value", "dueDate"]));
+    expect(payment.required).toEqual(expect.arrayContaining(["customer", "billingType", "dueDate"]));
+    // value or an installment plan: the rule is on the field it names.
+    expect(payment.field("value").description).toMatch(/required unless installmentCount/);
   });
 
   it("a subscription documents that a billing type with card fields must be CREDIT_CARD", () => {

@@ -98,6 +98,23 @@ export const subscriptions = sqliteTable(
   ],
 );
 
+/** An installment plan ("parcelamento"): its payments carry its id and their number in it. */
+export const installments = sqliteTable(
+  "installments",
+  {
+    id: text("id").primaryKey(),
+    ...tenant,
+    upstreamId: text("upstream_id").notNull(),
+    customerId: text("customer_id").notNull(),
+    /** Known when Ponte made the plan; an adopted plan's count is not in its payments' payload. */
+    installmentCount: integer("installment_count"),
+    billingType: text("billing_type", { enum: ["PIX", "BOLETO", "CREDIT_CARD", "UNDEFINED"] }).notNull(),
+    ...origin,
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("installments_upstream_unique_idx").on(t.workspaceId, t.upstreamId)],
+);
+
 export const payments = sqliteTable(
   "payments",
   {
@@ -129,6 +146,8 @@ export const payments = sqliteTable(
     identificationField: text("identification_field"),
     /** The create request's Idempotency-Key: a retry after a lost answer resumes this record instead of charging again. */
     idempotencyKey: text("idempotency_key"),
+    installmentId: text("installment_id"),
+    installmentNumber: integer("installment_number"),
     ...origin,
     ...timestamps,
   },
@@ -140,6 +159,7 @@ export const payments = sqliteTable(
     uniqueIndex("payments_upstream_unique_idx").on(t.workspaceId, t.upstreamId),
     uniqueIndex("payments_idempotency_idx").on(t.workspaceId, t.idempotencyKey),
     index("payments_subscription_idx").on(t.subscriptionId, t.createdAt),
+    index("payments_installment_idx").on(t.installmentId, t.installmentNumber),
   ],
 );
 

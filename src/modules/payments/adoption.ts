@@ -7,7 +7,7 @@ import { and, eq } from "drizzle-orm";
 import { BILLING_TYPES } from "../../billing/schemas";
 import { credentialsFor, upstreamJson } from "../../billing/upstream";
 import { changedRows } from "../../db/guarded-insert";
-import { customers, payments, subscriptions, type ORIGINS } from "../../db/schema";
+import { customers, installments, ORIGINS, payments, subscriptions } from "../../db/schema";
 import { inTenant } from "../../db/tenant-scope";
 import type { Deps } from "../../deps";
 import { dispatchEvents, recordEventIfChanged } from "../../events/outbox";
@@ -109,11 +109,12 @@ export async function adoptUpstreamPayment(
   tenant: Tenant,
   payment: UpstreamPayment & { customer: string },
   origin: Origin,
+  options: { installmentCount?: number } = {},
 ): Promise<PaymentRow | null> {
   const known = await findByUpstreamId(deps, payments, tenant, payment.id);
   if (known) {
-    // A passthrough answer names the route that made it, even when its webhook came first.
-    if (origin === "gateway" && known.origin === "upstream") {
+    // The most specific source names the record, even when its webhook came first: api > gateway > upstream.
+    if (ORIGINS.indexOf(origin) < ORIGINS.indexOf(known.origin)) {
       await deps.db.update(payments).set({ origin }).where(eq(payments.id, known.id));
       known.origin = origin;
     }
@@ -128,10 +129,15 @@ export async function adoptUpstreamPayment(
         .where(and(inTenant(subscriptions, tenant), eq(subscriptions.upstreamId, payment.subscription)))
         .get()
     : undefined;
+  const installment = payment.installment
+    ? await adoptInstallment(deps, tenant, payment, customer.id, origin, options.installmentCount)
+    : null;
   const now = deps.now().toISOString();
   const row: PaymentRow = {
     id: newId(),
     ...tenantOf(tenant),
+    installmentId: installment?.id ?? null,
+    installmentNumber: installment ? (payment.installmentNumber ?? null) : null,
     upstreamId: payment.id,
     syncStatus: "synced",
     customerId: customer.id,
@@ -164,6 +170,42 @@ export async function adoptUpstreamPayment(
   if (changedRows(inserted) > 0) dispatchEvents(deps, [event]);
   const stored = await findByUpstreamId(deps, payments, tenant, payment.id);
   return stored ? applyUpstreamPayment(deps, stored, payment) : null;
+}
+
+/** The Ponte installment plan for an upstream installment id: found, or recorded now (once: unique index). */
+async function adoptInstallment(
+  deps: Deps,
+  tenant: Tenant,
+  payment: UpstreamPayment,
+  customerId: string,
+  origin: Origin,
+  installmentCount?: number,
+): Promise<typeof installments.$inferSelect | null> {
+  const upstreamId = payment.installment ?? "";
+  const find = () =>
+    deps.db
+      .select()
+      .from(installments)
+      .where(and(inTenant(installments, tenant), eq(installments.upstreamId, upstreamId)))
+      .get();
+  const known = await find();
+  if (known) return known;
+  const now = deps.now().toISOString();
+  await deps.db
+    .insert(installments)
+    .values({
+      id: newId(),
+      ...tenantOf(tenant),
+      upstreamId,
+      customerId,
+      installmentCount: installmentCount ?? null,
+      billingType: billingTypeOf(payment.billingType),
+      origin,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing();
+  return (await find()) ?? null;
 }
 
 /** A payment the upstream reports deleted (`{ deleted: true, id }`): the Ponte record, if any, is canceled. */

@@ -22,6 +22,8 @@ export function presentPayment(row: PaymentRow) {
     object: "payment" as const,
     customer: row.customerId,
     subscription: row.subscriptionId,
+    installment: row.installmentId,
+    installmentNumber: row.installmentNumber,
     billingType: row.billingType,
     status: row.status,
     value: formatMoney(row.valueCents),
@@ -102,6 +104,8 @@ export interface UpstreamPayment {
   creditCard?: { creditCardNumber?: string; creditCardBrand?: string; creditCardToken?: string } | null;
   refunds?: { value: number; status?: string; description?: string | null }[] | null;
   subscription?: string | null;
+  installment?: string | null;
+  installmentNumber?: number | null;
   externalReference?: string | null;
   dueDate?: string;
   billingType?: string;

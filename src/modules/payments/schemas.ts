@@ -40,11 +40,30 @@ export const CreditCardHolderInfo = z.object({
   mobilePhone: z.string().max(30).nullable().optional(),
 });
 
+/** The upstream's limits on an installment plan. */
+export const MAX_INSTALLMENTS = 60;
+export const MAX_CARD_INSTALLMENTS = 21;
+
 const PaymentFields = z.object({
   customer: z.string().min(1).max(100).openapi({ description: "Ponte customer id." }),
   billingType: BillingType.openapi({ description: "CREDIT_CARD when the body carries creditCardToken or creditCard." }),
-  value: moneyInput({ positive: true }),
-  dueDate: DateOnly,
+  value: moneyInput({ positive: true })
+    .optional()
+    .openapi({ description: "The charge's value; required unless installmentCount is sent." }),
+  dueDate: DateOnly.openapi({ description: "The (first) due date; instalments fall due one month apart." }),
+  installmentCount: z
+    .number()
+    .int()
+    .min(2)
+    .max(MAX_INSTALLMENTS)
+    .optional()
+    .openapi({
+      description: `An installment plan: 2 to ${MAX_INSTALLMENTS} instalments (${MAX_CARD_INSTALLMENTS} by card), with installmentValue or totalValue.`,
+    }),
+  installmentValue: moneyInput({ positive: true }).optional().openapi({ description: "Each instalment's value (with installmentCount)." }),
+  totalValue: moneyInput({ positive: true })
+    .optional()
+    .openapi({ description: "The plan's total, split evenly; the cents left over go on the first instalment (with installmentCount)." }),
   description: z.string().max(500).nullable().optional(),
   externalReference: z.string().max(200).nullable().optional(),
   discount: Discount.optional(),
@@ -63,10 +82,24 @@ const PaymentFields = z.object({
   remoteIp: z.string().max(64).optional(),
 });
 
-/** The rules that span fields: card fields only with CREDIT_CARD, raw card data only with its holder's data. */
+/** The rules that span fields: card fields only with CREDIT_CARD, raw card data only with its holder's data, value or an installment plan. */
 const paymentRules = (body: z.infer<typeof PaymentFields>, ctx: z.RefinementCtx) => {
   cardFieldsNeedCreditCard(body, ctx);
   holderInfoWithCard(body, ctx);
+  const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
+  if (body.installmentCount === undefined) {
+    if (body.value === undefined) issue("value", "required (or installmentCount with installmentValue or totalValue)");
+    if (body.installmentValue !== undefined) issue("installmentValue", "only with installmentCount");
+    if (body.totalValue !== undefined) issue("totalValue", "only with installmentCount");
+    return;
+  }
+  if ((body.installmentValue === undefined) === (body.totalValue === undefined)) {
+    issue("installmentValue", "send exactly one of installmentValue and totalValue with installmentCount");
+  }
+  if (body.value !== undefined) issue("value", "not with installmentCount: send installmentValue or totalValue");
+  if (body.billingType === "CREDIT_CARD" && body.installmentCount > MAX_CARD_INSTALLMENTS) {
+    issue("installmentCount", `at most ${MAX_CARD_INSTALLMENTS} instalments by card`);
+  }
 };
 
 export const CreatePaymentBody = PaymentFields.superRefine(paymentRules).openapi("CreatePayment");
@@ -103,6 +136,10 @@ export const PaymentListQuery = listQuery({
     .max(200)
     .optional()
     .openapi({ param: { name: "externalReference", in: "query" } }),
+  installment: z
+    .uuid()
+    .optional()
+    .openapi({ param: { name: "installment", in: "query" }, description: "Only this installment plan's charges." }),
   ...dateFilters("dueDate"),
   ...dateFilters("paymentDate"),
   ...dateFilters("dateCreated"),
@@ -114,6 +151,8 @@ export const Payment = z
     object: z.literal("payment"),
     customer: z.string(),
     subscription: z.string().nullable(),
+    installment: z.uuid().nullable().openapi({ description: "The installment plan (parcelamento) this charge is one instalment of." }),
+    installmentNumber: z.number().int().nullable(),
     billingType: BillingType,
     status: z.string().openapi({ example: "PENDING" }),
     value: Money,

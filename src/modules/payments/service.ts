@@ -25,6 +25,7 @@ import {
 } from "./lifecycle";
 import type { CreatePaymentBody, PaymentListQuery } from "./schemas";
 import { onDays, onLocalDays } from "../../db/date-filters";
+import { createInstallmentPlan } from "./installments";
 import type { z } from "@hono/zod-openapi";
 import { newestFirstPage } from "../../db/paging";
 import { inTenant } from "../../db/tenant-scope";
@@ -71,6 +72,10 @@ export async function createPayment(deps: Deps, principal: Principal, input: Cre
   const card = input.creditCardToken
     ? await cardForCustomer(deps, principal, customer.id, input.creditCardToken)
     : ({} as Partial<SavedCard>);
+  if (input.installmentCount !== undefined) {
+    const plan = { ...input, installmentCount: input.installmentCount };
+    return createInstallmentPlan(deps, credentials, tenantOf(principal), customer.upstreamId, plan, card);
+  }
   const now = deps.now().toISOString();
   const row: PaymentRow = {
     id: newId(),
@@ -82,7 +87,7 @@ export async function createPayment(deps: Deps, principal: Principal, input: Cre
     subscriptionId: null,
     billingType: input.billingType,
     status: "PENDING",
-    valueCents: centsOf(input.value),
+    valueCents: centsOf(input.value ?? 0),
     refundedCents: 0,
     dueDate: input.dueDate,
     description: input.description ?? null,
@@ -99,6 +104,8 @@ export async function createPayment(deps: Deps, principal: Principal, input: Cre
     failureReason: null,
     identificationField: null,
     idempotencyKey: idempotencyKey ?? null,
+    installmentId: null,
+    installmentNumber: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -207,6 +214,7 @@ export async function listPayments(
   if (filters.status) conditions.push(eq(payments.status, filters.status));
   if (filters.billingType) conditions.push(eq(payments.billingType, filters.billingType as PaymentRow["billingType"]));
   if (filters.externalReference) conditions.push(eq(payments.externalReference, filters.externalReference));
+  if (filters.installment) conditions.push(eq(payments.installmentId, filters.installment));
   conditions.push(
     ...onDays(payments.dueDate, filters.dueDate, filters["dueDate[ge]"], filters["dueDate[le]"]),
     ...onDays(payments.paymentDate, filters.paymentDate, filters["paymentDate[ge]"], filters["paymentDate[le]"]),

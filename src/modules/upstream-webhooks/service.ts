@@ -197,6 +197,8 @@ async function createSubscriptionPayment(deps: Deps, sub: SubscriptionRow, payme
     failureReason: null,
     identificationField: null,
     idempotencyKey: null,
+    installmentId: null,
+    installmentNumber: null,
     createdAt: now,
     updatedAt: now,
   };
