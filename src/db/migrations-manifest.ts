@@ -11,5 +11,6 @@ export const EXPECTED_MIGRATIONS: readonly string[] = [
   "0008_security_hardening.sql",
   "0009_invitations.sql",
   "0010_payments_vocabulary.sql",
-  "0011_adoption_origin.sql"
+  "0011_adoption_origin.sql",
+  "0012_finance.sql"
 ];
