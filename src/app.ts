@@ -9,6 +9,8 @@ import { handleError, notFoundHandler, validationHook } from "./http/error-handl
 import { provideDeps } from "./http/provide-deps";
 import { requestId } from "./http/request-id";
 import { registerPassthroughRoutes } from "./compat/passthrough-routes";
+import { compatGroupDescriptions } from "./compat/catalogue-route";
+import { finishDocument, PLATFORM_TAGS } from "./http/document";
 import { registerApiKeyRoutes } from "./modules/api-keys/routes";
 import { registerConsole } from "./console";
 import { registerAuditRoutes } from "./modules/audit/routes";
@@ -43,6 +45,11 @@ export const OPENAPI_CONFIG = {
   },
   servers: [{ url: "/", description: "This deployment" }],
 };
+
+/** The OpenAPI document the app serves: generated from its routes, then finished (src/http/document.ts). */
+export function openApiDocumentOf(app: OpenAPIHono<AppEnv>) {
+  return finishDocument(app.getOpenAPI31Document(OPENAPI_CONFIG), { ...PLATFORM_TAGS, ...compatGroupDescriptions() });
+}
 
 export function buildApp() {
   const app = new OpenAPIHono<AppEnv>({ strict: false, defaultHook: validationHook });
@@ -87,7 +94,7 @@ export function buildApp() {
   });
 
   let cachedDocument: ReturnType<typeof app.getOpenAPI31Document> | undefined;
-  const openApiDocument = () => (cachedDocument ??= app.getOpenAPI31Document(OPENAPI_CONFIG));
+  const openApiDocument = () => (cachedDocument ??= openApiDocumentOf(app));
   app.get("/api/v1/openapi.json", (c) => c.json(openApiDocument()));
   app.get("/api/v1/docs", (c) => c.html(renderDocsPage(openApiDocument() as Parameters<typeof renderDocsPage>[0])));
 

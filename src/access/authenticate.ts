@@ -9,7 +9,7 @@ import { cachedKeyLookup } from "./key-cache";
 import { expandStoredPermissions } from "../lib/permissions";
 import type { Principal } from "./principal";
 import { sessionPrincipal } from "./session-auth";
-import { ORGANIZATION_HEADER, WORKSPACE_HEADER } from "./tenant-headers";
+import { ORGANIZATION_HEADER, WORKSPACE_HEADER } from "../http/tenant-headers";
 
 export { ORGANIZATION_HEADER, WORKSPACE_HEADER };
 

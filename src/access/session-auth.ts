@@ -1,7 +1,7 @@
 // Console session cookies as an API credential (guard(…, { allowSession: true })). Writes must be same-origin.
 import type { Context } from "hono";
 import type { AppEnv } from "../http/app-env";
-import { ORGANIZATION_HEADER, WORKSPACE_HEADER } from "./tenant-headers";
+import { ORGANIZATION_HEADER, WORKSPACE_HEADER } from "../http/tenant-headers";
 import type { Principal } from "./principal";
 import { isWriteMethod, requireSameOrigin } from "./same-origin";
 import { resolveSession, sessionTokenOf } from "./session";

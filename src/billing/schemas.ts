@@ -17,7 +17,7 @@ export const moneyInput = (options: { positive: boolean }) =>
       if (!parsed.ok) ctx.addIssue({ code: "custom", message: parsed.reason });
       else if (options.positive && parsed.cents <= 0) ctx.addIssue({ code: "custom", message: "amount must be greater than 0" });
     })
-    .openapi({ type: "string", example: "129.90", description: "Decimal string (a JSON number is accepted too); at most 2 decimals." });
+    .openapi({ example: "129.90", description: "Decimal string, or a JSON number as Asaas clients send it; at most 2 decimals." });
 
 /** Cents of a value that already passed `moneyInput`. */
 export function centsOf(value: string | number): number {

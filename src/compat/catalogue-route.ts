@@ -31,10 +31,27 @@ export function catalogueRoute(operationId: string) {
     tags: [op.group],
     operationId: op.operationId,
     summary: op.title,
+    "x-upstream": `${op.upstreamMethod} ${op.upstreamPath}`,
     "x-surface": "public" as const,
     "x-implementation": op.kind,
     "x-permission": op.permission as Permission,
   };
+}
+
+/** The description of each compatibility group (a top-level tag of the document), from the catalogue's counts. */
+export function compatGroupDescriptions(): Record<string, string> {
+  const groups = new Map<string, { native: number; passthrough: number }>();
+  for (const op of CATALOGUE) {
+    const g = groups.get(op.group) ?? { native: 0, passthrough: 0 };
+    g[op.kind]++;
+    groups.set(op.group, g);
+  }
+  return Object.fromEntries(
+    [...groups].map(([group, g]) => [
+      group,
+      `Compatibility: the upstream's "${group}" operations (${g.native + g.passthrough}; ${g.native} native, ${g.passthrough} through the gateway). All available.`,
+    ]),
+  );
 }
 
 /** A native row (served by Ponte itself); throws at module load on a passthrough or unknown id. */
@@ -44,11 +61,22 @@ function nativeRow(operationId: string): CatalogueOperation {
   return op;
 }
 
+/** The platform group a native compatibility group's records also belong to (the document lists them under both). */
+const PLATFORM_TAG_OF_GROUP: Readonly<Record<string, string>> = {
+  Clientes: "customers",
+  Cobranças: "payments",
+  Estornos: "payments",
+  Assinaturas: "subscriptions",
+  "Cartão de crédito": "payment-methods",
+};
+
 /** What a native route spreads into `createRoute`: the catalogue fields plus its method and documented path. */
 export function nativeOperation(operationId: string) {
   const op = nativeRow(operationId);
+  const platformTag = PLATFORM_TAG_OF_GROUP[op.group];
   return {
     ...catalogueRoute(operationId),
+    tags: platformTag ? [op.group, platformTag] : [op.group],
     "x-implementation": "native" as const,
     method: op.method.toLowerCase() as Lowercase<CatalogueOperation["method"]>,
     path: documentedPath(op),

@@ -2,24 +2,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, expectError, seedTenant } from "./support";
-import { createPayment, createCustomer, dueDate, eventsOf, seedBillingTenant, sim, simRequests } from "./billing-support";
+import { HOLDER, card, createPayment, createCustomer, dueDate, eventsOf, seedBillingTenant, sim, simRequests } from "./billing-support";
 import type { Customer, Payment, PaymentMethod, PaymentStatusView, PixQrCode, Refund, Reply } from "./bodies";
-
-const HOLDER = {
-  name: "Maria Silva",
-  email: "maria@example.com",
-  cpfCnpj: "52998224725",
-  postalCode: "01310-100",
-  addressNumber: "100",
-  phone: "11999990000",
-};
-const card = (number: string) => ({
-  holderName: "MARIA SILVA",
-  number,
-  expiryMonth: "12",
-  expiryYear: String(new Date().getUTCFullYear() + 2),
-  ccv: "123",
-});
 
 /** CRC16-CCITT (0x1021, init 0xFFFF) as the BR Code spec requires. */
 function crc16(text: string): string {

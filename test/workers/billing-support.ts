@@ -57,6 +57,22 @@ export async function createCustomer(t: BillingTenant, overrides: Record<string,
   return res.body.data;
 }
 
+/** A card holder and a test card, as the tokenizer takes them (the simulator approves 4111…). */
+export const HOLDER = {
+  name: "Maria Silva",
+  email: "maria@example.com",
+  cpfCnpj: "52998224725",
+  postalCode: "01310-100",
+  addressNumber: "100",
+  phone: "11999990000",
+};
+export const card = (number = "4111111111111111") => ({
+  holderName: "MARIA SILVA",
+  number,
+  expiryMonth: "12",
+  expiryYear: String(new Date().getUTCFullYear() + 2),
+  ccv: "123",
+});
 export const dueDate = (days = 7) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 export async function createPayment(

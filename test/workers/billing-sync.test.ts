@@ -324,7 +324,12 @@ describe("OpenAPI", () => {
     const native = ops.filter((o) => o["x-implementation"] === "native" && o["x-surface"] === "public");
     expect(native).toHaveLength(21);
     const card = native.find((o) => o.operationId === "criar-cobranca-com-cartao-de-credito");
-    expect(card).toMatchObject({ path: "/api/v1/payments/", method: "post", tags: ["Cobranças"], "x-permission": "payments.manage" });
+    expect(card).toMatchObject({
+      path: "/api/v1/payments/",
+      method: "post",
+      tags: ["Cobranças", "payments"],
+      "x-permission": "payments.manage",
+    });
     const cancel = native.find((o) => o.operationId === "remover-assinatura");
     expect(Object.keys(cancel!.responses)).toEqual(expect.arrayContaining(["201", "400", "401", "403", "404"]));
     expect(cancel!.parameters!.map((p) => p.name)).toEqual(expect.arrayContaining(["X-Organization-Id", "X-Workspace-Id"]));

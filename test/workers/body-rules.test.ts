@@ -40,17 +40,20 @@ describe("content types", () => {
 });
 
 describe("an empty body", () => {
-  it("on an operation whose body is optional is read as {}: a refund of the whole payment", async () => {
+  it("refund requires a body, as the catalogue says: an empty POST is 400 naming it, `{}` refunds the whole payment", async () => {
     const t = await seedBillingTenant();
     const customer = await createCustomer(t);
     const payment = (await createPayment(t, customer.id, { value: "100.00" })).body.data;
     await sim("POST", `/v3/sandbox/payment/${payment.upstreamId}/confirm`, {}, t.upstreamKey);
     // How older HTTP clients send a POST without a body.
-    const res = await call<Reply<Payment>>("POST", `/api/v1/payments/${payment.id}/refund`, {
+    const empty = await call("POST", `/api/v1/payments/${payment.id}/refund`, {
       key: t.key,
       rawBody: "",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
     });
+    expect(expectError(empty, 400, "VALIDATION_FAILED").details.fields.map((f) => f.path)).toEqual(["body"]);
+    expect((await call<Reply<Payment>>("GET", `/api/v1/payments/${payment.id}`, { key: t.key })).body.data.status).toBe("RECEIVED");
+    const res = await call<Reply<Payment>>("POST", `/api/v1/payments/${payment.id}/refund`, { key: t.key, body: {} });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ status: "REFUNDED", refundedValue: "100.00" });
   });

@@ -2,7 +2,7 @@
 // (no client input yields a 5xx) and the route guards (401 / 403 / 404 across tenants). A route
 // added to the app is in the document, so it is covered without a test written by hand.
 import { SELF } from "cloudflare:test";
-import { OPENAPI_CONFIG, buildApp } from "../../src/app";
+import { buildApp, openApiDocumentOf } from "../../src/app";
 import { isPermission, type Permission } from "../../src/lib/permissions";
 import type { OpenApiDocument, SchemaObject } from "../openapi-types";
 import { BASE } from "./support";
@@ -35,9 +35,7 @@ export interface ApiOperation {
 
 /** The document the app serves at /api/v1/openapi.json, built in process (tests are collected before any request can be made). */
 export function openApiDocument(): OpenApiDocument {
-  return buildApp().getOpenAPI31Document(
-    OPENAPI_CONFIG as Parameters<ReturnType<typeof buildApp>["getOpenAPI31Document"]>[0],
-  ) as unknown as OpenApiDocument;
+  return openApiDocumentOf(buildApp()) as unknown as OpenApiDocument;
 }
 
 /** The same document as served over HTTP, to check the in-process one is the real one. */

@@ -7,7 +7,7 @@ import { gatewayApiLogs, organizations, webhookDeliveries, workspaces } from "..
 import { PERMISSIONS } from "../../src/lib/permissions";
 import { newId } from "../../src/lib/ids";
 import { seedMember } from "./auth-support";
-import { CPF, dueDate } from "./billing-support";
+import { CPF, HOLDER, card, dueDate } from "./billing-support";
 import { seedGatewayAccount, simKey } from "./gateway-support";
 import { insertEvent } from "./webhooks-support";
 import { call, type Envelope, seedApiKey, seedWorkspace, type TestTenant } from "./support";
@@ -155,6 +155,19 @@ export const RECORD_FACTORIES: Record<string, RecordFactory> = {
     }),
   },
   customers: { scope: "workspace", create: customer },
+  "payment-methods": {
+    scope: "workspace",
+    create: async (ws) => ({
+      id: (
+        await create(ws, "/api/v1/payment-methods/tokenize", {
+          customer: (await customer(ws)).id,
+          creditCard: card(),
+          creditCardHolderInfo: HOLDER,
+          remoteIp: "203.0.113.7",
+        })
+      ).id,
+    }),
+  },
   plans: { scope: "workspace", create: plan },
   payments: {
     scope: "workspace",

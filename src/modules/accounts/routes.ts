@@ -6,7 +6,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { ROLES } from "../../lib/permissions";
 import { isWriteMethod, refuseCrossSite, requireSameOrigin } from "../../access/same-origin";
 import { clearSessionCookie, resolveSession, sessionTokenOf, setSessionCookie } from "../../access/session";
-import { ORGANIZATION_HEADER, WORKSPACE_HEADER } from "../../access/tenant-headers";
+import { ORGANIZATION_HEADER, WORKSPACE_HEADER } from "../../http/tenant-headers";
 import type { AppEnv } from "../../http/app-env";
 import { ok } from "../../http/envelope";
 import { ApiError } from "../../http/errors";

@@ -1,6 +1,6 @@
 // Customers: the six native catalogue operations (group Clientes), mirrored to the upstream.
 // Each operation: its route, then its handler.
-import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { guard } from "../../access";
 import { IdParam } from "../../billing/schemas";
 import { nativeOperation, permissionOf, successStatusOf } from "../../compat/catalogue-route";
@@ -97,7 +97,8 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>) {
     createRoute({
       ...nativeOperation(RESTORE),
       ...guard(permissionOf(RESTORE)),
-      request: { params: IdParam },
+      // The catalogue (as the upstream) gives restore a body; it carries nothing Ponte reads: `{}` will do.
+      request: { params: IdParam, body: jsonBody(z.looseObject({}).openapi("RestoreCustomer")) },
       responses: { [RESTORE_STATUS]: dataResponse("The restored customer.", Customer), ...WRITE_AND_UPSTREAM_ERRORS },
     }),
     async (c) => ok(c, await restoreCustomer(c.var.deps, c.var.principal, c.req.valid("param").id), RESTORE_STATUS),

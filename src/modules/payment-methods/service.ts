@@ -8,7 +8,9 @@ import { newId } from "../../lib/ids";
 import { paymentMethods } from "../../db/schema";
 import { inTenant } from "../../db/tenant-scope";
 import { resolveGatewayAccount } from "../../gateway/accounts";
-import { ApiError } from "../../http/errors";
+import { ApiError, notFound } from "../../http/errors";
+import { listQuery, type PageRequest } from "../../http/pagination";
+import { newestFirstPage } from "../../db/paging";
 import { customerForBilling } from "../customers/service";
 import { CreditCard, CreditCardHolderInfo } from "../payments/schemas";
 
@@ -61,6 +63,12 @@ export async function tokenizeCard(deps: Deps, principal: Principal, input: z.in
     createdAt: deps.now().toISOString(),
   };
   await deps.db.insert(paymentMethods).values(row);
+  return presentPaymentMethod(row);
+}
+
+type PaymentMethodRow = typeof paymentMethods.$inferSelect;
+
+export function presentPaymentMethod(row: PaymentMethodRow) {
   return {
     id: row.id,
     object: "payment_method" as const,
@@ -70,6 +78,43 @@ export async function tokenizeCard(deps: Deps, principal: Principal, input: z.in
     creditCardToken: row.upstreamToken,
     createdAt: row.createdAt,
   };
+}
+
+export const PaymentMethodListQuery = listQuery({
+  customer: z
+    .uuid()
+    .optional()
+    .openapi({ param: { name: "customer", in: "query" }, description: "Only this customer's cards." }),
+});
+
+export async function listPaymentMethods(deps: Deps, principal: Principal, page: PageRequest, customer?: string) {
+  requirePermission(principal, "payment_methods.read");
+  const where = and(inTenant(paymentMethods, principal), customer ? eq(paymentMethods.customerId, customer) : undefined);
+  const { rows, totalCount } = await newestFirstPage(deps.db, paymentMethods, where, page);
+  return { rows: rows.map(presentPaymentMethod), totalCount };
+}
+
+async function findPaymentMethod(deps: Deps, principal: Principal, id: string): Promise<PaymentMethodRow> {
+  const row = await deps.db
+    .select()
+    .from(paymentMethods)
+    .where(and(eq(paymentMethods.id, id), inTenant(paymentMethods, principal)))
+    .get();
+  if (!row) throw notFound("payment_method", id);
+  return row;
+}
+
+export async function getPaymentMethod(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "payment_methods.read");
+  return presentPaymentMethod(await findPaymentMethod(deps, principal, id));
+}
+
+/** Ponte forgets the card: its id and token no longer charge anything through Ponte. */
+export async function deletePaymentMethod(deps: Deps, principal: Principal, id: string) {
+  requirePermission(principal, "payment_methods.manage");
+  const row = await findPaymentMethod(deps, principal, id);
+  await deps.db.delete(paymentMethods).where(and(eq(paymentMethods.id, row.id), inTenant(paymentMethods, principal)));
+  return { id: row.id, object: "payment_method" as const, deleted: true as const };
 }
 
 export interface SavedCard {

@@ -160,14 +160,14 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
         "Full (no value) or partial refund of a CONFIRMED, RECEIVED or RECEIVED_IN_CASH payment.",
         "Partial refunds keep the status and raise refundedValue; the sum never exceeds the payment value (409 INVALID_STATE).",
       ].join(" "),
-      request: { params: IdParam, body: jsonBody(RefundBody, false) },
+      request: { params: IdParam, body: jsonBody(RefundBody) },
       responses: {
         [REFUND_STATUS]: dataResponse("The payment after the refund.", Payment),
         ...errorResponses(...WRITE_ERRORS, ...UPSTREAM_ERRORS),
       },
     }),
     async (c) => {
-      const body = (c.req.valid("json") as { value?: string | number; description?: string } | undefined) ?? {};
+      const body = c.req.valid("json");
       return ok(c, await refundPayment(c.var.deps, c.var.principal, c.req.valid("param").id, body), REFUND_STATUS);
     },
   );

@@ -1,0 +1,98 @@
+// The finishing pass over the generated OpenAPI document: what holds for every operation is stated
+// once here rather than on each route — the tenant headers every authenticated operation honours,
+// the availability status of every compatibility operation, and the top-level `tags` list with what
+// each group is.
+import { ORGANIZATION_HEADER, WORKSPACE_HEADER } from "./tenant-headers";
+
+/** What each platform (non-compatibility) group covers. */
+export const PLATFORM_TAGS: Readonly<Record<string, string>> = {
+  auth: "Sign-up, sign-in and the console session (cookie); the current user and their memberships.",
+  organizations: "The caller's organization: name, default workspace.",
+  members: "Team members of the organization, their roles, and invitations.",
+  workspaces: "Workspaces of the organization: each holds its own records, keys and gateway account.",
+  "api-keys": "API keys: permissions, live/test environment, optional workspace binding, rotation and revocation.",
+  audit: "The organization's audit trail of control-plane changes.",
+  "gateway-accounts": "Upstream credentials per workspace and environment (stored encrypted), verification, inbound webhook token.",
+  "gateway-api-logs": "Every call the gateway made to the upstream: operation, status, latency.",
+  "webhook-endpoints": "Merchant endpoints for Ponte's signed events: subscription to kinds, secret rotation, test, recovery.",
+  "webhook-logs": "Deliveries of events to endpoints, their attempts, and redelivery.",
+  webhooks: "Inbound webhooks from the upstream (authenticated by the gateway account's token).",
+  customers: "Customers, Ponte's own records mirrored to the upstream (also listed under the compatibility group Clientes).",
+  payments: "Charges by PIX, boleto and card: Ponte's records, refunds, cancellation (also under the compatibility group Cobranças).",
+  "payment-methods": "Card tokens (brand and last 4 digits; card numbers are never stored).",
+  plans: "Recurring billing plans that subscriptions are created from.",
+  subscriptions: "Subscriptions created from a plan (also under the compatibility group Assinaturas).",
+  health: "Liveness and readiness of the deployment.",
+};
+
+const TENANT_HEADERS = [
+  {
+    name: ORGANIZATION_HEADER,
+    in: "header",
+    required: false,
+    schema: { type: "string" },
+    description: "Optional: the organization to act in. A key acts only in its own (403 otherwise); a session may name any it belongs to.",
+  },
+  {
+    name: WORKSPACE_HEADER,
+    in: "header",
+    required: false,
+    schema: { type: "string", format: "uuid" },
+    description:
+      "Optional: the workspace to act in (default: the organization's default). A workspace-bound key may name only its own (403).",
+  },
+] as const;
+
+const METHODS = ["get", "put", "post", "delete", "patch"] as const;
+
+interface Operation {
+  tags?: string[];
+  parameters?: unknown[];
+  description?: string;
+  "x-permission"?: string;
+  "x-implementation"?: string;
+  "x-upstream"?: string;
+}
+
+/** The spec: every compatibility operation's description carries its status, `available` (all 208 are callable). */
+function compatibilityDescription(op: Operation): string {
+  const how =
+    op["x-implementation"] === "native"
+      ? "Served natively by Ponte (Ponte owns the record)."
+      : "Forwarded through the gateway with the workspace's gateway account.";
+  const upstream = op["x-upstream"] ? ` Upstream: \`${op["x-upstream"]}\`.` : "";
+  return [`Status: available. ${how}${upstream}`, op.description].filter(Boolean).join("\n\n");
+}
+interface Document {
+  paths?: Record<string, Partial<Record<(typeof METHODS)[number], Operation>>>;
+  tags?: { name: string; description?: string }[];
+}
+
+const named = (p: unknown): string | undefined =>
+  typeof p === "object" && p !== null && "name" in p ? String((p as { name: unknown }).name).toLowerCase() : undefined;
+
+/**
+ * Adds the tenant headers to every operation a credential is checked on (`x-permission`), where the
+ * route did not already document them, and the top-level `tags` list in first-use order, each with
+ * its description from `descriptions` (a tag without one fails here, so none goes undocumented).
+ */
+export function finishDocument<D extends Document>(doc: D, descriptions: Readonly<Record<string, string>>): D {
+  const order: string[] = [];
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      for (const tag of op.tags ?? []) if (!order.includes(tag)) order.push(tag);
+      if (op["x-implementation"]) op.description = compatibilityDescription(op);
+      if (!op["x-permission"]) continue;
+      const present = new Set((op.parameters ?? []).map(named));
+      op.parameters = [...(op.parameters ?? []), ...TENANT_HEADERS.filter((h) => !present.has(h.name.toLowerCase()))];
+    }
+  }
+  doc.tags = order.map((name) => {
+    const description = descriptions[name];
+    if (!description) throw new Error(`OpenAPI tag '${name}' has no description (src/http/document.ts or the catalogue)`);
+    return { name, description };
+  });
+  return doc;
+}
