@@ -22,12 +22,31 @@ INSERT OR IGNORE INTO organizations (id, name, default_workspace_id, created_at,
   VALUES (${sqlString(DEMO.organizationId)}, 'Ponte Demo', ${sqlString(DEMO.workspaceId)}, ${sqlString(now)}, ${sqlString(now)});
 INSERT OR IGNORE INTO workspaces (id, organization_id, name, created_at, updated_at)
   VALUES (${sqlString(DEMO.workspaceId)}, ${sqlString(DEMO.organizationId)}, 'Demo workspace', ${sqlString(now)}, ${sqlString(now)});
+${defaultCostCategoriesSql(now)}
 ${gateway.sql.replace(/^INSERT INTO/, "INSERT OR IGNORE INTO")}
 INSERT INTO api_keys (id, organization_id, workspace_id, environment, name, key_hash, display_prefix, last4, permissions, created_by, created_at, updated_at)
   VALUES (${sqlString(uuidv7())}, ${sqlString(DEMO.organizationId)}, NULL, 'test', 'demo key (npm run seed)', ${sqlString(hash)},
           ${sqlString(displayPrefix)}, ${sqlString(last4)}, ${sqlString(JSON.stringify(PERMISSIONS_ALL))}, 'seed', ${sqlString(now)}, ${sqlString(now)});
 `);
   return { baseUrl: `http://localhost:${port}`, organizationId: DEMO.organizationId, workspaceId: DEMO.workspaceId, apiKey: key };
+}
+
+/** The demo workspace's default cost categories (the same set as src/modules/cost-categories/service.ts). */
+const DEFAULT_COST_CATEGORIES = [
+  ["infrastructure", "Infrastructure", "VARIABLE"],
+  ["software", "Software", "FIXED"],
+  ["payroll", "Payroll", "FIXED"],
+  ["taxes", "Taxes", "VARIABLE"],
+  ["marketing", "Marketing", "VARIABLE"],
+  ["payment_fees", "Payment fees", "VARIABLE"],
+  ["other", "Other", "VARIABLE"],
+];
+function defaultCostCategoriesSql(now) {
+  return DEFAULT_COST_CATEGORIES.map(
+    ([key, name, kind]) =>
+      `INSERT OR IGNORE INTO cost_categories (id, organization_id, workspace_id, parent_id, key, name, kind, description, archived, created_at, updated_at)
+  VALUES (${sqlString(uuidv7())}, ${sqlString(DEMO.organizationId)}, ${sqlString(DEMO.workspaceId)}, NULL, ${sqlString(key)}, ${sqlString(name)}, ${sqlString(kind)}, NULL, 0, ${sqlString(now)}, ${sqlString(now)});`,
+  ).join("\n");
 }
 
 /**

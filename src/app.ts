@@ -28,6 +28,7 @@ import { registerPaymentMethodRoutes } from "./modules/payment-methods/routes";
 import { registerPaymentRoutes } from "./modules/payments/routes";
 import { syncNativeRecords } from "./modules/payments/passthrough-sync";
 import { registerPlanRoutes } from "./modules/plans/routes";
+import { registerCostCategoryRoutes } from "./modules/cost-categories/routes";
 import { registerSubscriptionRoutes } from "./modules/subscriptions/routes";
 import { registerUpstreamWebhookRoutes } from "./modules/upstream-webhooks/routes";
 
@@ -78,6 +79,7 @@ export function buildApp() {
   registerPaymentMethodRoutes(app);
   registerSubscriptionRoutes(app);
   registerUpstreamWebhookRoutes(app);
+  registerCostCategoryRoutes(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

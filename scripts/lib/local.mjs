@@ -40,6 +40,7 @@ export const PERMISSIONS_ALL = [
   "subscriptions",
   "gateway_accounts",
   "webhook_endpoints",
+  "finance",
 ].flatMap((r) => [`${r}.read`, `${r}.manage`]);
 
 /** Runs wrangler quietly; its chatter goes to stderr so `--json` stdout stays one object. */

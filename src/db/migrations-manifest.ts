@@ -12,5 +12,7 @@ export const EXPECTED_MIGRATIONS: readonly string[] = [
   "0009_invitations.sql",
   "0010_payments_vocabulary.sql",
   "0011_adoption_origin.sql",
-  "0012_installments.sql"
+  "0012_finance.sql",
+  "0013_default_cost_categories.sql",
+  "0014_installments.sql"
 ];

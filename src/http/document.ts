@@ -21,6 +21,8 @@ export const PLATFORM_TAGS: Readonly<Record<string, string>> = {
   payments: "Charges by PIX, boleto and card: Ponte's records, refunds, cancellation (also under the compatibility group Cobranças).",
   "payment-methods": "Card tokens (brand and last 4 digits; card numbers are never stored).",
   plans: "Recurring billing plans that subscriptions are created from.",
+  "cost-categories":
+    "Finance: a two-level tree of cost categories (FIXED/VARIABLE) that expenses are filed under; `key` is the slug formulas use.",
   subscriptions: "Subscriptions created from a plan (also under the compatibility group Assinaturas).",
   health: "Liveness and readiness of the deployment.",
 };

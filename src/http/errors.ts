@@ -15,6 +15,8 @@ export const ERROR_STATUS = {
   IDEMPOTENCY_KEY_IN_USE: 409,
   INVALID_STATE: 409,
   GATEWAY_ACCOUNT_MISSING: 409,
+  /** The record is referenced (e.g. a cost category with expenses); archive it instead. */
+  IN_USE: 409,
   /** The change would leave the organization without an owner. */
   LAST_OWNER: 409,
   PAYLOAD_TOO_LARGE: 413,

@@ -14,6 +14,8 @@ export const RESOURCES = [
   "subscriptions",
   "gateway_accounts",
   "webhook_endpoints",
+  /** Cost categories, suppliers, expenses, AWS connections (PLATFORM.md). */
+  "finance",
 ] as const;
 
 export type Resource = (typeof RESOURCES)[number];
@@ -60,7 +62,8 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   owner: PERMISSIONS,
   admin: [...READ_ALL, ...MANAGE(RESOURCES.filter((r) => r !== "organizations"))],
   developer: [
-    ...READ_ALL.filter((p) => p !== "members.read"),
+    // Developers run the integration, not the books: no finance access (PLATFORM.md).
+    ...READ_ALL.filter((p) => p !== "members.read" && p !== "finance.read"),
     ...MANAGE(["api_keys", "customers", "plans", "payments", "payment_methods", "subscriptions", "gateway_accounts", "webhook_endpoints"]),
   ],
   viewer: READ_ALL.filter((p) => p !== "members.read" && p !== "audit_logs.read"),

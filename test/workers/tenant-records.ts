@@ -181,6 +181,10 @@ export const RECORD_FACTORIES: Record<string, RecordFactory> = {
       return { id: c.id, upstreamId: c.upstreamId };
     },
   },
+  "cost-categories": {
+    scope: "workspace",
+    create: async (ws) => ({ id: (await create(ws, "/api/v1/cost-categories", { name: "Factory costs", kind: "FIXED" })).id }),
+  },
   subscriptions: {
     scope: "workspace",
     create: async (ws) => {

@@ -6,3 +6,4 @@ export * from "./billing";
 export * from "./webhooks";
 export * from "./console";
 export * from "./members";
+export * from "./finance";

@@ -9,7 +9,8 @@ import { keyEnvironmentFor, LIMITS } from "../../config";
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
 import { deleteExpiredRows } from "../../db/retention";
-import { memberships, organizations, sessions, users, workspaces } from "../../db/schema";
+import { costCategories, memberships, organizations, sessions, users, workspaces } from "../../db/schema";
+import { defaultCostCategoryRows } from "../cost-categories/service";
 import { ApiError } from "../../http/errors";
 import { auditEntry } from "../audit/service";
 import { countLoginAttempt, countSignupAttempt, forgiveLoginAttempt } from "./throttle";
@@ -87,6 +88,7 @@ export async function signUp(deps: Deps, input: SignUpInput, clientIp: string) {
       deps.db.insert(users).values(user),
       deps.db.insert(organizations).values(organization),
       deps.db.insert(workspaces).values(workspace),
+      deps.db.insert(costCategories).values(defaultCostCategoryRows({ organizationId: organization.id, workspaceId: workspace.id }, now)),
       deps.db.insert(memberships).values(membership),
       session.insert,
       auditEntry(deps, actor, {

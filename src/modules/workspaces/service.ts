@@ -3,7 +3,8 @@ import { and, eq, type SQL } from "drizzle-orm";
 import { type Principal, requirePermission } from "../../access/principal";
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
-import { organizations, workspaces } from "../../db/schema";
+import { costCategories, organizations, workspaces } from "../../db/schema";
+import { defaultCostCategoryRows } from "../cost-categories/service";
 import { ApiError, notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { auditEntry } from "../audit/service";
@@ -44,6 +45,7 @@ export async function createWorkspace(deps: Deps, principal: Principal, input: {
   };
   await deps.db.batch([
     deps.db.insert(workspaces).values(row),
+    deps.db.insert(costCategories).values(defaultCostCategoryRows({ organizationId: row.organizationId, workspaceId: row.id }, now)),
     auditEntry(deps, principal, { action: "workspace.created", targetType: "workspace", targetId: row.id, metadata: { name: row.name } }),
   ]);
   return presentWorkspace(row);
