@@ -1,6 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Dec, evaluate, findCycle, formatValue, parseFormula, unknownVariable, type Value } from "../../src/modules/formulas/engine";
+import {
+  Dec,
+  evaluate,
+  findCycle,
+  formatValue,
+  parseFormula,
+  unknownVariable,
+  type Value,
+} from "../../src/modules/analytics/formula-engine";
 
 function parsed(expression: string) {
   const r = parseFormula(expression);
