@@ -323,9 +323,9 @@ async function seriesForRow(deps: Deps, tenant: Tenant, row: FormulaRow, query: 
   const { stored, hasTotal, asts } = requirements(row, words);
   const range = await resolveRange(deps, tenant, query);
   const data = await loadDaily(deps, tenant, stored, range.from, range.to);
-  const valueOf = evaluator(words, asts, data);
+  const formulaValue = evaluator(words, asts, data);
   const unit = row.unit as Unit;
-  const { points, total } = seriesOf(range, unit, (p) => valueOf(row.key, p), hasTotal);
+  const { points, total } = seriesOf(range, unit, (p) => formulaValue(row.key, p), hasTotal);
   return { key: row.key, name: row.name, unit, ...range, points, total };
 }
 

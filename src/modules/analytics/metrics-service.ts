@@ -142,8 +142,8 @@ export async function loadDaily(
     .groupBy(metricDaily.metric);
   const [rows, openingRows] = await deps.db.batch([range, opening]);
   for (const r of rows) {
-    let days = data.rows.get(r.metric);
-    if (!days) data.rows.set(r.metric, (days = new Map()));
+    const days = data.rows.get(r.metric) ?? new Map<string, number>();
+    data.rows.set(r.metric, days);
     days.set(r.day, (days.get(r.day) ?? 0) + r.value);
   }
   for (const r of openingRows) data.opening.set(r.metric, Number(r.value));
@@ -171,14 +171,14 @@ export interface SeriesResult {
 export function seriesOf(
   range: { from: string; to: string; interval: "day" | "week" | "month"; timeZone: string },
   unit: Unit,
-  valueOf: (period: Period) => Value,
+  valueAt: (period: Period) => Value,
   withTotal: boolean,
 ) {
   const points = periodsOf(range.from, range.to, range.interval).map((p) => ({
     periodStart: p.start,
-    value: formatValue(valueOf(p), unit),
+    value: formatValue(valueAt(p), unit),
   }));
-  const total = withTotal ? formatValue(valueOf({ start: range.from, end: range.to }), unit) : null;
+  const total = withTotal ? formatValue(valueAt({ start: range.from, end: range.to }), unit) : null;
   return { points, total };
 }
 
