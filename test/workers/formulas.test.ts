@@ -96,18 +96,16 @@ describe("POST /formulas/validate", () => {
     expect((await create(t, { key: "base", expression: "revenue" })).status).toBe(201);
     const db = createDb(env.DB);
     const now = new Date().toISOString();
-    await db
-      .insert(costCategories)
-      .values({
-        id: newId(),
-        organizationId: t.organizationId,
-        workspaceId: t.workspaceId,
-        key: "cloud",
-        name: "Cloud",
-        kind: "VARIABLE",
-        createdAt: now,
-        updatedAt: now,
-      });
+    await db.insert(costCategories).values({
+      id: newId(),
+      organizationId: t.organizationId,
+      workspaceId: t.workspaceId,
+      key: "cloud",
+      name: "Cloud",
+      kind: "VARIABLE",
+      createdAt: now,
+      updatedAt: now,
+    });
     const validate = (expression: string) =>
       call<Envelope<{ valid: boolean; variables: unknown[] }>>("POST", "/api/v1/formulas/validate", { key: t.key, body: { expression } });
     const okRes = await validate("round(base - expenses.cloud, 2)");
