@@ -33,6 +33,8 @@ export interface MetricDelta {
   /** A local date (YYYY-MM-DD) already, e.g. a payment date; otherwise `at` is bucketed in the organization's zone. */
   day?: string;
   at?: string;
+  /** Counts only if the customer has no other ACTIVE subscription (paying customers), checked in the write itself. */
+  unlessOtherActive?: { customerId: string; subscriptionId: string };
 }
 
 /** What a payment change carries for the metrics (a PaymentRow has all of it). */
@@ -45,6 +47,8 @@ export interface PaymentFacts {
   createdAt: string;
 }
 export interface SubscriptionFacts {
+  id: string;
+  customerId: string;
   status: string;
   valueCents: number;
   cycle: string;
@@ -108,6 +112,14 @@ export function metricDeltas(kind: string, facts: MetricFacts, at: string): Metr
   if (activeOf(before) === 1 && activeOf(after) === 0) add("canceled_subscriptions", 1, { at: after.canceledAt ?? at });
   add("active_subscriptions", activeOf(after) - activeOf(before));
   add("mrr", mrrOf(after) - mrrOf(before));
+  const paying = activeOf(after) - activeOf(before);
+  if (paying !== 0)
+    out.push({
+      metric: "paying_customers",
+      value: paying,
+      at,
+      unlessOtherActive: { customerId: after.customerId, subscriptionId: after.id },
+    });
   return out;
 }
 
@@ -162,7 +174,12 @@ export function rollupStatement(db: Db, tenant: Tenant, deltas: readonly MetricD
       days = daysCache.get(at) ?? JSON.stringify(localDays(at));
       daysCache.set(at, days);
     }
-    return sql`(${d.metric}, ${d.value}, ${d.day ?? null}, ${days})`;
+    const other = d.unlessOtherActive;
+    const value = other
+      ? sql`(CASE WHEN EXISTS (SELECT 1 FROM subscriptions WHERE workspace_id = ${tenant.workspaceId} AND customer_id = ${other.customerId}
+          AND status = 'ACTIVE' AND id <> ${other.subscriptionId}) THEN 0 ELSE ${d.value} END)`
+      : sql`${d.value}`;
+    return sql`(${d.metric}, ${value}, ${d.day ?? null}, ${days})`;
   });
   const zonePath = sql`'$."' || coalesce((SELECT time_zone FROM organizations WHERE id = ${tenant.organizationId}), ${DEFAULT_TIME_ZONE}) || '"'`;
   const select = sql`SELECT ${tenant.organizationId} AS organization_id, ${tenant.workspaceId} AS workspace_id,

@@ -130,6 +130,50 @@ describe("a received charge moves the metrics exactly", () => {
   });
 });
 
+describe("subscriptions move mrr, counts, paying customers and churn", () => {
+  it("two subscriptions of one customer, one canceled: exact MRR, ARPU over paying customers, churn", async () => {
+    const t = await seedBillingTenant();
+    const customer = await createCustomer(t);
+    const plan = async (value: string, cycle: string) =>
+      (
+        await call<Envelope<{ id: string }>>("POST", "/api/v1/plans", {
+          key: t.key,
+          body: { name: cycle, value, cycle, billingType: "PIX" },
+        })
+      ).body.data.id;
+    const subscribe = async (planId: string) => {
+      const res = await call<Envelope<{ id: string; status: string }>>("POST", "/api/v1/subscriptions", {
+        key: t.key,
+        body: { plan: planId, customer: customer.id, nextDueDate: addDays(today(), 5) },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.data;
+    };
+    const weekly = await subscribe(await plan("10.00", "WEEKLY")); // 10 × 52 / 12 = 43.333… → 43.33
+    await subscribe(await plan("120.00", "YEARLY")); // 10.00 a month
+    expect(last(await series(t, "mrr"))).toBe("53.33");
+    expect(last(await series(t, "arr"))).toBe("639.96");
+    expect(last(await series(t, "active_subscriptions"))).toBe("2");
+    expect((await series(t, "new_subscriptions")).total).toBe("2");
+    expect(last(await series(t, "arpu"))).toBe("53.33"); // one paying customer
+
+    const canceled = await call("POST", `/api/v1/subscriptions/${weekly.id}/cancel`, { key: t.key });
+    expect(canceled.status, JSON.stringify(canceled.body)).toBeLessThan(300);
+    expect(last(await series(t, "mrr"))).toBe("10.00");
+    expect(last(await series(t, "active_subscriptions"))).toBe("1");
+    expect((await series(t, "canceled_subscriptions")).total).toBe("1");
+    expect(last(await series(t, "arpu"))).toBe("10.00"); // still one paying customer
+    // Both were created and one canceled today: active at the start of today was 0, so today's churn is null.
+    expect(last(await series(t, "churn_rate", `from=${today()}&to=${today()}`))).toBeNull();
+    const tomorrow = await series(t, "churn_rate", `from=${addDays(today(), 1)}&to=${addDays(today(), 1)}`);
+    expect(tomorrow.points[0]!.value).toBe("0");
+
+    const incremental = await rollupRows(t);
+    expect((await call("POST", "/api/v1/metrics/rebuild", { key: t.key })).status).toBe(200);
+    expect(await rollupRows(t)).toEqual(incremental);
+  });
+});
+
 describe("series shape and validation", () => {
   it("buckets by week and month, the first period starting at `from`; levels have no total", async () => {
     const t = await seedBillingTenant({ webhooks: false });
