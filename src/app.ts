@@ -29,6 +29,7 @@ import { registerPaymentRoutes } from "./modules/payments/routes";
 import { syncNativeRecords } from "./modules/payments/passthrough-sync";
 import { registerPlanRoutes } from "./modules/plans/routes";
 import { registerCostCategoryRoutes } from "./modules/cost-categories/routes";
+import { registerAnalyticsRoutes } from "./modules/analytics/routes";
 import { registerSubscriptionRoutes } from "./modules/subscriptions/routes";
 import { registerUpstreamWebhookRoutes } from "./modules/upstream-webhooks/routes";
 
@@ -80,6 +81,7 @@ export function buildApp() {
   registerSubscriptionRoutes(app);
   registerUpstreamWebhookRoutes(app);
   registerCostCategoryRoutes(app);
+  registerAnalyticsRoutes(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

@@ -41,6 +41,7 @@ export const PERMISSIONS_ALL = [
   "gateway_accounts",
   "webhook_endpoints",
   "finance",
+  "analytics",
 ].flatMap((r) => [`${r}.read`, `${r}.manage`]);
 
 /** Runs wrangler quietly; its chatter goes to stderr so `--json` stdout stays one object. */

@@ -14,5 +14,6 @@ export const EXPECTED_MIGRATIONS: readonly string[] = [
   "0011_adoption_origin.sql",
   "0012_finance.sql",
   "0013_default_cost_categories.sql",
-  "0014_installments.sql"
+  "0014_installments.sql",
+  "0015_analytics.sql"
 ];

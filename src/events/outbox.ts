@@ -7,6 +7,7 @@ import { events } from "../db/schema";
 import { insertIfChanged } from "../db/guarded-insert";
 import type { EventKind } from "./kinds";
 import type { Tenant } from "../lib/tenant";
+import { eventRollups, type MetricFacts } from "./metric-rollups";
 
 export interface RecordedEvent {
   id: string;
@@ -33,9 +34,14 @@ function eventRow(deps: Deps, tenant: Tenant, type: EventKind, data: Record<stri
   return { event, row };
 }
 
-export function recordEvent(deps: Deps, tenant: Tenant, type: EventKind, data: Record<string, unknown>) {
+/**
+ * `facts` (the record before and after) let the event move the daily metrics: `rollups` are the upserts
+ * to put in the same batch, anywhere after `statement` (they apply only if the event row was written).
+ */
+export function recordEvent(deps: Deps, tenant: Tenant, type: EventKind, data: Record<string, unknown>, facts?: MetricFacts) {
   const { event, row } = eventRow(deps, tenant, type, data);
-  return { event, statement: deps.db.insert(events).values(row) };
+  const rollups = eventRollups(deps.db, tenant, event.id, type, event.createdAt, facts);
+  return { event, statement: deps.db.insert(events).values(row), rollups };
 }
 
 /**
@@ -43,9 +49,10 @@ export function recordEvent(deps: Deps, tenant: Tenant, type: EventKind, data: R
  * guarded UPDATE (`… WHERE status IN (…)`) with it makes "state changed" and "event recorded" one
  * atomic fact, so a webhook that repeats what Ponte already applied emits nothing.
  */
-export function recordEventIfChanged(deps: Deps, tenant: Tenant, type: EventKind, data: Record<string, unknown>) {
+export function recordEventIfChanged(deps: Deps, tenant: Tenant, type: EventKind, data: Record<string, unknown>, facts?: MetricFacts) {
   const { event, row } = eventRow(deps, tenant, type, data);
-  return { event, statement: insertIfChanged(deps.db, events, row) };
+  const rollups = eventRollups(deps.db, tenant, event.id, type, event.createdAt, facts);
+  return { event, statement: insertIfChanged(deps.db, events, row), rollups };
 }
 
 /** Enqueue committed events for delivery, off the response path. */

@@ -16,6 +16,8 @@ export const RESOURCES = [
   "webhook_endpoints",
   /** Cost categories, suppliers, expenses, AWS connections (PLATFORM.md). */
   "finance",
+  /** Metrics, formulas, profitability, dashboard (PLATFORM.md); manage = write formulas, rebuild rollups. */
+  "analytics",
 ] as const;
 
 export type Resource = (typeof RESOURCES)[number];

@@ -181,6 +181,28 @@ export const RECORD_FACTORIES: Record<string, RecordFactory> = {
       return { id: c.id, upstreamId: c.upstreamId };
     },
   },
+  formulas: {
+    scope: "workspace",
+    create: async (ws) => ({
+      id: (
+        await create(ws, "/api/v1/formulas", {
+          key: `f_${newId().slice(-12).replace(/-/g, "")}`,
+          name: "Factory",
+          unit: "COUNT",
+          expression: "new_customers * 2",
+        })
+      ).id,
+    }),
+  },
+  /** A metric key names a catalogue metric (every tenant's) or the workspace's formula of that key: the factory makes a formula. */
+  metrics: {
+    scope: "workspace",
+    create: async (ws) => {
+      const key = `m_${newId().slice(-12).replace(/-/g, "")}`;
+      await create(ws, "/api/v1/formulas", { key, name: "Factory metric", unit: "BRL", expression: "revenue" });
+      return { id: key };
+    },
+  },
   "cost-categories": {
     scope: "workspace",
     create: async (ws) => ({ id: (await create(ws, "/api/v1/cost-categories", { name: "Factory costs", kind: "FIXED" })).id }),

@@ -144,6 +144,8 @@ export const payments = sqliteTable(
     failureReason: text("failure_reason"),
     /** Boleto "linha digitável", fetched from the upstream right after create (or on the next read). */
     identificationField: text("identification_field"),
+    /** What the upstream says the merchant gets after its fee (`netValue`); value − net value is the payment fee. */
+    netValueCents: integer("net_value_cents"),
     /** The create request's Idempotency-Key: a retry after a lost answer resumes this record instead of charging again. */
     idempotencyKey: text("idempotency_key"),
     installmentId: text("installment_id"),

@@ -7,3 +7,4 @@ export * from "./webhooks";
 export * from "./console";
 export * from "./members";
 export * from "./finance";
+export * from "./analytics";

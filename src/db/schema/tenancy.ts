@@ -12,6 +12,8 @@ export const organizations = sqliteTable("organizations", {
   name: text("name").notNull(),
   /** The workspace used when an organization-wide credential names none. */
   defaultWorkspaceId: text("default_workspace_id"),
+  /** IANA time zone the analytics bucket days in (metric_daily). */
+  timeZone: text("time_zone").notNull().default("America/Sao_Paulo"),
   ...timestamps,
 });
 

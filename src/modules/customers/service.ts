@@ -12,6 +12,7 @@ import { resolveGatewayAccount } from "../../gateway/accounts";
 import { normalizeCpfCnpj, validatedTaxId } from "./cpf-cnpj";
 import { newestFirstPage } from "../../db/paging";
 import { inTenant } from "../../db/tenant-scope";
+import { newCustomerDeltas, rollupIfChanged } from "../../events/metric-rollups";
 import type { Tenant } from "../../lib/tenant";
 
 export type CustomerRow = typeof customers.$inferSelect;
@@ -137,10 +138,13 @@ async function pushCustomer(deps: Deps, credentials: GatewayCredentials, row: Cu
 
 async function linkCustomer(deps: Deps, row: CustomerRow, upstreamId: string): Promise<CustomerRow> {
   const updatedAt = deps.now().toISOString();
-  await deps.db
-    .update(customers)
-    .set({ upstreamId, syncStatus: "synced", updatedAt })
-    .where(and(eq(customers.id, row.id), eq(customers.syncStatus, "pending")));
+  await deps.db.batch([
+    deps.db
+      .update(customers)
+      .set({ upstreamId, syncStatus: "synced", updatedAt })
+      .where(and(eq(customers.id, row.id), eq(customers.syncStatus, "pending"))),
+    ...rollupIfChanged(deps.db, tenantOf(row), newCustomerDeltas(row.createdAt)),
+  ]);
   return { ...row, upstreamId, syncStatus: "synced", updatedAt };
 }
 

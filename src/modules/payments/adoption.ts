@@ -160,13 +160,15 @@ export async function adoptUpstreamPayment(
     paymentDate: null,
     failureReason: null,
     identificationField: null,
+    netValueCents: null,
     idempotencyKey: null,
     origin,
     createdAt: now,
     updatedAt: now,
   };
-  const { event, statement } = recordEventIfChanged(deps, tenant, "payment.created", presentPayment(row));
-  const [inserted] = await deps.db.batch([deps.db.insert(payments).values(row).onConflictDoNothing(), statement]);
+  const facts = { payment: { before: null, after: row } };
+  const { event, statement, rollups } = recordEventIfChanged(deps, tenant, "payment.created", presentPayment(row), facts);
+  const [inserted] = await deps.db.batch([deps.db.insert(payments).values(row).onConflictDoNothing(), statement, ...rollups]);
   if (changedRows(inserted) > 0) dispatchEvents(deps, [event]);
   const stored = await findByUpstreamId(deps, payments, tenant, payment.id);
   return stored ? applyUpstreamPayment(deps, stored, payment) : null;

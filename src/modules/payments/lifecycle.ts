@@ -86,8 +86,9 @@ export async function transitionPayment(
     const result = await update.run();
     return { row: next, changed: changedRows(result) > 0 };
   }
-  const { event, statement } = recordEventIfChanged(deps, tenantOf(row), kind, presentPayment(next));
-  const [result] = await deps.db.batch([update, statement]);
+  const facts = { payment: { before: row, after: next } };
+  const { event, statement, rollups } = recordEventIfChanged(deps, tenantOf(row), kind, presentPayment(next), facts);
+  const [result] = await deps.db.batch([update, statement, ...rollups]);
   const changed = changedRows(result) > 0;
   if (changed) dispatchEvents(deps, [event]);
   return { row: next, changed };
@@ -98,6 +99,7 @@ export interface UpstreamPayment {
   status?: string;
   deleted?: boolean;
   value?: number;
+  netValue?: number;
   invoiceUrl?: string | null;
   bankSlipUrl?: string | null;
   paymentDate?: string | null;
@@ -112,12 +114,24 @@ export interface UpstreamPayment {
   description?: string | null;
 }
 
+/** An upstream amount in cents, or null when absent or not a valid amount (never a throw). */
+function upstreamCents(n: unknown): number | null {
+  if (typeof n !== "number") return null;
+  try {
+    return fromUpstreamAmount(n);
+  } catch {
+    return null;
+  }
+}
+
 /** Descriptive fields the upstream owns (links, card summary, payment date), never card data. */
 function upstreamFields(row: PaymentRow, payment: UpstreamPayment): Partial<PaymentRow> {
   const fields: Partial<PaymentRow> = {};
   if (payment.invoiceUrl && payment.invoiceUrl !== row.invoiceUrl) fields.invoiceUrl = payment.invoiceUrl;
   if (payment.bankSlipUrl && payment.bankSlipUrl !== row.bankSlipUrl) fields.bankSlipUrl = payment.bankSlipUrl;
   if (payment.paymentDate && payment.paymentDate !== row.paymentDate) fields.paymentDate = payment.paymentDate;
+  const netValueCents = upstreamCents(payment.netValue);
+  if (netValueCents !== null && netValueCents !== row.netValueCents) fields.netValueCents = netValueCents;
   const card = payment.creditCard;
   if (card?.creditCardToken && card.creditCardToken !== row.cardToken) fields.cardToken = card.creditCardToken;
   if (card?.creditCardBrand && card.creditCardBrand !== row.cardBrand) fields.cardBrand = card.creditCardBrand;
@@ -143,8 +157,10 @@ export async function linkPayment(deps: Deps, row: PaymentRow, payment: Upstream
     .update(payments)
     .set({ upstreamId: payment.id, syncStatus: "synced", updatedAt })
     .where(and(eq(payments.id, row.id), eq(payments.syncStatus, "pending")));
-  const { event, statement } = recordEventIfChanged(deps, tenantOf(row), "payment.created", presentPayment({ ...next, status: "PENDING" }));
-  const results = await deps.db.batch([...refresh, link, statement] as unknown as Parameters<typeof deps.db.batch>[0]);
+  const facts = { payment: { before: null, after: next } };
+  const created = recordEventIfChanged(deps, tenantOf(row), "payment.created", presentPayment({ ...next, status: "PENDING" }), facts);
+  const { event, statement, rollups } = created;
+  const results = await deps.db.batch([...refresh, link, statement, ...rollups] as unknown as Parameters<typeof deps.db.batch>[0]);
   if (changedRows(results[refresh.length]) > 0) dispatchEvents(deps, [event]);
   return next;
 }
@@ -172,8 +188,9 @@ async function updateTerms(deps: Deps, row: PaymentRow, terms: Partial<PaymentRo
     .update(payments)
     .set({ ...terms, updatedAt })
     .where(and(eq(payments.id, row.id), eq(payments.updatedAt, row.updatedAt)));
-  const { event, statement } = recordEventIfChanged(deps, tenantOf(row), "payment.updated", presentPayment(next));
-  const [result] = await deps.db.batch([update, statement]);
+  const facts = { payment: { before: row, after: next } };
+  const { event, statement, rollups } = recordEventIfChanged(deps, tenantOf(row), "payment.updated", presentPayment(next), facts);
+  const [result] = await deps.db.batch([update, statement, ...rollups]);
   if (changedRows(result) === 0) return (await deps.db.select().from(payments).where(eq(payments.id, row.id)).get()) ?? row;
   dispatchEvents(deps, [event]);
   return next;
@@ -220,8 +237,9 @@ export async function restorePayment(deps: Deps, row: PaymentRow, payment: Upstr
     .update(payments)
     .set({ status: to, updatedAt })
     .where(and(eq(payments.id, row.id), eq(payments.status, "CANCELED")));
-  const { event, statement } = recordEventIfChanged(deps, tenantOf(row), "payment.restored", presentPayment(next));
-  const [result] = await deps.db.batch([update, statement]);
+  const facts = { payment: { before: row, after: next } };
+  const { event, statement, rollups } = recordEventIfChanged(deps, tenantOf(row), "payment.restored", presentPayment(next), facts);
+  const [result] = await deps.db.batch([update, statement, ...rollups]);
   if (changedRows(result) === 0) return row;
   dispatchEvents(deps, [event]);
   return applyUpstreamPayment(deps, next, payment);
@@ -246,7 +264,8 @@ async function recordUpstreamRefunds(deps: Deps, row: PaymentRow, items: NonNull
     .update(payments)
     .set({ refundedCents, ...(full ? { status: "REFUNDED" } : {}), updatedAt: now })
     .where(and(eq(payments.id, fresh.id), eq(payments.refundedCents, fresh.refundedCents)));
-  const { event, statement } = recordEventIfChanged(deps, tenantOf(fresh), "payment.refunded", presentPayment(next));
+  const facts = { payment: { before: fresh, after: next, refundCents: delta } };
+  const { event, statement, rollups } = recordEventIfChanged(deps, tenantOf(fresh), "payment.refunded", presentPayment(next), facts);
   // Chained on the event insert, which happened only if the update did.
   const refundRow = insertIfChanged(deps.db, refunds, {
     id: newId(),
@@ -260,7 +279,7 @@ async function recordUpstreamRefunds(deps: Deps, row: PaymentRow, items: NonNull
     createdAt: now,
     updatedAt: now,
   });
-  const [result] = await deps.db.batch([update, statement, refundRow]);
+  const [result] = await deps.db.batch([update, statement, refundRow, ...rollups]);
   if (changedRows(result) === 0) return fresh;
   dispatchEvents(deps, [event]);
   return next;

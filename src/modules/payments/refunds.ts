@@ -131,7 +131,8 @@ export async function refundPayment(
   const fresh = await findPaymentRow(deps, tenant, id);
   const full = fresh.refundedCents >= fresh.valueCents;
   const next: PaymentRow = { ...fresh, status: full ? "REFUNDED" : fresh.status, updatedAt: doneAt };
-  const { event, statement } = recordEventIfChanged(deps, tenantOf(fresh), "payment.refunded", presentPayment(next));
+  const facts = { payment: { before: fresh, after: next, refundCents: amount } };
+  const { event, statement, rollups } = recordEventIfChanged(deps, tenantOf(fresh), "payment.refunded", presentPayment(next), facts);
   const results = await deps.db.batch([
     deps.db
       .update(payments)
@@ -142,6 +143,7 @@ export async function refundPayment(
       .set({ status: "done", updatedAt: doneAt })
       .where(and(eq(refunds.id, refundId), eq(refunds.status, "pending"))),
     statement,
+    ...rollups,
   ]);
   if (changedRows(results[1]) > 0) dispatchEvents(deps, [event]);
   return presentPayment(next);

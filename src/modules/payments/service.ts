@@ -103,6 +103,7 @@ export async function createPayment(deps: Deps, principal: Principal, input: Cre
     paymentDate: null,
     failureReason: null,
     identificationField: null,
+    netValueCents: null,
     idempotencyKey: idempotencyKey ?? null,
     installmentId: null,
     installmentNumber: null,

@@ -138,13 +138,15 @@ export async function createSubscription(deps: Deps, principal: Principal, input
 export async function linkSubscription(deps: Deps, row: SubscriptionRow, upstreamId: string): Promise<SubscriptionRow> {
   const updatedAt = deps.now().toISOString();
   const next: SubscriptionRow = { ...row, upstreamId, syncStatus: "synced", updatedAt };
-  const { event, statement } = recordEventIfChanged(deps, row, "subscription.created", presentSubscription(next));
+  const facts = { subscription: { before: null, after: next } };
+  const { event, statement, rollups } = recordEventIfChanged(deps, row, "subscription.created", presentSubscription(next), facts);
   const [result] = await deps.db.batch([
     deps.db
       .update(subscriptions)
       .set({ upstreamId, syncStatus: "synced", updatedAt })
       .where(and(eq(subscriptions.id, row.id), eq(subscriptions.syncStatus, "pending"))),
     statement,
+    ...rollups,
   ]);
   if (changedRows(result) > 0) dispatchEvents(deps, [event]);
   return next;
@@ -154,13 +156,15 @@ export async function linkSubscription(deps: Deps, row: SubscriptionRow, upstrea
 export async function markSubscriptionCanceled(deps: Deps, row: SubscriptionRow): Promise<SubscriptionRow> {
   const now = deps.now().toISOString();
   const next: SubscriptionRow = { ...row, status: "CANCELED", canceledAt: now, updatedAt: now };
-  const { event, statement } = recordEventIfChanged(deps, row, "subscription.canceled", presentSubscription(next));
+  const facts = { subscription: { before: row, after: next } };
+  const { event, statement, rollups } = recordEventIfChanged(deps, row, "subscription.canceled", presentSubscription(next), facts);
   const [result] = await deps.db.batch([
     deps.db
       .update(subscriptions)
       .set({ status: "CANCELED", canceledAt: now, updatedAt: now })
       .where(and(eq(subscriptions.id, row.id), inArray(subscriptions.status, [...CANCELABLE]))),
     statement,
+    ...rollups,
   ]);
   if (changedRows(result) > 0) dispatchEvents(deps, [event]);
   return next;

@@ -196,14 +196,16 @@ async function createSubscriptionPayment(deps: Deps, sub: SubscriptionRow, payme
     paymentDate: null,
     failureReason: null,
     identificationField: null,
+    netValueCents: null,
     idempotencyKey: null,
     installmentId: null,
     installmentNumber: null,
     createdAt: now,
     updatedAt: now,
   };
-  const { event, statement } = recordEventIfChanged(deps, sub, "payment.created", presentPayment(row));
-  const [result] = await deps.db.batch([deps.db.insert(payments).values(row).onConflictDoNothing(), statement]);
+  const facts = { payment: { before: null, after: row } };
+  const { event, statement, rollups } = recordEventIfChanged(deps, sub, "payment.created", presentPayment(row), facts);
+  const [result] = await deps.db.batch([deps.db.insert(payments).values(row).onConflictDoNothing(), statement, ...rollups]);
   if (changedRows(result) > 0) dispatchEvents(deps, [event]);
   const stored = await deps.db
     .select()
