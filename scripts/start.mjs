@@ -10,6 +10,7 @@ import { execFileSync } from "node:child_process";
 
 const port = Number(process.env.PORT ?? 8787);
 execFileSync(process.execPath, [join(ROOT, "sim", "build.mjs")], { cwd: ROOT, stdio: "ignore" });
+execFileSync(process.execPath, [join(ROOT, "scripts", "build-assets.mjs")], { cwd: ROOT, stdio: "ignore" });
 const demo = await seed({ port });
 
 const banner = [
