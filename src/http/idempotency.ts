@@ -137,9 +137,10 @@ export const idempotency = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   /** Binds a sealed response to its record, so it cannot be replayed under another credential or key. */
   const sealContext = `idempotency:${ref.org}:${ref.credential}:${key}`;
   const db = c.env.DB;
-  const gate = new ClaimGate(db, ref, Math.floor(Date.now() / 1000));
+  const session = c.get("d1");
+  const gate = new ClaimGate(session, ref, Math.floor(Date.now() / 1000));
   const deps = c.get("deps");
-  deps.db = createDb(gatedD1(db, gate));
+  deps.db = createDb(gatedD1(session, gate));
   deps.beforeSideEffect = () => gate.pass();
 
   await next(); // Hono turns a thrown error into c.res before this returns.
