@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { createDb } from "../../src/db/client";
 import { idempotencyKeys } from "../../src/db/schema";
-import { call, expectError, seedApiKey, seedTenant } from "./support";
+import { answerStored, call, expectError, seedApiKey, seedTenant } from "./support";
 import type { Reply, ApiKeyWithSecret, Workspace } from "./bodies";
 
 const create = (key: string, idem: string, name = "Loja Centro") =>
@@ -15,18 +15,6 @@ async function workspaceCount(organizationId: string) {
     .bind(organizationId)
     .first<{ n: number }>();
   return row?.n ?? 0;
-}
-
-/** The key's answer is stored just after the response (waitUntil): wait until it has landed. */
-async function answerStored(organizationId: string, key: string) {
-  for (let i = 0; i < 50; i++) {
-    const row = await env.DB.prepare("SELECT state FROM idempotency_keys WHERE organization_id = ? AND key = ?")
-      .bind(organizationId, key)
-      .first<{ state: string }>();
-    if (row?.state === "completed") return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`the answer of ${key} was never stored`);
 }
 
 describe("Idempotency-Key", () => {
