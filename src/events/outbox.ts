@@ -3,6 +3,7 @@
 // safety nets), so nothing is dropped.
 import type { Deps } from "../deps";
 import { newId } from "../lib/ids";
+import { nextTurn } from "../lib/next-turn";
 import { events } from "../db/schema";
 import { insertIfChanged } from "../db/guarded-insert";
 import type { EventKind } from "./kinds";
@@ -67,21 +68,23 @@ export function dispatchEvents(deps: Deps, recorded: readonly RecordedEvent[]): 
   if (recorded.length === 0) return;
   const ids = recorded.map((e) => e.id);
   deps.waitUntil(
-    deliverEvents(deps, ids).catch((handOffError: unknown) => {
-      const queue = deps.env.EVENTS_QUEUE;
-      const messages = ids.map((eventId) => ({ body: { eventId } satisfies EventMessage, contentType: "json" as const }));
-      return queue.sendBatch(messages).catch((err: unknown) => {
-        // The sweeper re-enqueues events whose fan-out never happened; log and move on.
-        console.error(
-          JSON.stringify({
-            level: "warn",
-            msg: "event hand-off and enqueue failed; sweeper will retry",
-            events: ids,
-            error: String(err),
-            handOffError: String(handOffError),
-          }),
-        );
-      });
-    }),
+    nextTurn()
+      .then(() => deliverEvents(deps, ids))
+      .catch((handOffError: unknown) => {
+        const queue = deps.env.EVENTS_QUEUE;
+        const messages = ids.map((eventId) => ({ body: { eventId } satisfies EventMessage, contentType: "json" as const }));
+        return queue.sendBatch(messages).catch((err: unknown) => {
+          // The sweeper re-enqueues events whose fan-out never happened; log and move on.
+          console.error(
+            JSON.stringify({
+              level: "warn",
+              msg: "event hand-off and enqueue failed; sweeper will retry",
+              events: ids,
+              error: String(err),
+              handOffError: String(handOffError),
+            }),
+          );
+        });
+      }),
   );
 }

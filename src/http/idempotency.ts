@@ -11,6 +11,7 @@
 // briefly for it. As at Stripe, a request that failed before any write or upstream call (a validation
 // error) claims nothing and stores nothing: retrying it simply runs it again.
 import type { Context, MiddlewareHandler } from "hono";
+import { nextTurn } from "../lib/next-turn";
 import { openSecret, sealSecret, sha256Hex } from "../lib/secret-box";
 import { LIMITS } from "../config";
 import { createDb } from "../db/client";
@@ -162,7 +163,7 @@ export const idempotency = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   const body = await res.clone().text();
   // Started on the next turn of the event loop, i.e. once the response has been handed back.
   deps.waitUntil(
-    afterResponse()
+    nextTurn()
       .then(() => sealSecret(c.env.SECRETS_ENCRYPTION_KEY, body, sealContext))
       .then((sealed) =>
         db
@@ -174,8 +175,6 @@ export const idempotency = (): MiddlewareHandler<AppEnv> => async (c, next) => {
       ),
   );
 };
-
-const afterResponse = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** The key is held: replay its stored answer, or 422 (another request), or 409 (still in flight). */
 async function answerForTakenKey(c: Context<AppEnv>, ref: KeyRef, sealContext: string): Promise<Response> {
