@@ -5,7 +5,7 @@
 // for the count; the measured requests do not, so they take the normal path).
 //   node bench/auth-read.mjs            (REQUESTS=1000 CONCURRENCY=16 SECONDS=8 to change the load)
 import { rmSync } from "node:fs";
-import { compare, fmt, measureLatency, percentile, startWrangler, benchStateDir } from "./lib/harness.mjs";
+import { compare, fmt, measureLatency, percentile, startWrangler, benchStateDir, printSummary } from "./lib/harness.mjs";
 
 const REQUESTS = Number(process.env.REQUESTS ?? 1000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 16);
@@ -57,6 +57,7 @@ try {
   console.log(
     `\nthroughput ratio ${fmt(result.throughputRatio * 100, 1)}% (target ≥ 50%); auth D1 round trips: ${result.d1RoundTripsForAuth} (target ≤ 1)`,
   );
+  printSummary({ bench: "auth", throughputRatio: result.throughputRatio, p50Ms: result.ponte.p50Ms });
 } finally {
   ponte.stop();
   bare.stop();

@@ -9,7 +9,17 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { wrangler } from "../scripts/lib/local.mjs";
-import { compare, fmt, loadAverage, loadOptions, measureLatency, startWrangler, summary, benchStateDir } from "./lib/harness.mjs";
+import {
+  compare,
+  fmt,
+  loadAverage,
+  loadOptions,
+  measureLatency,
+  startWrangler,
+  summary,
+  benchStateDir,
+  printSummary,
+} from "./lib/harness.mjs";
 
 const load = loadOptions({ requests: 150, concurrency: 8, seconds: 5 });
 const WARMUP = 30;
@@ -105,6 +115,7 @@ try {
       `D1 round trips per create on the request path: ${withKey} (${withoutKey} without Idempotency-Key), plus the batched gateway-log row`,
     ].join(" "),
   );
+  printSummary({ bench: "charges", d1RoundTrips: withKey, d1RoundTripsWithoutKey: withoutKey, throughputRatio: result.throughputRatio });
 } finally {
   await Promise.all([ponte.stop(), bare.stop()]);
 }

@@ -5,7 +5,17 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEMO, ROOT } from "../scripts/lib/local.mjs";
-import { compareAll, fmt, loadAverage, loadOptions, measureLatency, startWrangler, summary, benchStateDir } from "./lib/harness.mjs";
+import {
+  compareAll,
+  fmt,
+  loadAverage,
+  loadOptions,
+  measureLatency,
+  startWrangler,
+  summary,
+  benchStateDir,
+  printSummary,
+} from "./lib/harness.mjs";
 
 const bounds = loadOptions({ requests: 400, concurrency: 16, seconds: 6 });
 const WARMUP = 100;
@@ -56,6 +66,11 @@ try {
   console.log(`throughput ratio  ${fmt((100 * r.viaPonte.rps) / r.direct.rps, 1)}% of direct`);
   const load = { ...bounds, loadAverageBefore: loadBefore, loadAverageAfter: loadAverage() };
   console.log(`load              ${JSON.stringify(load)}`);
+  printSummary({
+    bench: "passthrough",
+    addedP50Ms: +fmt(result.viaPonte.p50Ms - result.direct.p50Ms),
+    throughputRatio: +fmt(r.viaPonte.rps / r.direct.rps, 3),
+  });
   mkdirSync(join(ROOT, "bench/results"), { recursive: true });
   writeFileSync(join(ROOT, "bench/results/passthrough.json"), JSON.stringify({ ...result, load, at: new Date().toISOString() }, null, 2));
 } finally {

@@ -14,7 +14,16 @@ import { createServer } from "node:http";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { DEMO, ROOT, executeSql, sqlString as q } from "../scripts/lib/local.mjs";
-import { deadline as stopAfter, envNumber, freePort, loadAverage, percentile, startWrangler, benchStateDir } from "./lib/harness.mjs";
+import {
+  deadline as stopAfter,
+  envNumber,
+  freePort,
+  loadAverage,
+  percentile,
+  startWrangler,
+  benchStateDir,
+  printSummary,
+} from "./lib/harness.mjs";
 
 // wrangler and the TypeScript import below need Node >= 22: re-run under the pinned one.
 if (Number(process.versions.node.split(".")[0]) < 22) {
@@ -173,6 +182,13 @@ async function main() {
     load: { loadAverageBefore: loadBefore, loadAverageAfter: loadAverage() },
   };
   console.log(JSON.stringify(result, null, 2));
+  printSummary({
+    bench: "webhooks",
+    deliveriesPerSecond: result.deliveriesPerSecond,
+    createToReceiptP50Ms: result.singleEvents.createToReceiptMs.p50,
+    lost: result.deliveriesExpected - result.deliveriesReceived,
+    duplicates: result.duplicates,
+  });
   if (got.length < expected) process.exitCode = 1;
 }
 

@@ -8,7 +8,7 @@ import { renderDocsPage } from "./http/docs-page";
 import { handleError, notFoundHandler, validationHook } from "./http/error-handler";
 import { provideDeps } from "./http/provide-deps";
 import { requestId } from "./http/request-id";
-import { registerPassthroughRoutes } from "./compat/passthrough-routes";
+import { documentPassthroughRoutes, registerPassthroughRoutes } from "./compat/passthrough-routes";
 import { compatGroupDescriptions } from "./compat/catalogue-route";
 import { finishDocument, PLATFORM_TAGS } from "./http/document";
 import { registerApiKeyRoutes } from "./modules/api-keys/routes";
@@ -101,6 +101,16 @@ export function buildApp() {
   app.get("/api/v1/docs", (c) => c.html(renderDocsPage(openApiDocument() as Parameters<typeof renderDocsPage>[0])));
 
   registerConsole(app);
+
+  // Documentation that only the OpenAPI document needs is built when a document is first generated,
+  // not at start-up (whoever asks: /openapi.json, the reference, the tests, the scripts).
+  for (const getter of ["getOpenAPIDocument", "getOpenAPI31Document"] as const) {
+    const generate = app[getter].bind(app) as (...args: unknown[]) => unknown;
+    (app as unknown as Record<string, unknown>)[getter] = (...args: unknown[]) => {
+      documentPassthroughRoutes(app);
+      return generate(...args);
+    };
+  }
 
   app.notFound(notFoundHandler(() => app.routes));
   app.onError(handleError);

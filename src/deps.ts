@@ -10,6 +10,11 @@ export interface Deps {
   requestId: string;
   /** Work that may finish after the response (e.g. enqueueing events); falls back to fire-and-forget. */
   waitUntil: (promise: Promise<unknown>) => void;
+  /**
+   * Awaited before a side effect that is not a D1 write (an upstream call): the request's
+   * idempotency claim, when it has not yet ridden along with a write (src/http/idempotency.ts).
+   */
+  beforeSideEffect?: () => Promise<void>;
   /** Overrides LIMITS.upstreamTimeoutMs for native billing calls (tests inject a short one). */
   upstreamTimeoutMs?: number;
 }

@@ -9,6 +9,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, toolEnv } from "../../scripts/lib/local.mjs";
 
+/** The last line every benchmark prints: one JSON object (`npm run bench` collects them). */
+export function printSummary(summary) {
+  console.log(JSON.stringify(summary));
+}
+
 export function freePort() {
   return new Promise((resolve, reject) => {
     const srv = createServer();

@@ -162,11 +162,15 @@ function rawQuery(url: string): string {
  */
 export type PassthroughAnswerHook = (deps: Deps, principal: Principal, operation: CatalogueOperation, data: unknown) => Promise<void>;
 
+/**
+ * Registers the routes. Their documentation (a zod schema per operation: most of the worker's start-up
+ * CPU when built eagerly) is registered only when the OpenAPI document is first generated: the app's
+ * document getters call `documentPassthroughRoutes` first.
+ */
 export function registerPassthroughRoutes(app: OpenAPIHono<AppEnv>, afterAnswer?: PassthroughAnswerHook) {
   const groups = new Map<string, CatalogueOperation[]>();
   for (const op of CATALOGUE) {
     if (op.kind !== "passthrough") continue;
-    app.openAPIRegistry.registerPath(documentFor(op)); // the document follows the catalogue's order
     const key = `${op.method} ${op.path}`;
     groups.set(key, [...(groups.get(key) ?? []), op]);
   }
@@ -200,4 +204,13 @@ export function registerPassthroughRoutes(app: OpenAPIHono<AppEnv>, afterAnswer?
       return c.json({ data: result.data, meta: { requestId: c.get("requestId"), upstream: result.upstream } }, result.status);
     });
   }
+}
+
+const documented = new WeakSet<object>();
+
+/** Adds the passthrough operations to the app's OpenAPI registry (once per app), in the catalogue's order. */
+export function documentPassthroughRoutes(app: OpenAPIHono<AppEnv>): void {
+  if (documented.has(app)) return;
+  documented.add(app);
+  for (const op of CATALOGUE) if (op.kind === "passthrough") app.openAPIRegistry.registerPath(documentFor(op));
 }

@@ -27,6 +27,9 @@ export function countingD1(d1: D1Database, tick: () => void): D1Database {
   return new Proxy(d1, {
     get(target, prop) {
       if (prop === "prepare") return (sql: string) => wrapStatement(target.prepare(sql), tick);
+      // A session (Sessions API) is counted like the binding it came from.
+      if (prop === "withSession")
+        return (constraintOrBookmark?: string) => countingD1(target.withSession(constraintOrBookmark) as unknown as D1Database, tick);
       if (prop === "batch") {
         return (statements: D1PreparedStatement[]) => {
           tick();

@@ -1,6 +1,7 @@
 // Making and recording one attempt of a stored delivery: load delivery + endpoint + event, sign, POST,
 // then write the attempt row and the delivery's new state in one batch. The streak lives in EndpointDO.
 import { and, eq, inArray } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { openSecret } from "../lib/secret-box";
 import type { Deps } from "../deps";
 import { newId } from "../lib/ids";
@@ -87,18 +88,71 @@ function insertAttempt(deps: Deps, a: RecordedAttempt) {
   });
 }
 
-/**
- * An automatic attempt (first try or scheduled retry). Returns null when there is nothing to do: the
- * delivery is already settled, or its endpoint is gone or disabled.
- */
-export async function runAutomaticAttempt(deps: Deps, deliveryId: string, fetcher?: Fetcher): Promise<AttemptResult | null> {
-  const loaded = await loadDelivery(deps, deliveryId);
-  if (!loaded) return null;
-  const { delivery, endpoint, event } = loaded;
-  if (!endpoint.enabled || (delivery.status !== "pending" && delivery.status !== "retrying")) return null;
+/** D1 binds at most 100 parameters per statement: id lists are read in chunks. */
+const IDS_PER_READ = 90;
+/** Concurrent requests to one receiver. */
+const CONCURRENCY = 10;
 
-  const attemptedAt = deps.now();
-  const outcome = await send(deps, endpoint, delivery, event, fetcher);
+async function loadDeliveries(deps: Deps, deliveryIds: readonly string[]) {
+  const reads = [];
+  for (let i = 0; i < deliveryIds.length; i += IDS_PER_READ) {
+    reads.push(
+      deps.db
+        .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints, event: events })
+        .from(webhookDeliveries)
+        .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+        .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
+        .where(inArray(webhookDeliveries.id, deliveryIds.slice(i, i + IDS_PER_READ))),
+    );
+  }
+  const results = await Promise.all(reads);
+  const byId = new Map(results.flat().map((r) => [r.delivery.id, r]));
+  return deliveryIds.flatMap((id) => byId.get(id) ?? []);
+}
+
+/**
+ * Automatic attempts (first tries or scheduled retries) for several deliveries of one endpoint: one read
+ * for all of them, up to CONCURRENCY requests at a time, and one batch writing every attempt row and
+ * delivery state. `proceed` is asked before each send (the EndpointDO stops once the endpoint trips its
+ * failure streak) and `settled` told each outcome in the order they finish. Deliveries already settled,
+ * or whose endpoint is gone or disabled, are skipped.
+ */
+export async function runAutomaticAttempts(
+  deps: Deps,
+  deliveryIds: readonly string[],
+  options: { fetcher?: Fetcher; proceed?: () => boolean; settled?: (result: AttemptResult) => Promise<void> | void } = {},
+): Promise<AttemptResult[]> {
+  const loaded = (await loadDeliveries(deps, deliveryIds)).filter(
+    ({ delivery, endpoint }) => endpoint.enabled && (delivery.status === "pending" || delivery.status === "retrying"),
+  );
+  const results: AttemptResult[] = [];
+  const writes: BatchItem<"sqlite">[] = [];
+  const queue = [...loaded];
+  const worker = async () => {
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      if (options.proceed && !options.proceed()) return;
+      const { delivery, endpoint, event } = next;
+      const attemptedAt = deps.now();
+      const outcome = await send(deps, endpoint, delivery, event, options.fetcher);
+      const { result, statements } = automaticOutcome(deps, delivery, attemptedAt, outcome);
+      writes.push(...statements);
+      results.push(result);
+      await options.settled?.(result);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
+  if (writes.length > 0) await deps.db.batch(writes as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  return results;
+}
+
+/** One automatic attempt (kept for callers with a single delivery). */
+export async function runAutomaticAttempt(deps: Deps, deliveryId: string, fetcher?: Fetcher): Promise<AttemptResult | null> {
+  const [result] = await runAutomaticAttempts(deps, [deliveryId], fetcher ? { fetcher } : {});
+  return result ?? null;
+}
+
+/** The attempt row and the delivery's new state (retry time from the schedule), as statements to batch. */
+function automaticOutcome(deps: Deps, delivery: DeliveryRow, attemptedAt: Date, outcome: AttemptOutcome) {
   const attempt = attemptRow(delivery.id, "automatic", attemptedAt.toISOString(), outcome);
   const scheduledAttempts = delivery.scheduledAttempts + 1;
   const next = outcome.succeeded ? null : nextAttemptAt(scheduledAttempts, new Date(attemptedAt.getTime() + outcome.durationMs));
@@ -110,7 +164,7 @@ export async function runAutomaticAttempt(deps: Deps, deliveryId: string, fetche
     lastErrorKind: outcome.errorKind,
     updatedAt: attempt.attemptedAt,
   };
-  await deps.db.batch([
+  const statements: BatchItem<"sqlite">[] = [
     insertAttempt(deps, attempt),
     outcome.succeeded
       ? deps.db
@@ -122,8 +176,8 @@ export async function runAutomaticAttempt(deps: Deps, deliveryId: string, fetche
           .update(webhookDeliveries)
           .set({ ...common, status, scheduledAttempts, nextAttemptAt: next?.toISOString() ?? null })
           .where(and(eq(webhookDeliveries.id, delivery.id), inArray(webhookDeliveries.status, ["pending", "retrying"]))),
-  ]);
-  return { attempt, exhausted: status === "failed" };
+  ];
+  return { result: { attempt, exhausted: status === "failed" } satisfies AttemptResult, statements };
 }
 
 /**

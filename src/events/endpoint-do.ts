@@ -6,20 +6,20 @@ import { and, asc, eq, inArray, isNotNull, lte, min } from "drizzle-orm";
 import { LIMITS, type Env } from "../config";
 import { backgroundDeps, type Deps } from "../deps";
 import { webhookDeliveries, webhookEndpoints } from "../db/schema";
-import { runAutomaticAttempt } from "./attempts";
+import { runAutomaticAttempts } from "./attempts";
 import { globalFetcher, type Fetcher } from "./deliver";
 
 const ACTIVE = ["pending", "retrying"] as const;
 /** Deliveries attempted per alarm run (the alarm re-arms at once when more are due). */
 const DUE_BATCH = 50;
-/** Concurrent requests to one receiver. */
-const CONCURRENCY = 10;
 
 export class EndpointDO extends DurableObject<Env> {
   /** Outbound fetch; tests swap it through runInDurableObject. */
   fetcher: Fetcher = globalFetcher;
   /** The clock of every attempt, alarm and streak write; tests swap it through runInDurableObject. */
   now: () => Date = () => new Date();
+  /** Deliveries this object is attempting right now. */
+  private readonly inFlight = new Set<string>();
 
   /** First attempts for freshly fanned-out deliveries (called by the queue consumer). */
   async deliverNow(endpointId: string, deliveryIds: string[]): Promise<void> {
@@ -80,16 +80,25 @@ export class EndpointDO extends DurableObject<Env> {
     return (this.ctx.storage.kv.get<number>("streak") ?? 0) >= LIMITS.webhookDisableAfterConsecutiveFailures;
   }
 
+  /**
+   * Attempts in chunks of DUE_BATCH (one read and one write batch each). A delivery already being
+   * attempted by this object (a hand-off from the request that committed the event racing the queue's
+   * or the alarm's) is skipped, so one delivery is never in flight twice.
+   */
   private async runAttempts(deliveryIds: readonly string[]): Promise<void> {
-    const queue = [...deliveryIds];
-    const worker = async () => {
-      for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
-        if (this.disabled()) return;
-        const result = await runAutomaticAttempt(this.deps(), id, this.fetcher);
-        if (result) await this.recordOutcome(result.attempt.succeeded);
+    const mine = deliveryIds.filter((id) => !this.inFlight.has(id));
+    for (const id of mine) this.inFlight.add(id);
+    try {
+      for (let i = 0; i < mine.length && !this.disabled(); i += DUE_BATCH) {
+        await runAutomaticAttempts(this.deps(), mine.slice(i, i + DUE_BATCH), {
+          fetcher: this.fetcher,
+          proceed: () => !this.disabled(),
+          settled: (result) => this.recordOutcome(result.attempt.succeeded),
+        });
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
+    } finally {
+      for (const id of mine) this.inFlight.delete(id);
+    }
   }
 
   /** A success resets the streak; the 15th consecutive failure disables the endpoint. */

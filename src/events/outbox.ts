@@ -1,13 +1,15 @@
 // Writing events: `recordEvent` gives the insert to put in the same D1 batch as the state change it
-// describes; `dispatchEvents` enqueues them after the batch commits. An enqueue that is lost is
-// recovered by the sweeper (events whose fan-out never happened), so nothing is dropped.
+// describes; `dispatchEvents` delivers them after the batch commits (the queue and the sweeper are the
+// safety nets), so nothing is dropped.
 import type { Deps } from "../deps";
 import { newId } from "../lib/ids";
+import { nextTurn } from "../lib/next-turn";
 import { events } from "../db/schema";
 import { insertIfChanged } from "../db/guarded-insert";
 import type { EventKind } from "./kinds";
 import type { Tenant } from "../lib/tenant";
 import { eventRollups, type MetricFacts } from "./metric-rollups";
+import { deliverEvents } from "./fan-out";
 
 export interface RecordedEvent {
   id: string;
@@ -55,22 +57,34 @@ export function recordEventIfChanged(deps: Deps, tenant: Tenant, type: EventKind
   return { event, statement: insertIfChanged(deps.db, events, row), rollups };
 }
 
-/** Enqueue committed events for delivery, off the response path. */
+/**
+ * Delivers committed events off the response path: the committing request fans them out and hands them
+ * to their endpoints itself (its waitUntil), so a single event reaches its receiver in one hop instead
+ * of waiting for a queue batch. If that hand-off fails, the events go to the queue; if the isolate dies
+ * first, the sweeper re-enqueues events never fanned out. Either way nothing is lost, and fan-out adds
+ * a delivery only once.
+ */
 export function dispatchEvents(deps: Deps, recorded: readonly RecordedEvent[]): void {
-  const queue = deps.env.EVENTS_QUEUE;
-  if (!queue || recorded.length === 0) return;
-  const messages = recorded.map((e) => ({ body: { eventId: e.id } satisfies EventMessage, contentType: "json" as const }));
+  if (recorded.length === 0) return;
+  const ids = recorded.map((e) => e.id);
   deps.waitUntil(
-    queue.sendBatch(messages).catch((err: unknown) => {
-      // The sweeper re-enqueues events whose fan-out never happened; log and move on.
-      console.error(
-        JSON.stringify({
-          level: "warn",
-          msg: "event enqueue failed; sweeper will retry",
-          events: recorded.map((e) => e.id),
-          error: String(err),
-        }),
-      );
-    }),
+    nextTurn()
+      .then(() => deliverEvents(deps, ids))
+      .catch((handOffError: unknown) => {
+        const queue = deps.env.EVENTS_QUEUE;
+        const messages = ids.map((eventId) => ({ body: { eventId } satisfies EventMessage, contentType: "json" as const }));
+        return queue.sendBatch(messages).catch((err: unknown) => {
+          // The sweeper re-enqueues events whose fan-out never happened; log and move on.
+          console.error(
+            JSON.stringify({
+              level: "warn",
+              msg: "event hand-off and enqueue failed; sweeper will retry",
+              events: ids,
+              error: String(err),
+              handOffError: String(handOffError),
+            }),
+          );
+        });
+      }),
   );
 }

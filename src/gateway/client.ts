@@ -78,6 +78,8 @@ export function upstreamUrl(env: Env, path: string, query?: string): string {
 }
 
 export async function callUpstream(deps: Deps, credentials: GatewayCredentials, call: UpstreamCall): Promise<UpstreamResult> {
+  // A request under an Idempotency-Key claims it before the upstream can act on it (a no-op once claimed).
+  if (call.method !== "GET") await deps.beforeSideEffect?.();
   const headers = new Headers({ access_token: credentials.upstreamKey, "User-Agent": USER_AGENT, Accept: "application/json" });
   if (call.contentType) headers.set("Content-Type", call.contentType);
   const request = new Request(upstreamUrl(deps.env, call.path, call.query), { method: call.method, headers, body: call.body ?? null });

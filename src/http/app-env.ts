@@ -9,6 +9,8 @@ export interface AppEnv {
     requestId: string;
     /** Set once per request by `provideDeps()`: what handlers pass to services. */
     deps: Deps;
+    /** The request's D1 session (set by `provideDeps()`): what `deps.db` runs on. */
+    d1: D1Database;
     /** Set by `authenticate()`; absent on public routes. */
     principal: Principal;
     /** What the rate limiter counts: set by authentication from the credential (its hash for API keys). */

@@ -3,16 +3,29 @@
 // workspace or body differ) gets 422, one still in flight gets 409. Another credential using the same key
 // is a fresh request. The stored response may hold a one-time secret, so it is sealed (AES-GCM, the
 // secrets key) and opened only to replay it.
+//
+// Round trips: the claim costs none of its own. It rides in the same D1 batch as the handler's first
+// write (src/db/write-gate.ts), or runs just before the first upstream call when that comes first; a
+// refused claim (the key is taken) rolls that batch back, so nothing of the duplicate is written. The
+// key's answer is stored after the response (waitUntil); a retry that arrives before it lands waits
+// briefly for it. As at Stripe, a request that failed before any write or upstream call (a validation
+// error) claims nothing and stores nothing: retrying it simply runs it again.
 import type { Context, MiddlewareHandler } from "hono";
+import { nextTurn } from "../lib/next-turn";
 import { openSecret, sealSecret, sha256Hex } from "../lib/secret-box";
 import { LIMITS } from "../config";
+import { createDb } from "../db/client";
 import { deleteExpiredRows } from "../db/retention";
+import { gatedD1, type WriteGate } from "../db/write-gate";
 import type { Deps } from "../deps";
 import type { AppEnv } from "./app-env";
+import { handleError } from "./error-handler";
 import { ApiError } from "./errors";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+/** How long a retry waits for the first request's stored answer before answering 409. */
+const IN_FLIGHT_WAIT_MS = [25, 50, 100, 200, 400];
 
 interface StoredKey {
   request_hash: string;
@@ -20,6 +33,13 @@ interface StoredKey {
   response_status: number | null;
   response_body: string | null;
   created_at: number;
+}
+
+interface KeyRef {
+  org: string;
+  credential: string;
+  key: string;
+  hash: string;
 }
 
 async function requestFingerprint(c: Context<AppEnv>): Promise<string> {
@@ -32,6 +52,74 @@ async function requestFingerprint(c: Context<AppEnv>): Promise<string> {
   return sha256Hex(all);
 }
 
+/** The UNIQUE violation of the claim's INSERT: another request holds the key. */
+const KEY_TAKEN = /UNIQUE constraint failed: idempotency_keys\./;
+
+/** Thrown into the handler when the key is held; the middleware then answers with the key's stored answer. */
+class KeyTaken extends ApiError {
+  constructor() {
+    super("IDEMPOTENCY_KEY_IN_USE", "A request with this Idempotency-Key is being processed; retry shortly.");
+  }
+}
+
+/**
+ * The claim as a write gate: drop an expired or abandoned record of the key, then insert ours. The
+ * INSERT fails (and its whole batch with it) when a live record exists; once refused, every later
+ * write or upstream call of the request is refused too, so a handler that catches errors cannot go on.
+ */
+class ClaimGate implements WriteGate {
+  state: "pending" | "claimed" | "taken" = "pending";
+  constructor(
+    private readonly d1: D1Database,
+    private readonly ref: KeyRef,
+    private readonly now: number,
+  ) {}
+
+  get passed() {
+    if (this.state === "taken") throw new KeyTaken();
+    return this.state === "claimed";
+  }
+
+  statements(d1: D1Database) {
+    const { org, credential, key, hash } = this.ref;
+    return [
+      d1
+        .prepare(
+          `DELETE FROM idempotency_keys WHERE organization_id = ?1 AND credential_id = ?2 AND key = ?3
+             AND (created_at <= ?4 OR (state = 'in_flight' AND created_at <= ?5))`,
+        )
+        .bind(org, credential, key, this.now - LIMITS.idempotencyTtlSeconds, this.now - LIMITS.idempotencyInFlightStaleSeconds),
+      d1
+        .prepare(
+          "INSERT INTO idempotency_keys (organization_id, credential_id, key, request_hash, state, created_at) VALUES (?1, ?2, ?3, ?4, 'in_flight', ?5)",
+        )
+        .bind(org, credential, key, hash, this.now),
+    ];
+  }
+
+  settle(outcome: { ok: true } | { ok: false; error: unknown }) {
+    if (outcome.ok) {
+      this.state = "claimed";
+      return undefined;
+    }
+    if (KEY_TAKEN.test(String((outcome.error as Error)?.message ?? outcome.error))) {
+      this.state = "taken";
+      return new KeyTaken();
+    }
+    return undefined; // the handler's own statement failed: nothing was claimed; a later write tries again
+  }
+
+  async pass() {
+    if (this.passed) return;
+    try {
+      await this.d1.batch(this.statements(this.d1));
+    } catch (error) {
+      throw this.settle({ ok: false, error }) ?? error;
+    }
+    this.settle({ ok: true });
+  }
+}
+
 export const idempotency = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   const key = c.req.header(IDEMPOTENCY_HEADER);
   if (key === undefined || !WRITE_METHODS.has(c.req.method)) return next();
@@ -40,75 +128,91 @@ export const idempotency = (): MiddlewareHandler<AppEnv> => async (c, next) => {
       length: key.length,
     });
   }
-  const db = c.env.DB;
   const principal = c.get("principal");
-  const org = principal.organizationId;
-  const credential = `${principal.kind}:${principal.actorId}`;
+  const ref: KeyRef = {
+    org: principal.organizationId,
+    credential: `${principal.kind}:${principal.actorId}`,
+    key,
+    hash: await requestFingerprint(c),
+  };
   /** Binds a sealed response to its record, so it cannot be replayed under another credential or key. */
-  const sealContext = `idempotency:${org}:${credential}:${key}`;
-  const hash = await requestFingerprint(c);
-  const now = Math.floor(Date.now() / 1000);
-
-  // Claim the key atomically; an expired or abandoned claim is taken over in the same statement.
-  const claimed = await db
-    .prepare(
-      `INSERT INTO idempotency_keys (organization_id, credential_id, key, request_hash, state, created_at) VALUES (?1, ?7, ?2, ?3, 'in_flight', ?4)
-       ON CONFLICT (organization_id, credential_id, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'in_flight',
-         response_status = NULL, response_body = NULL, created_at = excluded.created_at
-       WHERE idempotency_keys.created_at <= ?5 OR (idempotency_keys.state = 'in_flight' AND idempotency_keys.created_at <= ?6)
-       RETURNING key`,
-    )
-    .bind(org, key, hash, now, now - LIMITS.idempotencyTtlSeconds, now - LIMITS.idempotencyInFlightStaleSeconds, credential)
-    .first();
-
-  if (!claimed) {
-    const stored = await db
-      .prepare(
-        "SELECT request_hash, state, response_status, response_body, created_at FROM idempotency_keys WHERE organization_id = ?1 AND credential_id = ?3 AND key = ?2",
-      )
-      .bind(org, key, credential)
-      .first<StoredKey>();
-    if (!stored) throw new ApiError("IDEMPOTENCY_KEY_IN_USE", "A request with this Idempotency-Key is being processed; retry shortly.");
-    if (stored.request_hash !== hash) {
-      throw new ApiError(
-        "IDEMPOTENCY_KEY_REUSED",
-        "This Idempotency-Key was already used with a different request (method, path or body).",
-        {
-          idempotencyKey: key,
-        },
-      );
-    }
-    if (stored.state === "in_flight") {
-      throw new ApiError("IDEMPOTENCY_KEY_IN_USE", "A request with this Idempotency-Key is still being processed; retry shortly.", {
-        idempotencyKey: key,
-      });
-    }
-    const body = stored.response_body ? await openSecret(c.env.SECRETS_ENCRYPTION_KEY, stored.response_body, sealContext) : "";
-    const originalRequestId = JSON.parse(body || "{}") as { meta?: { requestId?: string }; error?: { requestId?: string } };
-    const headers = new Headers({ "Content-Type": "application/json", "Idempotent-Replayed": "true" });
-    const rid = originalRequestId.meta?.requestId ?? originalRequestId.error?.requestId;
-    if (rid) headers.set("X-Request-Id", rid);
-    return new Response(body, { status: stored.response_status ?? 200, headers });
-  }
+  const sealContext = `idempotency:${ref.org}:${ref.credential}:${key}`;
+  const db = c.env.DB;
+  const session = c.get("d1");
+  const gate = new ClaimGate(session, ref, Math.floor(Date.now() / 1000));
+  const deps = c.get("deps");
+  deps.db = createDb(gatedD1(session, gate));
+  deps.beforeSideEffect = () => gate.pass();
 
   await next(); // Hono turns a thrown error into c.res before this returns.
+
+  if (gate.state === "taken") {
+    c.res = await answerForTakenKey(c, ref, sealContext);
+    return;
+  }
+  if (gate.state === "pending") return; // nothing was written or sent: nothing to replay
   // "Try again" answers (409, 429, 5xx) are not kept, so a retry may succeed; anything else is the key's answer.
   const res = c.res;
   if (res.status >= 500 || res.status === 409 || res.status === 429) {
     await db
       .prepare("DELETE FROM idempotency_keys WHERE organization_id = ?1 AND credential_id = ?3 AND key = ?2")
-      .bind(org, key, credential)
+      .bind(ref.org, key, ref.credential)
       .run();
     return;
   }
-  const sealed = await sealSecret(c.env.SECRETS_ENCRYPTION_KEY, await res.clone().text(), sealContext);
-  await db
-    .prepare(
-      "UPDATE idempotency_keys SET state = 'completed', response_status = ?3, response_body = ?4 WHERE organization_id = ?1 AND credential_id = ?5 AND key = ?2",
-    )
-    .bind(org, key, res.status, sealed, credential)
-    .run();
+  const body = await res.clone().text();
+  // Started on the next turn of the event loop, i.e. once the response has been handed back.
+  deps.waitUntil(
+    nextTurn()
+      .then(() => sealSecret(c.env.SECRETS_ENCRYPTION_KEY, body, sealContext))
+      .then((sealed) =>
+        db
+          .prepare(
+            "UPDATE idempotency_keys SET state = 'completed', response_status = ?3, response_body = ?4 WHERE organization_id = ?1 AND credential_id = ?5 AND key = ?2",
+          )
+          .bind(ref.org, key, res.status, sealed, ref.credential)
+          .run(),
+      ),
+  );
 };
+
+/** The key is held: replay its stored answer, or 422 (another request), or 409 (still in flight). */
+async function answerForTakenKey(c: Context<AppEnv>, ref: KeyRef, sealContext: string): Promise<Response> {
+  const lookup = c.env.DB.prepare(
+    "SELECT request_hash, state, response_status, response_body, created_at FROM idempotency_keys WHERE organization_id = ?1 AND credential_id = ?3 AND key = ?2",
+  ).bind(ref.org, ref.key, ref.credential);
+  let stored = await lookup.first<StoredKey>();
+  // The first request's answer is stored just after its response: a quick retry waits for it.
+  for (const ms of IN_FLIGHT_WAIT_MS) {
+    if (!stored || stored.request_hash !== ref.hash || stored.state !== "in_flight") break;
+    await new Promise((r) => setTimeout(r, ms));
+    stored = await lookup.first<StoredKey>();
+  }
+  if (!stored)
+    return handleError(new ApiError("IDEMPOTENCY_KEY_IN_USE", "A request with this Idempotency-Key is being processed; retry shortly."), c);
+  if (stored.request_hash !== ref.hash) {
+    return handleError(
+      new ApiError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used with a different request (method, path or body).", {
+        idempotencyKey: ref.key,
+      }),
+      c,
+    );
+  }
+  if (stored.state === "in_flight") {
+    return handleError(
+      new ApiError("IDEMPOTENCY_KEY_IN_USE", "A request with this Idempotency-Key is still being processed; retry shortly.", {
+        idempotencyKey: ref.key,
+      }),
+      c,
+    );
+  }
+  const body = stored.response_body ? await openSecret(c.env.SECRETS_ENCRYPTION_KEY, stored.response_body, sealContext) : "";
+  const original = JSON.parse(body || "{}") as { meta?: { requestId?: string }; error?: { requestId?: string } };
+  const headers = new Headers({ "Content-Type": "application/json", "Idempotent-Replayed": "true" });
+  const rid = original.meta?.requestId ?? original.error?.requestId;
+  if (rid) headers.set("X-Request-Id", rid);
+  return new Response(body, { status: stored.response_status ?? 200, headers });
+}
 
 /** Retention: deletes up to LIMITS.retentionBatchRows records past their 24 h (they can no longer be replayed). */
 export const pruneExpiredIdempotencyKeys = (deps: Deps) =>

@@ -1,14 +1,27 @@
 // Builds the request's `Deps` (database, bindings, clock, request id, waitUntil) once, as
 // `c.var.deps`, so handlers and console pages hand services the same object instead of building it.
 // Lives in src/http, not beside `Deps`: src/deps.ts knows nothing of Hono or the HTTP layer.
+//
+// The database is a D1 session (Sessions API): a read (GET/HEAD) may be served by the nearest read
+// replica, a write starts on the primary, and the response carries the session's bookmark in
+// `X-D1-Bookmark`. A client that sends that bookmark back gets a session at least as fresh as it, so
+// it always reads its own writes, even from a replica.
 import type { MiddlewareHandler } from "hono";
 import { createDb } from "../db/client";
 import type { Deps } from "../deps";
 import type { AppEnv } from "./app-env";
 
+export const BOOKMARK_HEADER = "X-D1-Bookmark";
+/** What a D1 bookmark looks like (hex groups and dashes); anything else is ignored, never an error. */
+const BOOKMARK = /^[0-9a-f]{1,64}(-[0-9a-f]{1,64}){1,8}$/i;
+
 export const provideDeps = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  const sent = c.req.header(BOOKMARK_HEADER);
+  const readOnly = c.req.method === "GET" || c.req.method === "HEAD";
+  const session = c.env.DB.withSession(sent && BOOKMARK.test(sent) ? sent : readOnly ? "first-unconstrained" : "first-primary");
+  const d1 = session as unknown as D1Database;
   const deps: Deps = {
-    db: createDb(c.env.DB),
+    db: createDb(d1),
     env: c.env,
     now: () => new Date(),
     requestId: c.get("requestId"),
@@ -20,6 +33,9 @@ export const provideDeps = (): MiddlewareHandler<AppEnv> => async (c, next) => {
       }
     },
   };
+  c.set("d1", d1);
   c.set("deps", deps);
   await next();
+  const bookmark = session.getBookmark();
+  if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
 };

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { createDb } from "../../src/db/client";
 import { idempotencyKeys } from "../../src/db/schema";
-import { call, expectError, seedApiKey, seedTenant } from "./support";
+import { answerStored, call, expectError, seedApiKey, seedTenant } from "./support";
 import type { Reply, ApiKeyWithSecret, Workspace } from "./bodies";
 
 const create = (key: string, idem: string, name = "Loja Centro") =>
@@ -41,6 +41,7 @@ describe("Idempotency-Key", () => {
   it("409 IDEMPOTENCY_KEY_IN_USE while the first request is still in flight", async () => {
     const t = await seedTenant();
     const first = await create(t.key, "order-3");
+    await answerStored(t.organizationId, "order-3");
     // Make the stored record look in flight again, as it is while the first request runs.
     await createDb(env.DB)
       .update(idempotencyKeys)
@@ -145,6 +146,7 @@ describe("Idempotency-Key", () => {
         headers: { "Idempotency-Key": "sealed-1" },
       });
     const first = await send();
+    await answerStored(t.organizationId, "sealed-1");
     const secret: string = first.body.data.secret;
     expect(secret).toMatch(/^ponte_test_/);
     const tables = await env.DB.prepare(
@@ -163,6 +165,24 @@ describe("Idempotency-Key", () => {
     const again = await send();
     expect(again.headers.get("Idempotent-Replayed")).toBe("true");
     expect(again.body.data.secret).toBe(secret);
+  });
+
+  it("a request refused before any write claims nothing: the key stays free for the corrected request (as at Stripe)", async () => {
+    const t = await seedTenant();
+    const bad = await call<Reply<Workspace>>("POST", "/api/v1/workspaces", {
+      key: t.key,
+      body: { name: "" },
+      headers: { "Idempotency-Key": "fix-then-retry" },
+    });
+    expect(bad.status).toBe(400);
+    const stored = await env.DB.prepare("SELECT count(*) AS n FROM idempotency_keys WHERE organization_id = ? AND key = 'fix-then-retry'")
+      .bind(t.organizationId)
+      .first<{ n: number }>();
+    expect(stored?.n).toBe(0);
+    const good = await create(t.key, "fix-then-retry", "Loja Corrigida");
+    expect(good.status).toBe(201);
+    expect(good.body.data.name).toBe("Loja Corrigida");
+    expect(await workspaceCount(t.organizationId)).toBe(2);
   });
 
   it("GET requests ignore the header", async () => {

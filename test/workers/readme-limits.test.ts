@@ -10,7 +10,7 @@ import { createDb } from "../../src/db/client";
 import { idempotencyKeys } from "../../src/db/schema";
 import { runSweepers } from "../../src/scheduled";
 import { seedGatewayAccount, simKey, simRequests } from "./gateway-support";
-import { call, expectError, seedTenant, seedWorkspace } from "./support";
+import { answerStored, call, expectError, seedTenant, seedWorkspace } from "./support";
 import type { Passthrough, Reply, UploadEcho, WebhookEndpoint, WebhookEndpointWithSecret, Workspace } from "./bodies";
 
 const MiB = 1024 * 1024;
@@ -128,6 +128,7 @@ describe("Idempotency-Key claims and reuse", () => {
   it("a claim in flight for 59 s is respected (409); at 61 s it is abandoned and taken over", async () => {
     const t = await seedTenant();
     expect((await createWorkspace(t.key, "claim-1")).status).toBe(201);
+    await answerStored(t.organizationId, "claim-1");
     await abandon(t.organizationId, "claim-1", 59);
     expectError(await createWorkspace(t.key, "claim-1"), 409, "IDEMPOTENCY_KEY_IN_USE");
     expect(await workspaceCount(t.organizationId)).toBe(2);

@@ -140,3 +140,15 @@ export function expectError(res: ApiResponse, status: number, code: string) {
   if (typeof error.message !== "string" || typeof error.details !== "object") throw new Error("malformed error envelope");
   return error;
 }
+
+/** The key's answer is stored just after the response (waitUntil): wait until it has landed. */
+export async function answerStored(organizationId: string, key: string) {
+  for (let i = 0; i < 50; i++) {
+    const row = await env.DB.prepare("SELECT state FROM idempotency_keys WHERE organization_id = ? AND key = ?")
+      .bind(organizationId, key)
+      .first<{ state: string }>();
+    if (row?.state === "completed") return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`the answer of ${key} was never stored`);
+}

@@ -183,19 +183,25 @@ export async function customerForBilling(
   id: string,
   field = "customer",
 ): Promise<CustomerRow & { upstreamId: string }> {
-  const row = await deps.db
-    .select()
-    .from(customers)
-    .where(and(eq(customers.id, id), ...scope(tenant)))
-    .get();
+  const row = await deps.db.select().from(customers).where(billableCustomerWhere(tenant, id)).get();
+  const synced = await reconcileCustomer(deps, credentials, assertBillableCustomer(row, id, field));
+  return synced as CustomerRow & { upstreamId: string };
+}
+
+/** The customer a charge or subscription names, in the tenant (read in a caller's batch, checked by assertBillableCustomer). */
+export function billableCustomerWhere(tenant: Tenant, id: string) {
+  return and(eq(customers.id, id), ...scope(tenant));
+}
+
+/** A charge or subscription may bill only an existing, not deleted customer of the tenant. */
+export function assertBillableCustomer(row: CustomerRow | undefined, id: string, field = "customer"): CustomerRow {
   if (!row)
     throw new ApiError("VALIDATION_FAILED", `Invalid request body: body.${field}.`, {
       fields: [{ path: `body.${field}`, message: `no customer with id '${id}'`, code: "not_found" }],
     });
   if (row.deletedAt)
     throw new ApiError("INVALID_STATE", `Customer '${id}' is deleted; restore it first.`, { customerId: id, status: "deleted" });
-  const synced = await reconcileCustomer(deps, credentials, row);
-  return synced as CustomerRow & { upstreamId: string };
+  return row;
 }
 
 export async function listCustomers(

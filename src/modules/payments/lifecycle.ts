@@ -160,9 +160,12 @@ export async function linkPayment(deps: Deps, row: PaymentRow, payment: Upstream
   const facts = { payment: { before: null, after: next } };
   const created = recordEventIfChanged(deps, tenantOf(row), "payment.created", presentPayment({ ...next, status: "PENDING" }), facts);
   const { event, statement, rollups } = created;
-  const results = await deps.db.batch([...refresh, link, statement, ...rollups] as unknown as Parameters<typeof deps.db.batch>[0]);
+  // The record as it stands after the link, read in the same batch: a webhook that changed it meanwhile shows.
+  const reread = deps.db.select().from(payments).where(eq(payments.id, row.id));
+  const results = await deps.db.batch([...refresh, link, statement, ...rollups, reread] as unknown as Parameters<typeof deps.db.batch>[0]);
   if (changedRows(results[refresh.length]) > 0) dispatchEvents(deps, [event]);
-  return next;
+  const fresh = (results[results.length - 1] as unknown as PaymentRow[])[0];
+  return fresh ?? next;
 }
 
 /** The terms of a charge the upstream may change after create (a passthrough PUT, the upstream's panel). */

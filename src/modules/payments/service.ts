@@ -1,18 +1,19 @@
 // Payments: write the Ponte record (pending), create it upstream with Ponte's id as externalReference,
 // then link it. Ambiguous failures leave it pending for the sweeper; definitive ones leave no record
 // (or, for a refused card, a FAILED one).
-import { and, eq, type SQL } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, notExists, sql, type SQL } from "drizzle-orm";
 import { type Principal, requirePermission, tenantOf } from "../../access/principal";
+import type { Tenant } from "../../lib/tenant";
 import { centsOf } from "../../billing/schemas";
 import { isAmbiguousFailure, upstreamErrorItems, upstreamJson, type GatewayCredentials } from "../../billing/upstream";
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
 import { formatMoney, toUpstreamAmount } from "../../lib/money";
-import { payments } from "../../db/schema";
+import { customers, payments } from "../../db/schema";
 import { resolveGatewayAccount } from "../../gateway/accounts";
 import { ApiError } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
-import { customerForBilling } from "../customers/service";
+import { assertBillableCustomer, billableCustomerWhere, customerForBilling } from "../customers/service";
 import { cardForCustomer, type SavedCard } from "../payment-methods/service";
 import { assertPaymentAction } from "./status-rules";
 import {
@@ -59,31 +60,100 @@ const isCardRefusal = (row: PaymentRow, err: ApiError) =>
 export async function createPayment(deps: Deps, principal: Principal, input: CreatePaymentInput, idempotencyKey?: string) {
   requirePermission(principal, "payments.manage");
   const credentials = await resolveGatewayAccount(deps, principal);
+  const tenant = tenantOf(principal);
+  if (input.installmentCount !== undefined || input.creditCardToken) {
+    return createWithSavedCardOrPlan(deps, credentials, principal, input, idempotencyKey);
+  }
+  const row = newPaymentRow(deps, tenant, input, {}, idempotencyKey);
+  // One D1 round trip before the upstream call (with the request's idempotency claim riding along).
+  const { existing, customer } = await insertPendingPayment(deps, tenant, row);
+  // A retry after a lost answer (the HTTP idempotency record is not kept for 5xx): resume, never re-payment.
+  if (existing) return presentPayment(await reconcilePayment(deps, credentials, existing));
+  const billable = assertBillableCustomer(customer, input.customer);
+  let customerUpstreamId = billable.upstreamId;
+  if (!customerUpstreamId) {
+    // The customer is not yet known upstream (its own create was interrupted): sync it, then record the payment.
+    customerUpstreamId = (await customerForBilling(deps, credentials, tenant, input.customer)).upstreamId;
+    await deps.db.insert(payments).values(row);
+  }
+  return sendPayment(deps, credentials, row, customerUpstreamId, input);
+}
+
+/**
+ * In one batch: the payment holding this idempotency key (if a previous attempt wrote it), the customer,
+ * and the pending record — inserted unless that key already has one, and removed again in the same
+ * transaction unless the customer exists, is not deleted and is known upstream. Nobody ever sees a
+ * record for a customer that cannot be billed.
+ */
+async function insertPendingPayment(deps: Deps, tenant: Tenant, row: PaymentRow) {
+  const noSuchPayment = and(inTenant(payments, tenant), sql`0`);
+  const [existing, customer] = await deps.db.batch([
+    deps.db
+      .select()
+      .from(payments)
+      .where(row.idempotencyKey ? and(inTenant(payments, tenant), eq(payments.idempotencyKey, row.idempotencyKey)) : noSuchPayment),
+    deps.db.select().from(customers).where(billableCustomerWhere(tenant, row.customerId)),
+    deps.db.insert(payments).values(row).onConflictDoNothing(),
+    deps.db.delete(payments).where(
+      and(
+        eq(payments.id, row.id),
+        notExists(
+          deps.db
+            .select({ one: sql`1` })
+            .from(customers)
+            .where(and(billableCustomerWhere(tenant, row.customerId), isNull(customers.deletedAt), isNotNull(customers.upstreamId))),
+        ),
+      ),
+    ),
+  ]);
+  return { existing: existing[0], customer: customer[0] };
+}
+
+/** Saved-card charges and installment plans: the customer, then the card or the plan, step by step. */
+async function createWithSavedCardOrPlan(
+  deps: Deps,
+  credentials: GatewayCredentials,
+  principal: Principal,
+  input: CreatePaymentInput,
+  idempotencyKey?: string,
+) {
+  const tenant = tenantOf(principal);
   if (idempotencyKey) {
-    // A retry after a lost answer (the HTTP idempotency record is not kept for 5xx): resume, never re-payment.
     const existing = await deps.db
       .select()
       .from(payments)
-      .where(and(inTenant(payments, principal), eq(payments.idempotencyKey, idempotencyKey)))
+      .where(and(inTenant(payments, tenant), eq(payments.idempotencyKey, idempotencyKey)))
       .get();
     if (existing) return presentPayment(await reconcilePayment(deps, credentials, existing));
   }
-  const customer = await customerForBilling(deps, credentials, tenantOf(principal), input.customer);
+  const customer = await customerForBilling(deps, credentials, tenant, input.customer);
   const card = input.creditCardToken
     ? await cardForCustomer(deps, principal, customer.id, input.creditCardToken)
     : ({} as Partial<SavedCard>);
   if (input.installmentCount !== undefined) {
     const plan = { ...input, installmentCount: input.installmentCount };
-    return createInstallmentPlan(deps, credentials, tenantOf(principal), customer.upstreamId, plan, card);
+    return createInstallmentPlan(deps, credentials, tenant, customer.upstreamId, plan, card);
   }
+  const row = newPaymentRow(deps, tenant, input, card, idempotencyKey);
+  await deps.db.insert(payments).values(row);
+  return sendPayment(deps, credentials, row, customer.upstreamId, input);
+}
+
+function newPaymentRow(
+  deps: Deps,
+  tenant: Tenant,
+  input: CreatePaymentInput,
+  card: Partial<SavedCard>,
+  idempotencyKey: string | undefined,
+): PaymentRow {
   const now = deps.now().toISOString();
-  const row: PaymentRow = {
+  return {
     id: newId(),
-    ...tenantOf(principal),
+    ...tenant,
     origin: "api",
     upstreamId: null,
     syncStatus: "pending",
-    customerId: customer.id,
+    customerId: input.customer,
     subscriptionId: null,
     billingType: input.billingType,
     status: "PENDING",
@@ -110,7 +180,16 @@ export async function createPayment(deps: Deps, principal: Principal, input: Cre
     createdAt: now,
     updatedAt: now,
   };
-  await deps.db.insert(payments).values(row);
+}
+
+/** The upstream create for a recorded pending payment, then the link (payment.created) in one batch. */
+async function sendPayment(
+  deps: Deps,
+  credentials: GatewayCredentials,
+  row: PaymentRow,
+  customerUpstreamId: string,
+  input: CreatePaymentInput,
+) {
   // Raw card data is forwarded once and never kept: it is not in `row`.
   const cardData = input.creditCard ? { creditCard: input.creditCard, creditCardHolderInfo: input.creditCardHolderInfo } : {};
   const remoteIp = input.remoteIp ? { remoteIp: input.remoteIp } : {};
@@ -120,7 +199,7 @@ export async function createPayment(deps: Deps, principal: Principal, input: Cre
       flow: "create-payment",
       method: "POST",
       path: "/v3/payments",
-      body: upstreamPaymentBody(row, customer.upstreamId, { ...cardData, ...remoteIp }),
+      body: upstreamPaymentBody(row, customerUpstreamId, { ...cardData, ...remoteIp }),
       surfacePath: "/api/v1/payments",
     });
   } catch (err) {
@@ -129,9 +208,9 @@ export async function createPayment(deps: Deps, principal: Principal, input: Cre
     await deps.db.delete(payments).where(and(eq(payments.id, row.id), eq(payments.syncStatus, "pending")));
     throw err;
   }
-  let current = await applyUpstreamPayment(deps, row, payment);
-  current = await ensureIdentificationField(deps, credentials, current);
-  return presentPayment((await deps.db.select().from(payments).where(eq(payments.id, row.id)).get()) ?? current);
+  // applyUpstreamPayment's link batch re-reads the record, so a webhook that landed meanwhile is in the answer.
+  const current = await applyUpstreamPayment(deps, row, payment);
+  return presentPayment(await ensureIdentificationField(deps, credentials, current));
 }
 
 /** A refused card: the record stays, FAILED with the upstream's reason (payment.failed), and the API answers 400. */

@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// Worker start-up benchmark (issue 15): bundles the worker as `wrangler deploy` would (dry run, no
+// network), reports the bundle's gzip size, and profiles the start-up phase (the module's top level:
+// building the app) with `wrangler check startup`, RUNS times. The figure is the profile's span (as
+// the issue measured it) and its non-idle CPU time, the median of the runs.
+//   npm run bench:startup          (RUNS=5 to change)
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { ROOT, toolEnv } from "../scripts/lib/local.mjs";
+import { envNumber, loadAverage, printSummary } from "./lib/harness.mjs";
+
+const RUNS = envNumber("RUNS", 5);
+const dir = mkdtempSync(join(tmpdir(), "ponte-bench-startup-"));
+process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+const wrangler = join(ROOT, "node_modules", ".bin", "wrangler");
+const run = (args) => execFileSync(wrangler, args, { cwd: ROOT, env: toolEnv(), stdio: ["ignore", "pipe", "pipe"] });
+
+const loadBefore = loadAverage();
+run(["deploy", "--dry-run", "--outdir", join(dir, "bundle")]);
+const bundle = readFileSync(join(dir, "bundle", "index.js"));
+const bundleGzipBytes = gzipSync(bundle, { level: 9 }).length;
+
+/** Span and non-idle CPU of one start-up profile, in ms. */
+function profileOnce(i) {
+  const outfile = join(dir, `startup-${i}.cpuprofile`);
+  run(["check", "startup", "--outfile", outfile]);
+  const profile = JSON.parse(readFileSync(outfile, "utf8"));
+  const idle = new Set(profile.nodes.filter((n) => ["(idle)", "(program)"].includes(n.callFrame.functionName)).map((n) => n.id));
+  let busy = 0;
+  profile.samples.forEach((id, k) => {
+    if (!idle.has(id)) busy += profile.timeDeltas[k + 1] ?? 0;
+  });
+  return { spanMs: (profile.endTime - profile.startTime) / 1000, cpuMs: busy / 1000 };
+}
+
+const runs = Array.from({ length: RUNS }, (_, i) => profileOnce(i));
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const result = {
+  runs: runs.map((r) => ({ spanMs: +r.spanMs.toFixed(1), cpuMs: +r.cpuMs.toFixed(1) })),
+  startupSpanMs: +median(runs.map((r) => r.spanMs)).toFixed(1),
+  startupCpuMs: +median(runs.map((r) => r.cpuMs)).toFixed(1),
+  bundleBytes: bundle.length,
+  bundleGzipBytes,
+  load: { loadAverageBefore: loadBefore, loadAverageAfter: loadAverage() },
+};
+console.log(JSON.stringify(result, null, 2));
+printSummary({ bench: "startup", startupCpuMs: result.startupCpuMs, startupSpanMs: result.startupSpanMs, bundleGzipBytes });
