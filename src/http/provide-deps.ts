@@ -15,13 +15,37 @@ export const BOOKMARK_HEADER = "X-D1-Bookmark";
 /** What a D1 bookmark looks like (hex groups and dashes); anything else is ignored, never an error. */
 const BOOKMARK = /^[0-9a-f]{1,64}(-[0-9a-f]{1,64}){1,8}$/i;
 
+/**
+ * The request's session, opened on its first query: a request that never touches D1 through its
+ * services (a passthrough, a cached auth) pays nothing for it.
+ */
+function lazySession(db: D1Database, constraintOrBookmark: string) {
+  let session: D1DatabaseSession | undefined;
+  const open = () => {
+    session ??= db.withSession(constraintOrBookmark);
+    return session;
+  };
+  const d1 = {
+    prepare: (query: string) => open().prepare(query),
+    batch: (statements: D1PreparedStatement[]) => open().batch(statements),
+  } as unknown as D1Database;
+  return { d1, bookmark: () => session?.getBookmark() ?? null };
+}
+
 export const provideDeps = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   const sent = c.req.header(BOOKMARK_HEADER);
   const readOnly = c.req.method === "GET" || c.req.method === "HEAD";
-  const session = c.env.DB.withSession(sent && BOOKMARK.test(sent) ? sent : readOnly ? "first-unconstrained" : "first-primary");
-  const d1 = session as unknown as D1Database;
+  const session = lazySession(c.env.DB, sent && BOOKMARK.test(sent) ? sent : readOnly ? "first-unconstrained" : "first-primary");
+  const d1 = session.d1;
+  let db: Deps["db"] | undefined;
   const deps: Deps = {
-    db: createDb(d1),
+    get db() {
+      db ??= createDb(d1);
+      return db;
+    },
+    set db(value) {
+      db = value;
+    },
     env: c.env,
     now: () => new Date(),
     requestId: c.get("requestId"),
@@ -36,6 +60,6 @@ export const provideDeps = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   c.set("d1", d1);
   c.set("deps", deps);
   await next();
-  const bookmark = session.getBookmark();
+  const bookmark = session.bookmark();
   if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
 };
