@@ -3,6 +3,7 @@
 // that out at the cost of a failed build on every isolate's first request.
 import { describe, expect, it } from "vitest";
 import { RegExpRouter } from "hono/router/reg-exp-router";
+import { TrieRouter } from "hono/router/trie-router";
 
 const appModule = "../../src/app";
 const { buildApp } = (await import(appModule)) as {
@@ -12,8 +13,19 @@ const { buildApp } = (await import(appModule)) as {
 describe("router", () => {
   const app = buildApp();
 
-  it("is TrieRouter", () => {
-    expect(app.router.name).toBe("TrieRouter");
+  it("is the memoised TrieRouter, and a memoised match equals a fresh one", () => {
+    expect(app.router.name).toBe("MemoTrieRouter");
+    const router = app.router as unknown as { match: (m: string, p: string) => unknown };
+    const first = router.match("GET", "/api/v1/finance/balance");
+    expect(router.match("GET", "/api/v1/finance/balance")).toBe(first);
+    const fresh = new TrieRouter<unknown>();
+    for (const route of app.routes) fresh.add(route.method, route.path, (route as { handler?: unknown }).handler);
+    const [ours, theirs] = [router.match("GET", "/api/v1/payments/abc/pix"), fresh.match("GET", "/api/v1/payments/abc/pix")] as [
+      [unknown, Record<string, string>][][],
+      [unknown, Record<string, string>][][],
+    ];
+    expect(ours[0]?.length).toBe(theirs[0]?.length);
+    expect(ours[0]?.map(([, params]) => params)).toEqual(theirs[0]?.map(([, params]) => params));
   });
 
   it("because RegExpRouter rejects the catalogue's paths (switch back if this ever stops failing)", () => {
