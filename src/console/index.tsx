@@ -6,6 +6,7 @@ import type { AppEnv } from "../http/app-env";
 import { registerApiKeyPages } from "./api-keys-page";
 import { registerConsoleAuthPages } from "./auth-pages";
 import { type ConsoleEnv, consoleHeaders, plainError, requireConsoleSession, statusOf } from "./context";
+import { registerDashboardPage } from "./dashboard";
 import { registerGatewayPages } from "./gateway-page";
 import { registerInvitationPages } from "./invitation-page";
 import { Alert, Page } from "./layout";
@@ -26,6 +27,7 @@ export function buildConsole() {
   });
   registerConsoleAuthPages(app);
   registerOverviewPage(app);
+  registerDashboardPage(app);
   registerApiKeyPages(app);
   registerWebhookPages(app);
   registerWebhookLogPages(app);
