@@ -7,6 +7,7 @@ import { registerApiKeyPages } from "./api-keys-page";
 import { registerConsoleAuthPages } from "./auth-pages";
 import { type ConsoleEnv, consoleHeaders, plainError, requireConsoleSession, statusOf } from "./context";
 import { registerDashboardPage } from "./dashboard";
+import { registerFormulaPages } from "./formulas-page";
 import { registerGatewayPages } from "./gateway-page";
 import { registerInvitationPages } from "./invitation-page";
 import { Alert, Page } from "./layout";
@@ -28,6 +29,7 @@ export function buildConsole() {
   registerConsoleAuthPages(app);
   registerOverviewPage(app);
   registerDashboardPage(app);
+  registerFormulaPages(app);
   registerApiKeyPages(app);
   registerWebhookPages(app);
   registerWebhookLogPages(app);
