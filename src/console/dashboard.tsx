@@ -107,7 +107,7 @@ function DashboardPage({ view }: { view: DashboardView }) {
   return (
     <>
       <h1>Dashboard</h1>
-      <form method="get" action="/console/dashboard" class="actions">
+      <form method="get" action="/console/dashboard" class="inline">
         <label for="dashboard-period">Period</label>
         <select id="dashboard-period" name="period">
           {Object.entries(DASHBOARD_PERIODS).map(([value, label]) => (

@@ -46,7 +46,7 @@ code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font
 .secret{display:flex;gap:.5rem;align-items:center}.secret input{font-family:ui-monospace,monospace}
 .who{color:#bcccdc;font-size:.9rem}
 pre{white-space:pre-wrap;word-break:break-word;background:#f0f4f8;padding:.6rem;border-radius:4px}
-.chart{margin:0 0 1rem}.chart-plot{min-height:280px}
+.chart{margin:0 0 1rem}.chart-plot{min-height:280px}form.inline{display:flex;gap:.5rem;align-items:center;margin-bottom:.5rem}form.inline label{margin:0}form.inline select{width:auto}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.4rem;z-index:9}
 `;
 

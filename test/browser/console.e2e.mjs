@@ -17,7 +17,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SHOTS = join(ROOT, "test-results", "screenshots");
-const OVERALL_TIMEOUT_MS = 240_000;
+const OVERALL_TIMEOUT_MS = 420_000; // the analytics pages added six page loads; a shared, loaded machine needs the room
 const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
