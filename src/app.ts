@@ -10,6 +10,7 @@ import { MemoTrieRouter } from "./http/memo-router";
 import { provideDeps } from "./http/provide-deps";
 import { requestId } from "./http/request-id";
 import { documentPassthroughRoutes, registerPassthroughRoutes } from "./compat/passthrough-routes";
+import { asaasDialect } from "./compat/asaas-dialect";
 import { compatGroupDescriptions } from "./compat/catalogue-route";
 import { finishDocument, PLATFORM_TAGS } from "./http/document";
 import { registerApiKeyRoutes } from "./modules/api-keys/routes";
@@ -62,6 +63,11 @@ export function buildApp() {
   app.use("*", requestId());
   app.use("*", d1QueryCounter());
   app.use("*", provideDeps());
+  // The Asaas dialect (access_token requests only): translates ids and bodies in, Asaas's shapes out.
+  app.use(
+    "/api/v1/*",
+    asaasDialect((req, env, ctx) => app.fetch(req, env, ctx)),
+  );
   app.use("/api/v1/*", bodyGuard());
 
   registerHealthRoutes(app);
