@@ -3,9 +3,10 @@
 // aliases — and every answer is checked in Asaas's shapes, against the simulator as the upstream.
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { CPF, HOLDER, card, dueDate, seedBillingTenant, sim, simRequests, type BillingTenant } from "./billing-support";
+import { HOLDER, card, dueDate, seedBillingTenant, simRequests, type BillingTenant } from "./billing-support";
 import { BASE, call } from "./support";
 
+// biome-ignore lint/suspicious/noExplicitAny: Asaas bodies are read field by field in the assertions.
 type Json = Record<string, any>;
 
 /** A call as an Asaas client makes it: `access_token`, JSON body, nothing else. */
@@ -14,7 +15,7 @@ async function asaas(t: BillingTenant, method: string, path: string, body?: unkn
   if (body !== undefined) headers.set("Content-Type", "application/json");
   const res = await SELF.fetch(`${BASE}/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
-  let parsed: any = text;
+  let parsed: unknown = text;
   try {
     parsed = JSON.parse(text);
   } catch {
@@ -271,7 +272,12 @@ describe("Asaas dialect: subscriptions", () => {
     });
     expect(sub).not.toHaveProperty("plan");
     const sent = await simRequests(t, "POST", "/v3/subscriptions");
-    expect(sent.at(-1)?.body).toMatchObject({ customer: customer.id, value: 59.9, cycle: "MONTHLY", billingType: "BOLETO" });
+    expect(JSON.parse(String(sent.at(-1)?.body))).toMatchObject({
+      customer: customer.id,
+      value: 59.9,
+      cycle: "MONTHLY",
+      billingType: "BOLETO",
+    });
 
     expect(ok(await asaas(t, "GET", `/subscriptions/${sub.id}`))).toMatchObject({ id: sub.id, status: "ACTIVE" });
     expect(ok(await asaas(t, "GET", `/subscriptions?customer=${customer.id}`)).data.map((s: Json) => s.id)).toEqual([sub.id]);
@@ -301,11 +307,16 @@ describe("Asaas dialect: passthrough", () => {
   it("transfers, balance, webhook config and account info answer unwrapped, as the upstream sent them", async () => {
     const t = await seedBillingTenant({ webhooks: false });
     const balance = ok(await asaas(t, "GET", "/finance/balance"));
-    expect(balance).toHaveProperty("balance");
+    expect(balance).toMatchObject({ object: "finance", dateCreated: expect.any(String) });
     const transfer = ok(
       await asaas(t, "POST", "/transfers", { value: 10, pixAddressKey: "maria@example.com", pixAddressKeyType: "EMAIL" }),
     );
-    expect(transfer).toMatchObject({ object: "transfer" });
+    expect(transfer).toMatchObject({
+      object: "transfer",
+      id: expect.stringMatching(/^tra_/),
+      value: 10,
+      pixAddressKey: "maria@example.com",
+    });
     expect(ok(await asaas(t, "GET", "/transfers"))).toMatchObject({ object: "list" });
     const hook = ok(
       await asaas(t, "POST", "/webhooks", {
@@ -329,7 +340,7 @@ describe("Asaas dialect: passthrough", () => {
     const lean = ok(await asaas(t, "POST", "/lean/payments", { customer: ponteId, billingType: "PIX", value: 20, dueDate: dueDate() }));
     expect(lean.customer).toBe(customer.id);
     const sent = await simRequests(t, "POST", "/v3/lean/payments");
-    expect(sent.at(-1)?.body).toMatchObject({ customer: customer.id });
+    expect(JSON.parse(String(sent.at(-1)?.body))).toMatchObject({ customer: customer.id });
   });
 });
 
@@ -347,8 +358,5 @@ describe("Asaas dialect: Bearer requests are unchanged", () => {
     // Asaas's aliases are not Ponte's: POST /customers/{id} by Bearer is still 405.
     const alias = await call("POST", `/api/v1/customers/${res.body.data[0].id}`, { key: t.key, body: { name: "X" } });
     expect(alias.status).toBe(405);
-    await sim("GET", "/__sim/requests");
   });
 });
-
-void CPF;
