@@ -12,7 +12,7 @@ import { requestId } from "./http/request-id";
 import { documentPassthroughRoutes, registerPassthroughRoutes } from "./compat/passthrough-routes";
 import { asaasDialect } from "./compat/asaas-dialect";
 import { compatGroupDescriptions } from "./compat/catalogue-route";
-import { finishDocument, PLATFORM_TAGS } from "./http/document";
+import { ASAAS_SECURITY_SCHEME, ASAAS_SECURITY_SCHEME_OBJECT, finishDocument, PLATFORM_TAGS } from "./http/document";
 import { registerApiKeyRoutes } from "./modules/api-keys/routes";
 import { registerConsole } from "./console";
 import { registerAuditRoutes } from "./modules/audit/routes";
@@ -104,6 +104,8 @@ export function buildApp() {
     name: "ponte_session",
     description: "Developer console session (HttpOnly cookie).",
   });
+
+  app.openAPIRegistry.registerComponent("securitySchemes", ASAAS_SECURITY_SCHEME, ASAAS_SECURITY_SCHEME_OBJECT);
 
   let cachedDocument: ReturnType<typeof app.getOpenAPI31Document> | undefined;
   const openApiDocument = () => (cachedDocument ??= openApiDocumentOf(app));

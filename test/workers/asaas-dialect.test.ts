@@ -360,3 +360,13 @@ describe("Asaas dialect: Bearer requests are unchanged", () => {
     expect(alias.status).toBe(405);
   });
 });
+
+describe("Asaas dialect: OpenAPI", () => {
+  it("declares asaasAccessToken (apiKey in header access_token) on the compatibility operations only", async () => {
+    const doc = (await (await SELF.fetch(`${BASE}/api/v1/openapi.json`)).json()) as Json;
+    expect(doc.components.securitySchemes.asaasAccessToken).toMatchObject({ type: "apiKey", in: "header", name: "access_token" });
+    expect(doc.paths["/api/v1/customers"].post.security).toEqual([{ bearerAuth: [] }, { asaasAccessToken: [] }]);
+    expect(doc.paths["/api/v1/finance/balance"].get.security).toEqual([{ bearerAuth: [] }, { asaasAccessToken: [] }]);
+    expect(doc.paths["/api/v1/api-keys"].get.security).toEqual([{ bearerAuth: [] }, { sessionCookie: [] }]);
+  });
+});
