@@ -23,6 +23,9 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
 /** Native routes outside the catalogue that take a record id (the product-level `/pix`, `/cancel`, `PATCH`). */
 const INTERNAL_NATIVE = /^\/api\/v1\/(?:payments\/[^/]+\/(?:pix|cancel)|subscriptions\/[^/]+(?:\/cancel)?|payment-methods\/[^/]+)\/?$/;
 const LIST_FILTERS = ["customer", "subscription", "installment"] as const;
+/** Asaas's installment ids are UUIDs of its own: any `installment` filter is looked up among the plans' upstream ids. */
+const filterNeedsLookup = (name: (typeof LIST_FILTERS)[number], value: string | null) =>
+  !!value && (name === "installment" || looksUpstream(value));
 
 export interface PendingRequest {
   method: string;
@@ -38,7 +41,7 @@ export function needsTenant(req: PendingRequest): boolean {
   const native = req.op ? req.op.kind === "native" : INTERNAL_NATIVE.test(req.url.pathname);
   if (native) {
     if (req.url.pathname.split("/").some(looksUpstream)) return true;
-    if (LIST_FILTERS.some((f) => looksUpstream(req.url.searchParams.get(f) ?? ""))) return true;
+    if (LIST_FILTERS.some((f) => filterNeedsLookup(f, req.url.searchParams.get(f)))) return true;
     if (req.body && typeof req.body.customer === "string" && looksUpstream(req.body.customer)) return true;
     if (req.body && req.op?.operationId === "criar-nova-assinatura" && req.body.plan === undefined) return true;
     return false;
@@ -124,8 +127,14 @@ export async function rewriteForTenant(
     return { url, body: replaceStrings(body, (s) => (isUuid(s) ? refs.get(s.toLowerCase())?.upstreamId : undefined)) as Obj };
   }
   const segments = url.pathname.split("/");
-  const filters = LIST_FILTERS.map((f) => url.searchParams.get(f) ?? "");
-  const wanted = [...segments, ...filters, typeof body?.customer === "string" ? body.customer : ""].filter(looksUpstream);
+  const filters = LIST_FILTERS.map((f) => url.searchParams.get(f) ?? "").filter((v, i) =>
+    filterNeedsLookup(LIST_FILTERS[i] as (typeof LIST_FILTERS)[number], v),
+  );
+  const wanted = [
+    ...segments.filter(looksUpstream),
+    ...filters,
+    typeof body?.customer === "string" && looksUpstream(body.customer) ? body.customer : "",
+  ];
   const native = await nativeIdsOf(deps, principal, wanted);
   url.pathname = segments.map((s) => native.get(s) ?? s).join("/");
   for (const f of LIST_FILTERS) {
