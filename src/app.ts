@@ -32,6 +32,7 @@ import { registerPlanRoutes } from "./modules/plans/routes";
 import { registerCostCategoryRoutes } from "./modules/cost-categories/routes";
 import { registerAnalyticsRoutes } from "./modules/analytics/routes";
 import { registerSubscriptionRoutes } from "./modules/subscriptions/routes";
+import { syncSubscriptionRecords } from "./modules/subscriptions/passthrough-sync";
 import { registerUpstreamWebhookRoutes } from "./modules/upstream-webhooks/routes";
 
 export const OPENAPI_CONFIG = {
@@ -77,7 +78,11 @@ export function buildApp() {
   registerGatewayApiLogRoutes(app);
   // Before the native billing routes: the first matching route answers, and passthrough literals
   // such as GET /payments/limits must win over native patterns such as GET /payments/{id}.
-  registerPassthroughRoutes(app, syncNativeRecords);
+  // A compatibility write's answer updates the native record it names (payments, subscriptions).
+  registerPassthroughRoutes(app, async (deps, principal, op, data) => {
+    await syncNativeRecords(deps, principal, op, data);
+    await syncSubscriptionRecords(deps, principal, op, data);
+  });
   registerCustomerRoutes(app);
   registerPlanRoutes(app);
   registerPaymentRoutes(app);
