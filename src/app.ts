@@ -35,6 +35,7 @@ import { registerSupplierRoutes } from "./modules/suppliers/routes";
 import { registerExpenseRoutes } from "./modules/expenses/routes";
 import { registerAnalyticsRoutes } from "./modules/analytics/routes";
 import { registerSubscriptionRoutes } from "./modules/subscriptions/routes";
+import { syncSubscriptionRecords } from "./modules/subscriptions/passthrough-sync";
 import { registerUpstreamWebhookRoutes } from "./modules/upstream-webhooks/routes";
 
 export const OPENAPI_CONFIG = {
@@ -85,7 +86,11 @@ export function buildApp() {
   registerGatewayApiLogRoutes(app);
   // Before the native billing routes: the first matching route answers, and passthrough literals
   // such as GET /payments/limits must win over native patterns such as GET /payments/{id}.
-  registerPassthroughRoutes(app, syncNativeRecords);
+  // A compatibility write's answer updates the native record it names (payments, subscriptions).
+  registerPassthroughRoutes(app, async (deps, principal, op, data) => {
+    await syncNativeRecords(deps, principal, op, data);
+    await syncSubscriptionRecords(deps, principal, op, data);
+  });
   registerCustomerRoutes(app);
   registerPlanRoutes(app);
   registerPaymentRoutes(app);
