@@ -30,6 +30,7 @@ import { registerPaymentRoutes } from "./modules/payments/routes";
 import { syncNativeRecords } from "./modules/payments/passthrough-sync";
 import { registerPlanRoutes } from "./modules/plans/routes";
 import { registerCostCategoryRoutes } from "./modules/cost-categories/routes";
+import { registerAwsConnectionRoutes } from "./modules/aws-connections/routes";
 import { registerAnalyticsRoutes } from "./modules/analytics/routes";
 import { registerSubscriptionRoutes } from "./modules/subscriptions/routes";
 import { registerUpstreamWebhookRoutes } from "./modules/upstream-webhooks/routes";
@@ -85,6 +86,7 @@ export function buildApp() {
   registerSubscriptionRoutes(app);
   registerUpstreamWebhookRoutes(app);
   registerCostCategoryRoutes(app);
+  registerAwsConnectionRoutes(app);
   registerAnalyticsRoutes(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {

@@ -23,6 +23,8 @@ export const PLATFORM_TAGS: Readonly<Record<string, string>> = {
   plans: "Recurring billing plans that subscriptions are created from.",
   "cost-categories":
     "Finance: a two-level tree of cost categories (FIXED/VARIABLE) that expenses are filed under; `key` is the slug formulas use.",
+  "aws-connections":
+    "Finance: AWS accounts (access key, or a role Ponte assumes) whose Cost Explorer costs are imported daily as expenses, one per day and service.",
   metrics:
     "Analytics: the metric catalogue and daily/weekly/monthly series (revenue, MRR, churn, …) read from daily rollups, exact to the cent.",
   formulas: "Analytics: merchant-defined metrics over the catalogue, `expenses.<categoryKey>` and other formulas, evaluated exactly.",
