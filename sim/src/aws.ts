@@ -120,7 +120,7 @@ function record(accountId: string, entry: AwsRecordedRequest) {
 }
 
 async function handleSts(request: Request): Promise<Response> {
-  const form = new URLSearchParams(await request.text());
+  const form = new URLSearchParams(new TextDecoder().decode(await request.arrayBuffer()));
   const action = form.get("Action") ?? "";
   try {
     const caller = authenticate(request, "sts");
@@ -192,7 +192,8 @@ export function dailyCost(accountId: string, day: string, service: (typeof SERVI
   return `${text.slice(0, -10)}.${text.slice(-10)}`;
 }
 
-function costsOf(accountId: string, day: string): { service: string; amount: string }[] {
+/** The bill of one account on one day, as this isolate knows it (the default history plus control-API changes). */
+export function costsOf(accountId: string, day: string): { service: string; amount: string }[] {
   const names = new Set(SERVICES.map((s) => s.name));
   const out: { service: string; amount: string }[] = [];
   for (const s of SERVICES) {
