@@ -213,7 +213,7 @@ async function handleCostExplorer(request: Request, target: string): Promise<Res
     const caller = authenticate(request, "ce");
     let body: unknown;
     try {
-      body = JSON.parse(await request.text());
+      body = JSON.parse(new TextDecoder().decode(await request.arrayBuffer()));
     } catch {
       throw new AwsError(400, "SerializationException", "Request body is not valid JSON.");
     }
