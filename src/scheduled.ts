@@ -7,6 +7,7 @@ import { sweepOverdueDeliveries, sweepUnfannedEvents } from "./events/sweeper";
 import { pruneExpiredIdempotencyKeys } from "./http/idempotency";
 import { pruneEndedAuthAttempts } from "./modules/accounts/throttle";
 import { pruneExpiredSessions } from "./modules/accounts/service";
+import { materialiseRecurringExpenses } from "./modules/expenses/recurrence";
 import { syncDueAwsConnections } from "./modules/aws-connections/cost-import";
 
 /** Records reconciled with the upstream (linked, re-created or failed) in one sweep. */
@@ -41,6 +42,7 @@ export const SWEEPERS: readonly Sweeper[] = [
   { name: "billing-sync", run: reconcileBilling },
   { name: "billing-adoption", run: adoptMissed },
   { name: "retention", run: pruneExpiredRecords },
+  { name: "expense-recurrence", run: materialiseRecurringExpenses },
   // Each ACTIVE AWS connection once a day (a few per run, those synced longest ago first).
   { name: "aws-costs", run: syncDueAwsConnections },
 ];

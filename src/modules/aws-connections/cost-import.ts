@@ -134,6 +134,7 @@ const factsOf = (e: Pick<ExpenseRow, "amountBrlCents" | "incurredOn" | "status" 
 const unchangedSince = (e: ExpenseRow) =>
   and(
     eq(expenses.id, e.id),
+    eq(expenses.updatedAt, e.updatedAt),
     eq(expenses.amountCents, e.amountCents),
     eq(expenses.amountBrlCents, e.amountBrlCents),
     eq(expenses.costCategoryId, e.costCategoryId),
