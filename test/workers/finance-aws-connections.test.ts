@@ -263,6 +263,12 @@ describe("aws connections", () => {
     expect(await importedOf(conn.id)).toHaveLength(n);
 
     const ec2 = "Amazon Elastic Compute Cloud - Compute";
+    // The merchant re-files one imported expense (allowed: category and allocation); its amount is read-only.
+    const compute = await category(t, "compute");
+    const refiled = (await importedOf(conn.id)).find((r) => r.sourceRef === `aws:${conn.id}:${from}:${ec2}`);
+    const patch = (body: unknown) => call("PATCH", `/api/v1/expenses/${refiled?.id}`, { key: t.key, body });
+    expect((await patch({ costCategoryId: compute })).status).toBe(200);
+    expectError(await patch({ amount: "1.00" }), 409, "INVALID_STATE");
     await simControl("POST", "/__sim/aws/costs", { accountId, day: from, service: ec2, amount: "12.3400000001" });
     await simControl("POST", "/__sim/aws/costs", { accountId, day: to, service: "Amazon Relational Database Service", amount: null });
     await simControl("POST", "/__sim/aws/costs", { accountId, day: to, service: "Amazon SageMaker", amount: "3.21" });
@@ -270,7 +276,14 @@ describe("aws connections", () => {
     expect(again).toMatchObject({ ok: true, created: 1, updated: 1, deleted: 1, unchanged: n - 2 });
     const rows = await importedOf(conn.id);
     expect(rows).toHaveLength(n);
-    expect(rows.find((r) => r.sourceRef === `aws:${conn.id}:${from}:${ec2}`)).toMatchObject({ amountCents: 1234, amountBrlCents: 6170 });
+    expect(rows.find((r) => r.sourceRef === `aws:${conn.id}:${from}:${ec2}`)).toMatchObject({
+      amountCents: 1234,
+      amountBrlCents: 6170,
+      costCategoryId: compute,
+    });
+    const listed = await call<Envelope<{ id: string; source: string }[]>>("GET", "/api/v1/expenses?source=AWS&limit=100", { key: t.key });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((e) => e.id).sort()).toEqual(rows.map((r) => r.id).sort());
     expect(rows.find((r) => r.sourceRef === `aws:${conn.id}:${to}:Amazon Relational Database Service`)).toBeUndefined();
     expect(rows.find((r) => r.sourceRef === `aws:${conn.id}:${to}:Amazon SageMaker`)).toMatchObject({ amountCents: 321 });
     expect(await awsCostsMetric(t.workspaceId)).toBe(rows.reduce((s, r) => s + r.amountBrlCents, 0));
