@@ -33,6 +33,7 @@ import { registerPlanRoutes } from "./modules/plans/routes";
 import { registerCostCategoryRoutes } from "./modules/cost-categories/routes";
 import { registerSupplierRoutes } from "./modules/suppliers/routes";
 import { registerExpenseRoutes } from "./modules/expenses/routes";
+import { registerAwsConnectionRoutes } from "./modules/aws-connections/routes";
 import { registerAnalyticsRoutes } from "./modules/analytics/routes";
 import { registerSubscriptionRoutes } from "./modules/subscriptions/routes";
 import { syncSubscriptionRecords } from "./modules/subscriptions/passthrough-sync";
@@ -100,6 +101,7 @@ export function buildApp() {
   registerCostCategoryRoutes(app);
   registerSupplierRoutes(app);
   registerExpenseRoutes(app);
+  registerAwsConnectionRoutes(app);
   registerAnalyticsRoutes(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {

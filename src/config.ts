@@ -10,7 +10,11 @@ export { keyEnvironmentFor, type Environment, type KeyEnvironment } from "./lib/
  * checked by `npm run typecheck`); secrets and optional vars that wrangler.toml does not declare
  * for every environment are typed here.
  */
-export interface Env extends Omit<WorkerBindings, "SECRETS_ENCRYPTION_KEY" | "UPSTREAM"> {
+export interface Env
+  extends Omit<
+    WorkerBindings,
+    "SECRETS_ENCRYPTION_KEY" | "UPSTREAM" | "AWS_ENDPOINT" | "AWS_PLATFORM_ACCESS_KEY_ID" | "AWS_PLATFORM_SECRET_ACCESS_KEY"
+  > {
   ENVIRONMENT: Environment;
   /** Ponte's version as reported in User-Agent headers and the OpenAPI document. */
   PONTE_VERSION?: string;
@@ -22,6 +26,11 @@ export interface Env extends Omit<WorkerBindings, "SECRETS_ENCRYPTION_KEY" | "UP
   PUBLIC_BASE_URL?: string;
   /** "1" (local benchmarks only): count D1 round trips per request into the X-D1-Queries header. */
   D1_QUERY_COUNTING?: string;
+  /** Where AWS calls go instead of AWS's own hosts (STS and Cost Explorer alike): the simulator's `/aws` locally. */
+  AWS_ENDPOINT?: string;
+  /** Ponte's own AWS credentials, with which ROLE connections assume the merchant's role (secret key: a secret). */
+  AWS_PLATFORM_ACCESS_KEY_ID?: string;
+  AWS_PLATFORM_SECRET_ACCESS_KEY?: string;
   /** Milliseconds before an upstream call gives up (504); defaults to LIMITS.upstreamTimeoutMs. For tests and local benches. */
   UPSTREAM_TIMEOUT_MS?: string;
 }

@@ -8,6 +8,7 @@ import { pruneExpiredIdempotencyKeys } from "./http/idempotency";
 import { pruneEndedAuthAttempts } from "./modules/accounts/throttle";
 import { pruneExpiredSessions } from "./modules/accounts/service";
 import { materialiseRecurringExpenses } from "./modules/expenses/recurrence";
+import { syncDueAwsConnections } from "./modules/aws-connections/cost-import";
 
 /** Records reconciled with the upstream (linked, re-created or failed) in one sweep. */
 async function reconcileBilling(deps: Deps): Promise<number> {
@@ -42,6 +43,8 @@ export const SWEEPERS: readonly Sweeper[] = [
   { name: "billing-adoption", run: adoptMissed },
   { name: "retention", run: pruneExpiredRecords },
   { name: "expense-recurrence", run: materialiseRecurringExpenses },
+  // Each ACTIVE AWS connection once a day (a few per run, those synced longest ago first).
+  { name: "aws-costs", run: syncDueAwsConnections },
 ];
 
 export async function runSweepers(env: Env, ctx?: ExecutionContext): Promise<Record<string, number | string>> {

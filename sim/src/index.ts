@@ -1,4 +1,5 @@
 // Ponte's upstream simulator: a worker that behaves like the provider's (Asaas v3) sandbox.
+import { handleAws, handleAwsControl } from "./aws";
 import { handleControl } from "./control";
 import type { PendingEvent, SimContext, SimEnv } from "./context";
 import { hang, sleep, statusFaultResponse, takeFault } from "./faults";
@@ -110,6 +111,8 @@ async function deliver(env: SimEnv, exec: ExecutionContext, events: PendingEvent
 export default {
   async fetch(request: Request, env: SimEnv, exec: ExecutionContext): Promise<Response> {
     const { pathname } = new URL(request.url);
+    if (pathname.startsWith("/__sim/aws/")) return handleAwsControl(request);
+    if (pathname === "/aws" || pathname.startsWith("/aws/")) return handleAws(request);
     if (pathname === "/__sim" || pathname.startsWith("/__sim/")) {
       return handleControl(request, env, (events, run) => deliver(env, exec, events, run));
     }

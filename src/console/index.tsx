@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../http/app-env";
 import { registerApiKeyPages } from "./api-keys-page";
+import { registerAwsConnectionPages } from "./aws-connections-page";
 import { registerConsoleAuthPages } from "./auth-pages";
 import { type ConsoleEnv, consoleHeaders, plainError, requireConsoleSession, statusOf } from "./context";
 import { registerCostCategoryPages } from "./cost-categories-page";
@@ -38,6 +39,7 @@ export function buildConsole() {
   registerWebhookPages(app);
   registerWebhookLogPages(app);
   registerGatewayPages(app);
+  registerAwsConnectionPages(app);
   registerTeamPages(app);
   registerInvitationPages(app);
   // Mounted sub-apps fall through to the API's JSON 404, so the console answers its own unknown paths.

@@ -76,6 +76,7 @@ const NAV: [href: string, label: string][] = [
   ["/console/webhooks", "Webhook endpoints"],
   ["/console/webhook-logs", "Webhook log"],
   ["/console/gateway", "Gateway account"],
+  ["/console/aws-connections", "AWS connections"],
   ["/console/team", "Team"],
 ];
 

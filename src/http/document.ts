@@ -26,6 +26,8 @@ export const PLATFORM_TAGS: Readonly<Record<string, string>> = {
   suppliers: "Finance: who the workspace pays (CPF/CNPJ checked), with a default cost category; search by name or document.",
   expenses:
     "Finance: costs in BRL or USD (with the exchange rate and the exact BRL amount), due/paid, allocated to a plan or customer, recurring monthly or yearly.",
+  "aws-connections":
+    "Finance: AWS accounts (access key, or a role Ponte assumes) whose Cost Explorer costs are imported daily as expenses, one per day and service.",
   metrics:
     "Analytics: the metric catalogue and daily/weekly/monthly series (revenue, MRR, churn, …) read from daily rollups, exact to the cent.",
   formulas: "Analytics: merchant-defined metrics over the catalogue, `expenses.<categoryKey>` and other formulas, evaluated exactly.",

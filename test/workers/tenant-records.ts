@@ -219,6 +219,21 @@ export const RECORD_FACTORIES: Record<string, RecordFactory> = {
       return { id: (await create(ws, "/api/v1/expenses", body)).id };
     },
   },
+  "aws-connections": {
+    scope: "workspace",
+    create: async (ws) => {
+      const category = await create(ws, "/api/v1/cost-categories", { name: `Cloud ${newId().slice(-8)}`, kind: "VARIABLE" });
+      const connection = await create(ws, "/api/v1/aws-connections", {
+        name: "Factory AWS",
+        authType: "ACCESS_KEY",
+        accessKeyId: "AKIAFACTORYKEY000001",
+        secretAccessKey: "factory-secret-access-key-0123456789",
+        costCategoryId: category.id,
+        exchangeRate: "5",
+      });
+      return { id: connection.id };
+    },
+  },
   subscriptions: {
     scope: "workspace",
     create: async (ws) => {

@@ -7,4 +7,5 @@ export * from "./webhooks";
 export * from "./console";
 export * from "./members";
 export * from "./finance";
+export * from "./aws";
 export * from "./analytics";

@@ -3,7 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { and, count, eq, isNull, sql } from "drizzle-orm";
 import { type Principal, requirePermission, tenantOf } from "../../access/principal";
 import { newestFirstPage } from "../../db/paging";
-import { costCategories, expenses, suppliers } from "../../db/schema";
+import { awsConnections, costCategories, expenses, suppliers } from "../../db/schema";
 import { inTenant } from "../../db/tenant-scope";
 import type { Deps } from "../../deps";
 import { ApiError, notFound } from "../../http/errors";
@@ -213,13 +213,13 @@ export async function updateCostCategory(deps: Deps, principal: Principal, id: s
   return presentCostCategory({ ...row, ...changes });
 }
 
-/** Refuses (409 IN_USE) while expenses, children or suppliers' defaults point at it: archive it instead. */
+/** Refuses (409 IN_USE) while expenses, children, suppliers' defaults or AWS connections point at it: archive it instead. */
 export async function deleteCostCategory(deps: Deps, principal: Principal, id: string) {
   requirePermission(principal, "finance.manage");
   const tenant = tenantOf(principal);
   await findCostCategoryRow(deps, tenant, id);
   const inUse = async (q: Promise<{ n: number } | undefined>) => (await q)?.n ?? 0;
-  const [nExpenses, nChildren, nSuppliers] = await Promise.all([
+  const [nExpenses, nChildren, nSuppliers, nAwsConnections] = await Promise.all([
     inUse(
       deps.db
         .select({ n: count() })
@@ -241,13 +241,21 @@ export async function deleteCostCategory(deps: Deps, principal: Principal, id: s
         .where(and(inTenant(suppliers, tenant), eq(suppliers.defaultCostCategoryId, id)))
         .get(),
     ),
+    inUse(
+      deps.db
+        .select({ n: count() })
+        .from(awsConnections)
+        .where(and(inTenant(awsConnections, tenant), eq(awsConnections.costCategoryId, id)))
+        .get(),
+    ),
   ]);
-  if (nExpenses || nChildren || nSuppliers)
+  if (nExpenses || nChildren || nSuppliers || nAwsConnections)
     throw new ApiError("IN_USE", `Cost category '${id}' is in use; archive it instead.`, {
       id,
       expenses: nExpenses,
       children: nChildren,
       suppliers: nSuppliers,
+      awsConnections: nAwsConnections,
     });
   await deps.db.delete(costCategories).where(and(eq(costCategories.id, id), inTenant(costCategories, tenant)));
   return { id, object: "cost_category" as const, deleted: true as const };
