@@ -11,6 +11,8 @@ import { registerInvitationPages } from "./invitation-page";
 import { Alert, Page } from "./layout";
 import { registerOverviewPage } from "./overview-page";
 import { registerTeamPages } from "./team-page";
+import { registerSupplierPages } from "./suppliers-page";
+import { registerExpensePages } from "./expenses-page";
 import { registerWebhookLogPages } from "./webhook-logs-page";
 import { registerWebhookPages } from "./webhooks-page";
 
@@ -30,6 +32,8 @@ export function buildConsole() {
   registerWebhookPages(app);
   registerWebhookLogPages(app);
   registerGatewayPages(app);
+  registerSupplierPages(app);
+  registerExpensePages(app);
   registerTeamPages(app);
   registerInvitationPages(app);
   // Mounted sub-apps fall through to the API's JSON 404, so the console answers its own unknown paths.

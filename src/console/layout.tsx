@@ -70,6 +70,8 @@ const NAV: [href: string, label: string][] = [
   ["/console/webhooks", "Webhook endpoints"],
   ["/console/webhook-logs", "Webhook log"],
   ["/console/gateway", "Gateway account"],
+  ["/console/expenses", "Expenses"],
+  ["/console/suppliers", "Suppliers"],
   ["/console/team", "Team"],
 ];
 
