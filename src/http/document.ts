@@ -29,6 +29,10 @@ export const PLATFORM_TAGS: Readonly<Record<string, string>> = {
   metrics:
     "Analytics: the metric catalogue and daily/weekly/monthly series (revenue, MRR, churn, …) read from daily rollups, exact to the cent.",
   formulas: "Analytics: merchant-defined metrics over the catalogue, `expenses.<categoryKey>` and other formulas, evaluated exactly.",
+  profitability:
+    "Analytics: revenue, direct and shared costs, gross profit and margin by month, plan, customer or cost category; totals equal the metrics.",
+  dashboard:
+    "Analytics: the first screen in one call — cards with the previous period, revenue vs expenses, top customers and plans, next charges.",
   subscriptions: "Subscriptions created from a plan (also under the compatibility group Assinaturas).",
   health: "Liveness and readiness of the deployment.",
 };
