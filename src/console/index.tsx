@@ -16,6 +16,8 @@ import { Alert, Page } from "./layout";
 import { registerMetricsPage } from "./metrics-page";
 import { registerOverviewPage } from "./overview-page";
 import { registerTeamPages } from "./team-page";
+import { registerSupplierPages } from "./suppliers-page";
+import { registerExpensePages } from "./expenses-page";
 import { registerWebhookLogPages } from "./webhook-logs-page";
 import { registerWebhookPages } from "./webhooks-page";
 
@@ -40,6 +42,8 @@ export function buildConsole() {
   registerWebhookLogPages(app);
   registerGatewayPages(app);
   registerAwsConnectionPages(app);
+  registerSupplierPages(app);
+  registerExpensePages(app);
   registerTeamPages(app);
   registerInvitationPages(app);
   // Mounted sub-apps fall through to the API's JSON 404, so the console answers its own unknown paths.

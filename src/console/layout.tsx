@@ -24,7 +24,7 @@ h1{font-size:1.5rem;margin:.2rem 0 1rem}h2{font-size:1.15rem;margin:1.5rem 0 .6r
 .grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(12rem,1fr));gap:1rem}
 .stat{font-size:2rem;font-weight:700}.muted{color:#627d98;font-size:.9rem}
 label{display:block;font-weight:600;margin:.6rem 0 .2rem}
-input[type=text],input[type=email],input[type=password],input[type=url],select,textarea{width:100%;padding:.45rem .6rem;border:1px solid #9fb3c8;border-radius:4px;font:inherit;background:#fff}
+input[type=text],input[type=email],input[type=password],input[type=url],input[type=date],select,textarea{width:100%;padding:.45rem .6rem;border:1px solid #9fb3c8;border-radius:4px;font:inherit;background:#fff}
 header select{width:auto}
 fieldset{border:1px solid #d9e2ec;border-radius:6px;margin:.8rem 0;padding:.5rem 1rem}
 legend{font-weight:600;padding:0 .3rem}
@@ -76,6 +76,8 @@ const NAV: [href: string, label: string][] = [
   ["/console/webhooks", "Webhook endpoints"],
   ["/console/webhook-logs", "Webhook log"],
   ["/console/gateway", "Gateway account"],
+  ["/console/expenses", "Expenses"],
+  ["/console/suppliers", "Suppliers"],
   ["/console/aws-connections", "AWS connections"],
   ["/console/team", "Team"],
 ];

@@ -225,7 +225,10 @@ async function main() {
   // 6. Team: invite a colleague (link once), they join from the link, the owner changes their role, revokes another invitation, removes them.
   await teamFlow(page, base, shot, email, password);
 
-  // 7. Keyboard only: sign out, then sign in with Tab/typing/Enter.
+  // 7. Finance: add a supplier, record a USD expense at its rate, filter, mark it paid.
+  await financeFlow(page, base, shot);
+
+  // 8. Keyboard only: sign out, then sign in with Tab/typing/Enter.
   await page.getByRole("button", { name: "Sign out" }).click();
   await page.waitForURL(`${base}/console/sign-in`);
   await page.goto(`${base}/console/sign-in`);
@@ -463,6 +466,41 @@ const timer = setTimeout(() => {
   failed = true;
   void shutdown();
 }, OVERALL_TIMEOUT_MS);
+
+async function financeFlow(page, base, shot) {
+  await page.getByRole("link", { name: "Suppliers", exact: true }).click();
+  await page.waitForURL(`${base}/console/suppliers`);
+  await page.getByLabel("Name", { exact: true }).fill("Hospedagem E2E Ltda");
+  await page.getByLabel("CPF or CNPJ (optional)").fill("11.222.333/0001-81");
+  await page.getByLabel("Default cost category").selectOption({ label: "Infrastructure" });
+  await page.getByRole("button", { name: "Add supplier" }).click();
+  await page.waitForURL(`${base}/console/suppliers?done=created`);
+  check((await page.locator("table").textContent()).includes("11222333000181"), "the supplier is listed with its CNPJ");
+  await shot("16-suppliers");
+
+  await page.getByRole("link", { name: "Expenses", exact: true }).click();
+  await page.waitForURL(`${base}/console/expenses`);
+  await page.getByLabel("Description").fill("Cloud servers");
+  await page.getByLabel("Amount").fill("100.00");
+  await page.getByLabel("Currency").selectOption("USD");
+  await page.getByLabel("Exchange rate (BRL per USD)").fill("5.4321");
+  await page.getByLabel("Incurred on").fill("2026-11-02");
+  await page.locator("#e-supplier").selectOption({ label: "Hospedagem E2E Ltda" });
+  await page.getByRole("button", { name: "Record expense" }).click();
+  await page.waitForURL(`${base}/console/expenses?done=created`);
+  check((await page.locator("table").textContent()).includes("543.21"), "the USD expense shows its BRL amount to the cent");
+  await page.getByLabel("Status").selectOption("PENDING");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await page.waitForURL(/status=PENDING/);
+  await shot("17-expenses");
+  await page
+    .getByRole("button", { name: /^Mark .*paid$/ })
+    .first()
+    .click();
+  await page.waitForURL(`${base}/console/expenses?done=paid`);
+  check((await page.locator("table").textContent()).includes("paid"), "marking the expense paid shows it as paid");
+  await shot("18-expense-paid");
+}
 
 async function shutdown() {
   for (const fn of cleanups.splice(0)) {
