@@ -69,6 +69,38 @@ export async function rebuildDemoRollupsIfMissing(demo) {
   return body.data;
 }
 
+/** The demo workspace's default cost categories (the same set as src/modules/cost-categories/service.ts). */
+const DEFAULT_COST_CATEGORIES = [
+  ["infrastructure", "Infrastructure", "VARIABLE"],
+  ["software", "Software", "FIXED"],
+  ["payroll", "Payroll", "FIXED"],
+  ["taxes", "Taxes", "VARIABLE"],
+  ["marketing", "Marketing", "VARIABLE"],
+  ["payment_fees", "Payment fees", "VARIABLE"],
+  ["other", "Other", "VARIABLE"],
+];
+function defaultCostCategoriesSql(now) {
+  return DEFAULT_COST_CATEGORIES.map(
+    ([key, name, kind]) =>
+      `INSERT OR IGNORE INTO cost_categories (id, organization_id, workspace_id, parent_id, key, name, kind, description, archived, created_at, updated_at)
+  VALUES (${sqlString(uuidv7())}, ${sqlString(DEMO.organizationId)}, ${sqlString(DEMO.workspaceId)}, NULL, ${sqlString(key)}, ${sqlString(name)}, ${sqlString(kind)}, NULL, 0, ${sqlString(now)}, ${sqlString(now)});`,
+  ).join("\n");
+}
+
+/**
+ * Points the simulator's webhooks at this API: rotating the demo account's inbound token makes the
+ * API store the new token's hash and configure the upstream (the simulator) with the URL and token.
+ * The simulator keeps its state in memory, so this runs each time the API comes up.
+ */
+export async function connectUpstreamWebhooks(demo) {
+  const res = await fetch(`${demo.baseUrl}/api/v1/gateway-accounts/${DEMO.gatewayAccountId}/rotate-webhook-token`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${demo.apiKey}` },
+  });
+  const body = await res.json().catch(() => ({}));
+  return res.ok && body?.data?.upstreamWebhook?.configured === true;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     const started = performance.now();
