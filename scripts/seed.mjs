@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run seed [-- --json] [-- --demo]`: applies local migrations; makes sure the demo organization,
 // workspace and gateway account (wired to the upstream simulator) exist; then issues a fresh test API
-// key with every permission (a new key per call). With --demo, a demo workspace without customers also
+// key with every permission (a new key per call). With --demo, a demo workspace without plans also
 // gets about 12 months of history (scripts/lib/demo-history.mjs, one SQL file) and, if the API is
 // running, its rollups are rebuilt (otherwise `npm start` rebuilds them when it comes up). With --json,
 // stdout is exactly one JSON object: {"baseUrl","organizationId","workspaceId","apiKey"}.
@@ -10,10 +10,10 @@ import { demoHistorySql } from "./lib/demo-history.mjs";
 import { DEMO, PERMISSIONS_ALL, applyMigrations, executeSql, newTestKey, sqlString, uuidv7 } from "./lib/local.mjs";
 import { gatewayAccountSql } from "./lib/seed-gateway.mjs";
 
-/** `demo`: add the demo history if the demo workspace has no customers yet (`demoHistory`: what it holds). */
+/** `demo`: add the demo history if the demo workspace has no plans yet (`demoHistory`: what it holds). */
 export async function seed({ port = Number(process.env.PORT ?? 8787), demo = false } = {}) {
   applyMigrations();
-  // Guarded in SQL: inserted only if the demo workspace has no customers (one wrangler call, no read first).
+  // Guarded in SQL: inserted only if the demo workspace has no plans (one wrangler call, no read first).
   const history = demo ? demoHistorySql({ organizationId: DEMO.organizationId, workspaceId: DEMO.workspaceId }) : null;
   const now = new Date().toISOString();
   const { key, hash, displayPrefix, last4 } = newTestKey();
@@ -113,7 +113,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       if (demoHistory) {
         const h = demoHistory;
         console.log(
-          `Demo history (added only if the demo workspace had no customers) ${h.from} → ${h.to}: ${h.customers} customers, ` +
+          `Demo history (added only if the demo workspace had no plans) ${h.from} → ${h.to}: ${h.customers} customers, ` +
             `${h.subscriptions} subscriptions (${h.canceledSubscriptions} canceled), ${h.payments} charges, ${h.refunds} refunds, ` +
             `${h.expenses} expenses from ${h.suppliers} suppliers.`,
         );

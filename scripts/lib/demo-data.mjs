@@ -137,13 +137,14 @@ export function usdToBrlCents(usdCents, rateMicros) {
   return Number(up ? q + 1n : q);
 }
 
-/**
- * Multi-row INSERTs that apply only while `guard` (a SQL condition) holds: every statement of the
- * history is guarded by "the workspace has no customers" and the customers go in last, so a workspace
- * that already has customers gets nothing, and one that has none gets everything, in one file.
- */
 export const cols = (names) => names.split(" ");
 
+/**
+ * Multi-row INSERTs (`chunk` rows each) that apply only while `guard` (a SQL condition) holds: every
+ * statement of the demo history is guarded by "the workspace has no plans" and the plans go in last,
+ * in one statement, so a workspace that already has plans gets nothing, and one that has none gets
+ * everything, in one file.
+ */
 export function insertAll(table, columns, rows, guard, chunk = 100) {
   const out = [];
   const names = columns.map((c) => c.replace(/[A-Z]/g, (m) => `_${m.toLowerCase()}`)).join(", ");

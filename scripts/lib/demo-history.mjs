@@ -260,7 +260,7 @@ export function demoHistorySql({ organizationId, workspaceId, now = new Date(), 
     const active = subscriptions.filter(
       (s) => s.createdAt.slice(0, 7) <= month && (!s.canceledAt || s.canceledAt.slice(0, 7) >= month),
     ).length;
-    expense("folha", `Folha de pagamento ${month}`, 900_000 + m * 30_000, `${month}-05`);
+    expense("folha", `Folha de pagamento ${month}`, 750_000 + m * 25_000, `${month}-05`);
     expense("github", `GitHub Team ${month}`, 45_000, first);
     expense("google_ws", `Google Workspace ${month}`, 42_000 + active * 300, first);
     expense("contabil", `Honorários contábeis ${month}`, 65_000, `${month}-10`);
@@ -288,15 +288,9 @@ export function demoHistorySql({ organizationId, workspaceId, now = new Date(), 
       customerId: s.customerId,
     });
 
-  const guard = `NOT EXISTS (SELECT 1 FROM customers WHERE workspace_id = ${q(workspaceId)})`;
+  const guard = `NOT EXISTS (SELECT 1 FROM plans WHERE workspace_id = ${q(workspaceId)})`;
   const sql = [
-    "-- Ponte demo history (scripts/lib/demo-history.mjs): added only to a workspace without customers (customers last).",
-    insertAll(
-      "plans",
-      cols("id organizationId workspaceId name description valueCents cycle billingType status createdAt updatedAt"),
-      plans,
-      guard,
-    ),
+    "-- Ponte demo history (scripts/lib/demo-history.mjs): added only to a workspace without plans (plans last, in one statement).",
     insertAll(
       "subscriptions",
       cols(
@@ -338,6 +332,13 @@ export function demoHistorySql({ organizationId, workspaceId, now = new Date(), 
       cols("id organizationId workspaceId upstreamId syncStatus name cpfCnpj personType email mobilePhone origin createdAt updatedAt"),
       customers,
       guard,
+    ),
+    insertAll(
+      "plans",
+      cols("id organizationId workspaceId name description valueCents cycle billingType status createdAt updatedAt"),
+      plans,
+      guard,
+      10, // one statement: the guard holds for all of it
     ),
   ].join("\n");
   return {
