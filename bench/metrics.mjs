@@ -23,6 +23,9 @@ import {
   summary,
 } from "./lib/harness.mjs";
 
+// Building 100,000 charges and their rollups takes a while on a busy machine: a longer default deadline.
+process.env.DEADLINE_SECONDS ??= "900";
+const step = (what) => console.error(`bench:metrics: ${what} (${new Date().toISOString().slice(11, 19)})`);
 const load = loadOptions({ requests: 60, concurrency: 1, seconds: 0 });
 const LARGE = envNumber("CHARGES_LARGE", 100_000);
 const SIZES = { charges1k: 1_000, charges100k: LARGE };
@@ -141,7 +144,9 @@ function workspaceSql(workspaceId, tag, charges, today) {
 }
 
 const { seed } = await import("../scripts/seed.mjs");
+step("seeding");
 const demo = await seed();
+step("bulk-inserting the two workspaces");
 const today = localDay(new Date());
 const workspaces = { charges1k: "01900000-0000-7000-9000-0000000b0001", charges100k: "01900000-0000-7000-9000-0000000b0002" };
 let t0 = performance.now();
@@ -153,11 +158,13 @@ executeSql(
 );
 const insertSeconds = (performance.now() - t0) / 1000;
 
+step(`inserted in ${insertSeconds.toFixed(1)} s; starting the API`);
 const ponte = await startWrangler(["-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", state], {
   readyPath: "/api/v1/health",
 });
 try {
   const headers = (ws) => ({ Authorization: `Bearer ${demo.apiKey}`, "X-Workspace-Id": ws });
+  step("rebuilding the rollups");
   const rebuildSeconds = {};
   for (const [name, ws] of Object.entries(workspaces)) {
     t0 = performance.now();
@@ -179,6 +186,7 @@ try {
     if (d.data?.object !== "dashboard" || d.data.nextChargesDue.length !== 10)
       throw new Error(`dashboard ${name}: ${JSON.stringify(d).slice(0, 300)}`);
   }
+  step("measuring");
   await compareAll(targets, { requests: 10, concurrency: 1, seconds: 0, throughputOf: [] }); // warm-up
   const measured = await compareAll(targets, { requests: load.requests, concurrency: 1, seconds: 0, throughputOf: [] });
   const s = Object.fromEntries(Object.entries(measured).map(([k, v]) => [k, summary(v)]));
