@@ -24,7 +24,7 @@ import {
 } from "./lib/harness.mjs";
 
 // Building 100,000 charges and their rollups takes a while on a busy machine: a longer default deadline.
-process.env.DEADLINE_SECONDS ??= "900";
+process.env.DEADLINE_SECONDS ??= "1800";
 const step = (what) => console.error(`bench:metrics: ${what} (${new Date().toISOString().slice(11, 19)})`);
 const load = loadOptions({ requests: 60, concurrency: 1, seconds: 0 });
 const LARGE = envNumber("CHARGES_LARGE", 100_000);
