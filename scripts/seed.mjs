@@ -1,14 +1,20 @@
 #!/usr/bin/env node
-// `npm run seed [-- --json]`: applies local migrations; makes sure the demo organization, workspace
-// and gateway account (wired to the upstream simulator) exist; then issues a fresh test API key with
-// every permission (a new key per call). With --json, stdout is exactly one JSON object:
-// {"baseUrl","organizationId","workspaceId","apiKey"}.
+// `npm run seed [-- --json] [-- --demo]`: applies local migrations; makes sure the demo organization,
+// workspace and gateway account (wired to the upstream simulator) exist; then issues a fresh test API
+// key with every permission (a new key per call). With --demo, a demo workspace without plans also
+// gets about 12 months of history (scripts/lib/demo-history.mjs, one SQL file) and, if the API is
+// running, its rollups are rebuilt (otherwise `npm start` rebuilds them when it comes up). With --json,
+// stdout is exactly one JSON object: {"baseUrl","organizationId","workspaceId","apiKey"}.
 import { fileURLToPath } from "node:url";
+import { demoHistorySql } from "./lib/demo-history.mjs";
 import { DEMO, PERMISSIONS_ALL, applyMigrations, executeSql, newTestKey, sqlString, uuidv7 } from "./lib/local.mjs";
 import { gatewayAccountSql } from "./lib/seed-gateway.mjs";
 
-export async function seed({ port = Number(process.env.PORT ?? 8787) } = {}) {
+/** `demo`: add the demo history if the demo workspace has no plans yet (`demoHistory`: what it holds). */
+export async function seed({ port = Number(process.env.PORT ?? 8787), demo = false } = {}) {
   applyMigrations();
+  // Guarded in SQL: inserted only if the demo workspace has no plans (one wrangler call, no read first).
+  const history = demo ? demoHistorySql({ organizationId: DEMO.organizationId, workspaceId: DEMO.workspaceId }) : null;
   const now = new Date().toISOString();
   const { key, hash, displayPrefix, last4 } = newTestKey();
   const gateway = await gatewayAccountSql({
@@ -27,8 +33,40 @@ ${gateway.sql.replace(/^INSERT INTO/, "INSERT OR IGNORE INTO")}
 INSERT INTO api_keys (id, organization_id, workspace_id, environment, name, key_hash, display_prefix, last4, permissions, created_by, created_at, updated_at)
   VALUES (${sqlString(uuidv7())}, ${sqlString(DEMO.organizationId)}, NULL, 'test', 'demo key (npm run seed)', ${sqlString(hash)},
           ${sqlString(displayPrefix)}, ${sqlString(last4)}, ${sqlString(JSON.stringify(PERMISSIONS_ALL))}, 'seed', ${sqlString(now)}, ${sqlString(now)});
+${history?.sql ?? ""}
 `);
-  return { baseUrl: `http://localhost:${port}`, organizationId: DEMO.organizationId, workspaceId: DEMO.workspaceId, apiKey: key };
+  return {
+    baseUrl: `http://localhost:${port}`,
+    organizationId: DEMO.organizationId,
+    workspaceId: DEMO.workspaceId,
+    apiKey: key,
+    ...(history ? { demoHistory: { ...history.counts, from: history.from, to: history.to } } : {}),
+  };
+}
+
+/**
+ * Rebuilds the demo workspace's daily rollups through the running API when they are missing: the
+ * workspace has customers but nothing was ever billed in the rollups (e.g. the history was just
+ * written straight to the tables). Returns the rebuild's answer, or null when nothing was needed.
+ */
+export async function rebuildDemoRollupsIfMissing(demo) {
+  const headers = { Authorization: `Bearer ${demo.apiKey}`, "X-Workspace-Id": demo.workspaceId };
+  const get = async (path) => {
+    const res = await fetch(`${demo.baseUrl}/api/v1${path}`, { headers });
+    const body = await res.json().catch(() => ({}));
+    if (!res.ok) throw new Error(`GET ${path}: ${res.status} ${JSON.stringify(body.error ?? body)}`);
+    return body;
+  };
+  const customers = await get("/customers?limit=1");
+  if ((customers.meta?.pagination?.totalCount ?? customers.totalCount ?? 0) === 0) return null;
+  const to = new Date().toISOString().slice(0, 10);
+  const from = new Date(Date.now() - 1800 * 86_400_000).toISOString().slice(0, 10);
+  const billed = await get(`/metrics/billed?from=${from}&to=${to}&interval=month`);
+  if (billed.data?.total !== "0.00") return null;
+  const res = await fetch(`${demo.baseUrl}/api/v1/metrics/rebuild`, { method: "POST", headers });
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(`metrics rebuild: ${res.status} ${JSON.stringify(body.error ?? body)}`);
+  return body.data;
 }
 
 /** The demo workspace's default cost categories (the same set as src/modules/cost-categories/service.ts). */
@@ -65,11 +103,29 @@ export async function connectUpstreamWebhooks(demo) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
-    const result = await seed();
+    const started = performance.now();
+    const { demoHistory, ...result } = await seed({ demo: process.argv.includes("--demo") });
     // If the API is already running, wire the simulator's webhooks now (best effort).
     await connectUpstreamWebhooks(result).catch(() => false);
+    const rebuilt = demoHistory ? await rebuildDemoRollupsIfMissing(result).catch((err) => err) : null;
     if (process.argv.includes("--json")) process.stdout.write(`${JSON.stringify(result)}\n`);
     else {
+      if (demoHistory) {
+        const h = demoHistory;
+        console.log(
+          `Demo history (added only if the demo workspace had no plans) ${h.from} → ${h.to}: ${h.customers} customers, ` +
+            `${h.subscriptions} subscriptions (${h.canceledSubscriptions} canceled), ${h.payments} charges, ${h.refunds} refunds, ` +
+            `${h.expenses} expenses from ${h.suppliers} suppliers.`,
+        );
+        console.log(
+          rebuilt instanceof Error
+            ? "Rollups: the API is not running; `npm start` rebuilds them when it comes up (or run `npm run metrics:rebuild`)."
+            : rebuilt
+              ? `Rollups rebuilt: ${rebuilt.rows} daily rows.`
+              : "Rollups: already in place.",
+        );
+        console.log(`Took ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+      }
       console.log(`Demo organization ${result.organizationId}, workspace ${result.workspaceId}`);
       console.log(`API key (test, every permission): ${result.apiKey}`);
       console.log(`Base URL: ${result.baseUrl}/api/v1`);

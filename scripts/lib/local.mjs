@@ -72,6 +72,13 @@ export function executeSql(sql) {
   }
 }
 
+/** One read against the local D1: the rows of its (single) result. */
+export function querySql(sql) {
+  const out = wrangler(["d1", "execute", "DB", "--local", "--env", "local", ...persistArgs(), "--json", "--command", sql]);
+  const parsed = JSON.parse(out.slice(out.indexOf("[")));
+  return parsed[0]?.results ?? [];
+}
+
 export const sqlString = (v) => (v === null || v === undefined ? "NULL" : `'${String(v).replaceAll("'", "''")}'`);
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
