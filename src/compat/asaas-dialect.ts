@@ -6,7 +6,7 @@
 // themselves are Ponte's, unchanged; a Bearer request never enters this file's logic.
 import type { Context, MiddlewareHandler } from "hono";
 import { authenticate } from "../access/authenticate";
-import type { Env } from "../config";
+import { type Env, LIMITS } from "../config";
 import type { AppEnv } from "../http/app-env";
 import { operationFor, speaksAsaas } from "./asaas-dialect/request";
 import { type Refs, asaasError, asaasObject, referencedIds } from "./asaas-dialect/shapes";
@@ -33,6 +33,8 @@ function executionCtx(c: Context<AppEnv>): ExecutionContext {
 
 async function jsonBodyOf(c: Context<AppEnv>): Promise<Obj | null> {
   if (!WITH_BODY.has(c.req.method) || !/json/i.test(c.req.header("content-type") ?? "")) return null;
+  const declared = Number(c.req.header("content-length") ?? Number.NaN);
+  if (!Number.isFinite(declared) || declared > LIMITS.maxJsonBodyBytes) return null; // the body guard answers it
   try {
     const parsed: unknown = JSON.parse(await c.req.raw.clone().text());
     return isObj(parsed) ? parsed : null;

@@ -1,6 +1,7 @@
 // The Asaas dialect, request side before routing: who speaks it, and the methods and paths Asaas
 // accepts that Ponte spells otherwise. Pure rewriting of the Request (no database): src/index.ts
 // calls `rewriteAsaasRequest` before the app routes it, only for a request that speaks the dialect.
+import { LIMITS } from "../../config";
 import { CATALOGUE, type CatalogueOperation } from "../catalogue";
 
 const KEY_HEADER = "access_token";
@@ -46,7 +47,10 @@ export async function rewriteAsaasRequest(req: Request): Promise<Request> {
   const target = alias(req.method, url.pathname);
   const method = target?.method ?? req.method;
   const contentType = req.headers.get("content-type") ?? "";
-  if (!WITH_BODY.has(method) || /multipart\//i.test(contentType)) {
+  // Only a body known to be small is read here; a large or unsized one streams on to the body guard (413).
+  const declared = Number(req.headers.get("content-length") ?? Number.NaN);
+  const small = req.body === null || (Number.isFinite(declared) && declared <= LIMITS.maxJsonBodyBytes);
+  if (!WITH_BODY.has(method) || /multipart\//i.test(contentType) || !small) {
     if (!target) return req;
     url.pathname = target.path;
     return new Request(url, { method, headers: req.headers, body: WITH_BODY.has(req.method) ? req.body : null });
@@ -58,7 +62,7 @@ export async function rewriteAsaasRequest(req: Request): Promise<Request> {
     sent = "{}";
     headers.set("content-type", "application/json");
   }
-  headers.delete("content-length");
+  headers.set("content-length", String(new TextEncoder().encode(sent).byteLength));
   if (target) url.pathname = target.path;
   return new Request(url, { method, headers, body: sent });
 }
