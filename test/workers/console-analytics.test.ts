@@ -250,7 +250,7 @@ describe("POST /console/formulas/validate", () => {
     });
   });
 
-  it("answers a syntax error, an unknown variable or an unknown category with the position", async () => {
+  it("answers valid: false with the position for a syntax error, an unknown variable or an unknown category", async () => {
     const t = await signUpUser();
     for (const [expression, position] of [
       ["revenue +", 9],
@@ -258,11 +258,12 @@ describe("POST /console/formulas/validate", () => {
       ["1 + expenses.no_such_category", 4],
     ] as const) {
       const res = await validate(t.cookie, expression);
-      expect(res.status, expression).toBe(400);
-      const body = (await res.json()) as { error: { code: string; message: string; details: { position: number } } };
-      expect(body.error.code).toBe("VALIDATION_FAILED");
-      expect(body.error.details.position, expression).toBe(position);
-      expect(body.error.message).toContain(`position ${position}`);
+      expect(res.status, expression).toBe(200); // the verdict, not a failed request (a browser logs every 4xx)
+      const body = (await res.json()) as { data: { valid: boolean; error: { code: string; message: string; position: number } } };
+      expect(body.data.valid).toBe(false);
+      expect(body.data.error.code).toBe("VALIDATION_FAILED");
+      expect(body.data.error.position, expression).toBe(position);
+      expect(body.data.error.message).toContain(`position ${position}`);
     }
   });
 
@@ -277,6 +278,13 @@ describe("POST /console/formulas/validate", () => {
       body: JSON.stringify({ expression: "revenue" }),
     });
     expect(anonymous.status).toBe(303);
+    const noExpression = await SELF.fetch(`${BASE}/console/formulas/validate`, {
+      method: "POST",
+      headers: { Origin: BASE, Cookie: t.cookie, "Content-Type": "application/json" },
+      body: "{}",
+    });
+    expect(noExpression.status).toBe(400);
+    expect(((await noExpression.json()) as { error: { code: string } }).error.code).toBe("VALIDATION_FAILED");
     expect(anonymous.headers.get("location")).toBe("/console/sign-in");
   });
 });
