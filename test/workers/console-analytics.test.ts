@@ -78,14 +78,14 @@ describe("console dashboard", () => {
     expect(res.status).toBe(200);
     const html = await res.text();
     expect(card(html, "revenue")).toContain("R$ 250.00");
-    expect(card(html, "revenue")).toContain("+150.0 %");
+    expect(card(html, "revenue")).toContain("+150.00 %");
     expect(card(html, "revenue")).toContain("previous: R$ 100.00");
     expect(card(html, "expenses")).toContain("R$ 50.50");
     expect(card(html, "expenses")).toContain("no comparison");
     expect(card(html, "gross_profit")).toContain("R$ 199.50");
     expect(card(html, "mrr")).toContain("R$ 99.90");
-    expect(card(html, "mrr")).toContain("0.0 %");
-    expect(card(html, "active_subscriptions")).toMatch(/4 .*\+33\.3 %.*previous: 3/);
+    expect(card(html, "mrr")).toContain("0.00 %");
+    expect(card(html, "active_subscriptions")).toMatch(/4 .*\+33\.33 %.*previous: 3/);
     expect(card(html, "churn_rate")).toContain("—");
     // The chart: its data (exact strings) for the page script, which loads uPlot from this origin.
     const spec = JSON.parse(
@@ -115,7 +115,7 @@ describe("console dashboard", () => {
     ]);
     const html = await (await page("/console/dashboard?period=7d", t.cookie)).text();
     expect(html).toContain(`${addDays(d, -6)} to ${d}, compared with ${addDays(d, -13)} to ${addDays(d, -7)}`);
-    expect(card(html, "revenue")).toMatch(/R\$ 10\.00 .*-75\.0 %.*previous: R\$ 40\.00/);
+    expect(card(html, "revenue")).toMatch(/R\$ 10\.00 .*-75\.00 %.*previous: R\$ 40\.00/);
   });
 
   it("another workspace's rollups never show", async () => {
