@@ -14,6 +14,7 @@ import { registerInvitationPages } from "./invitation-page";
 import { Alert, Page } from "./layout";
 import { registerMetricsPage } from "./metrics-page";
 import { registerOverviewPage } from "./overview-page";
+import { registerProfitabilityPage } from "./profitability-page";
 import { registerTeamPages } from "./team-page";
 import { registerWebhookLogPages } from "./webhook-logs-page";
 import { registerWebhookPages } from "./webhooks-page";
@@ -33,6 +34,7 @@ export function buildConsole() {
   registerDashboardPage(app);
   registerMetricsPage(app);
   registerFormulaPages(app);
+  registerProfitabilityPage(app);
   registerCostCategoryPages(app);
   registerApiKeyPages(app);
   registerWebhookPages(app);

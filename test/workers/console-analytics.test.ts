@@ -127,7 +127,13 @@ describe("console dashboard", () => {
   });
 
   it("every new page redirects to sign-in without a session", async () => {
-    for (const path of ["/console/dashboard", "/console/metrics", "/console/formulas", "/console/cost-categories"]) {
+    for (const path of [
+      "/console/dashboard",
+      "/console/metrics",
+      "/console/formulas",
+      "/console/profitability",
+      "/console/cost-categories",
+    ]) {
       const res = await page(path);
       expect(res.status, path).toBe(303);
       expect(res.headers.get("location")).toBe("/console/sign-in");
@@ -356,6 +362,26 @@ describe("console cost categories", () => {
     );
     expect(forged.status).toBe(403);
     expect(await count("SELECT COUNT(*) AS n FROM cost_categories WHERE organization_id = ?", owner.organizationId)).toBe(before);
+  });
+});
+
+describe("console profitability", () => {
+  it("shows the report's rows and totals, the shared-cost rule, and explains a bad range", async () => {
+    const t = await signUpUser();
+    const d = today();
+    await rollups(t, [
+      ["revenue", d, 30000],
+      ["expenses", d, 12000],
+    ]);
+    const res = await page(`/console/profitability?groupBy=month&from=${addDays(d, -2)}&to=${d}`, t.cookie);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    const totals = (/<tr data-totals[^>]*>(.*?)<\/tr>/s.exec(html)?.[1] ?? "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+    expect(totals).toMatch(/Total R\$ 300\.00 .*R\$ 180\.00 60 %/); // revenue 300.00, gross profit 180.00, margin 60 %
+    expect(html).toContain("in proportion");
+    const bad = await page(`/console/profitability?from=${d}&to=${addDays(d, -1)}`, t.cookie);
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("from must not be after to");
   });
 });
 
