@@ -11,7 +11,7 @@ export interface SimEnv {
   PIX_MERCHANT_CITY?: string;
 }
 
-export type EntityKey = "payment" | "subscription";
+export type EntityKey = "payment" | "subscription" | "checkout";
 
 export interface PendingEvent {
   event: string;

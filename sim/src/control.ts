@@ -1,11 +1,19 @@
 // Control API under /__sim/ for tests and local dev (no access_token; not part of the upstream surface).
-import type { PendingEvent, SimContext, SimEnv } from "./context";
+import type { Handler, PendingEvent, SimContext, SimEnv } from "./context";
 import { clearFaults, parseFault } from "./faults";
 import { errorResponse, isObject, json, UpstreamError } from "./http";
 import { matchPath } from "./routes";
 import { getAccount } from "./state";
+import { payCheckout, payPaymentLink } from "./payment-links";
 import { advanceSubscription } from "./subscriptions";
 import { deliverEvents } from "./webhooks";
+
+/** Actions standing in for what happens outside the API (time passing, a payer paying); each sends its webhooks. */
+const CONTROL_ACTIONS: readonly [string, Handler][] = [
+  ["/__sim/subscriptions/{id}/advance", advanceSubscription],
+  ["/__sim/paymentLinks/{id}/pay", payPaymentLink],
+  ["/__sim/checkouts/{id}/pay", payCheckout],
+];
 
 export async function handleControl(
   request: Request,
@@ -58,22 +66,23 @@ export async function handleControl(
         return json({ ok: true });
       }
     }
-    const advance = matchPath("/__sim/subscriptions/{id}/advance", path);
-    if (advance && method === "POST") {
+    for (const [pattern, handler] of CONTROL_ACTIONS) {
+      const params = matchPath(pattern, path);
+      if (!params || method !== "POST") continue;
       const ctx: SimContext = {
         account,
         env,
         method,
         path,
-        params: advance,
+        params,
         query: url.searchParams,
         body,
         origin: url.origin,
         events: [],
       };
-      const payment = await advanceSubscription(ctx);
+      const result = await handler(ctx);
       await deliver(ctx.events, () => deliverEvents(env, account, ctx.events));
-      return json(payment);
+      return result instanceof Response ? result : json(result);
     }
   } catch (err) {
     if (err instanceof UpstreamError) return err.toResponse();

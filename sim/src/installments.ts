@@ -18,6 +18,8 @@ export interface InstallmentRequest {
   installmentCount: unknown;
   installmentValue: unknown;
   totalValue: unknown;
+  paymentLink?: string | null;
+  checkoutSession?: string | null;
 }
 
 const newInstallmentId = () => `ins_${crypto.randomUUID().replace(/-/g, "").slice(0, 12)}`;
@@ -58,6 +60,8 @@ export function createInstallment(ctx: SimContext, req: InstallmentRequest): Pay
       externalReference: req.externalReference,
       card: req.card,
       installment: { id: installment, number: i + 1 },
+      paymentLink: req.paymentLink ?? null,
+      checkoutSession: req.checkoutSession ?? null,
     });
     return payment;
   });

@@ -1,11 +1,11 @@
 // Actions on one payment: refunds, PIX QR code, boleto line, sandbox confirm/overdue, account approval.
 import { buildBoleto } from "./boleto";
 import { buildPixPayload } from "./brcode";
-import { bodyObject, emit, type Handler } from "./context";
+import { bodyObject, emit, type Handler, type SimContext } from "./context";
 import { addDays, asNumber, badRequest, isoDate, listBody, money, readPage } from "./http";
 import { findPayment, OPEN_STATUSES } from "./payments";
 import { qrPngBase64 } from "./qr";
-import type { Refund } from "./state";
+import type { Payment, Refund } from "./state";
 
 const REFUNDABLE = new Set(["RECEIVED", "CONFIRMED", "RECEIVED_IN_CASH"]);
 
@@ -75,8 +75,10 @@ export const getIdentificationField: Handler = ({ account, params }) => {
   return { identificationField, nossoNumero: payment.nossoNumero, barCode };
 };
 
-export const sandboxConfirm: Handler = (ctx) => {
-  const payment = findPayment(ctx.account, ctx.params.id);
+export const sandboxConfirm: Handler = (ctx) => confirmPaymentRecord(ctx, findPayment(ctx.account, ctx.params.id));
+
+/** The payer pays: PIX/boleto → RECEIVED (PAYMENT_RECEIVED), card → CONFIRMED (PAYMENT_CONFIRMED). */
+export function confirmPaymentRecord(ctx: SimContext, payment: Payment): Payment {
   if (payment.deleted || !OPEN_STATUSES.has(payment.status)) {
     throw badRequest("invalid_action", "Só é possível confirmar cobranças pendentes ou vencidas.");
   }
@@ -94,7 +96,7 @@ export const sandboxConfirm: Handler = (ctx) => {
     emit(ctx, "PAYMENT_RECEIVED", "payment", payment);
   }
   return payment;
-};
+}
 
 export const sandboxOverdue: Handler = (ctx) => {
   const payment = findPayment(ctx.account, ctx.params.id);

@@ -57,6 +57,9 @@ export interface NewPayment {
   card?: ChargedCard;
   /** The installment plan this payment is one instalment of. */
   installment?: { id: string; number: number };
+  /** The payment link or checkout it was paid through. */
+  paymentLink?: string | null;
+  checkoutSession?: string | null;
 }
 
 /** Stores a new payment and emits PAYMENT_CREATED (and PAYMENT_CONFIRMED for an approved card). */
@@ -71,8 +74,8 @@ export function createPaymentRecord(ctx: SimContext, input: NewPayment): Payment
     customer: input.customer,
     subscription: input.subscription ?? null,
     installment: input.installment?.id ?? null,
-    checkoutSession: null,
-    paymentLink: null,
+    checkoutSession: input.checkoutSession ?? null,
+    paymentLink: input.paymentLink ?? null,
     value: input.value,
     netValue: netValueOf(input.value, input.billingType),
     originalValue: null,

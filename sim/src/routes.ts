@@ -5,6 +5,7 @@ import { bodyObject, type Handler } from "./context";
 import * as customers from "./customers";
 import * as actions from "./payment-actions";
 import { installmentPaymentBook, subscriptionPaymentBook } from "./payment-book";
+import * as links from "./payment-links";
 import * as payments from "./payments";
 import * as subscriptions from "./subscriptions";
 import * as webhooks from "./webhooks";
@@ -72,9 +73,18 @@ export const NATIVE_ROUTES: readonly NativeRoute[] = [
   route("GET", "/v3/subscriptions/{id}", subscriptions.getSubscription),
   route("PUT", "/v3/subscriptions/{id}", subscriptions.updateSubscription),
   route("DELETE", "/v3/subscriptions/{id}", subscriptions.deleteSubscription),
+  route("PUT", "/v3/subscriptions/{id}/creditCard", subscriptions.updateSubscriptionCard),
   route("GET", "/v3/subscriptions/{id}/payments", subscriptions.listSubscriptionPayments),
   route("GET", "/v3/subscriptions/{id}/paymentBook", subscriptionPaymentBook),
   route("GET", "/v3/installments/{id}/paymentBook", installmentPaymentBook),
+  route("POST", "/v3/paymentLinks", links.createPaymentLink),
+  route("GET", "/v3/paymentLinks", links.listPaymentLinks),
+  route("GET", "/v3/paymentLinks/{id}", links.getPaymentLink),
+  route("PUT", "/v3/paymentLinks/{id}", links.updatePaymentLink),
+  route("DELETE", "/v3/paymentLinks/{id}", links.deletePaymentLink),
+  route("POST", "/v3/paymentLinks/{id}/restore", links.restorePaymentLink),
+  route("POST", "/v3/checkouts", links.createCheckout),
+  route("POST", "/v3/checkouts/{id}/cancel", links.cancelCheckout),
   route("POST", "/v3/sandbox/payment/{id}/confirm", actions.sandboxConfirm),
   route("POST", "/v3/sandbox/payment/{id}/overdue", actions.sandboxOverdue),
   route("POST", "/v3/sandbox/myAccount/approve", actions.sandboxApproveAccount),

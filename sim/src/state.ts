@@ -112,6 +112,9 @@ export interface Account {
   payments: Map<string, Payment>;
   subscriptions: Map<string, Subscription>;
   webhooks: Map<string, WebhookConfig>;
+  /** Payment links and checkouts, as the upstream answers them. */
+  paymentLinks: Map<string, Json>;
+  checkouts: Map<string, Json>;
   cardTokens: Map<string, CardToken>;
   requests: RecordedRequest[];
   faults: Fault[];
@@ -131,6 +134,8 @@ export function getAccount(token: string): Account {
       payments: new Map(),
       subscriptions: new Map(),
       webhooks: new Map(),
+      paymentLinks: new Map(),
+      checkouts: new Map(),
       cardTokens: new Map(),
       requests: [],
       faults: [],

@@ -1,9 +1,9 @@
 // Subscriptions: create (generating the first payment), list, get, update, delete, payments, advance.
-import { chargeToken, type ChargedCard } from "./cards";
+import { acceptCard, chargeToken, type ChargedCard } from "./cards";
 import { bodyObject, emit, type Handler, type SimContext } from "./context";
 import { addDays, addMonths, badRequest, isDateString, isoDate, listBody, newId, notFound, readPage } from "./http";
 import { createPaymentRecord, filterPayments, netValueOf, readBillingType, readCard, readValue } from "./payments";
-import { newestFirst, type Account, type Cycle, type Payment, type Subscription } from "./state";
+import { newestFirst, type Account, type BillingType, type Cycle, type Payment, type Subscription } from "./state";
 
 export const CYCLES: readonly Cycle[] = ["WEEKLY", "BIWEEKLY", "MONTHLY", "BIMONTHLY", "QUARTERLY", "SEMIANNUALLY", "YEARLY"];
 
@@ -26,7 +26,7 @@ export function nextCycleDate(date: string, cycle: Cycle): string {
   }
 }
 
-function readCycle(v: unknown): Cycle {
+export function readCycle(v: unknown): Cycle {
   if (!CYCLES.includes(v as Cycle)) throw badRequest("invalid_cycle", `Periodicidade inválida. Use ${CYCLES.join(", ")}.`);
   return v as Cycle;
 }
@@ -56,9 +56,60 @@ export function generateNextPayment(ctx: SimContext, subscription: Subscription,
     fine: subscription.fine,
     interest: subscription.interest,
     card,
+    paymentLink: typeof subscription.paymentLink === "string" ? subscription.paymentLink : null,
+    checkoutSession: typeof subscription.checkoutSession === "string" ? subscription.checkoutSession : null,
   });
   subscription.nextDueDate = nextCycleDate(subscription.nextDueDate, subscription.cycle);
   return payment;
+}
+
+/** What a new subscription needs (a create request, or a payment link or checkout paid as RECURRENT). */
+export interface NewSubscription {
+  customer: string;
+  billingType: BillingType;
+  cycle: Cycle;
+  value: number;
+  nextDueDate: string;
+  description?: unknown;
+  externalReference?: unknown;
+  endDate?: unknown;
+  maxPayments?: unknown;
+  discount?: unknown;
+  fine?: unknown;
+  interest?: unknown;
+  card?: ChargedCard;
+  paymentLink?: string | null;
+  checkoutSession?: string | null;
+}
+
+/** Stores a subscription, emits SUBSCRIPTION_CREATED and generates its first payment (answered too). */
+export function storeSubscription(ctx: SimContext, input: NewSubscription): { subscription: Subscription; payment: Payment } {
+  const subscription: Subscription = {
+    object: "subscription",
+    id: newId("sub"),
+    dateCreated: isoDate(),
+    customer: input.customer,
+    paymentLink: input.paymentLink ?? null,
+    billingType: input.billingType,
+    cycle: input.cycle,
+    value: input.value,
+    nextDueDate: input.nextDueDate,
+    endDate: input.endDate ?? null,
+    description: input.description ?? null,
+    status: "ACTIVE",
+    discount: input.discount ?? { value: 0, dueDateLimitDays: 0, type: "FIXED" },
+    fine: input.fine ?? { value: 0, type: "FIXED" },
+    interest: input.interest ?? { value: 0, type: "PERCENTAGE" },
+    deleted: false,
+    maxPayments: input.maxPayments ?? null,
+    externalReference: input.externalReference ?? null,
+    checkoutSession: input.checkoutSession ?? null,
+    ...(input.card ? { creditCard: { ...input.card } } : {}),
+  };
+  ctx.account.subscriptions.set(subscription.id, subscription);
+  emit(ctx, "SUBSCRIPTION_CREATED", "subscription", subscription);
+  const payment = generateNextPayment(ctx, subscription, input.card);
+  return { subscription, payment };
 }
 
 export const createSubscription: Handler = (ctx) => {
@@ -72,31 +123,43 @@ export const createSubscription: Handler = (ctx) => {
     throw badRequest("invalid_nextDueDate", "A data do próximo vencimento deve ser informada (YYYY-MM-DD).");
   const cycle = readCycle(body.cycle);
   const card = readCard(ctx, customer.id, body, billingType);
-  const subscription: Subscription = {
-    object: "subscription",
-    id: newId("sub"),
-    dateCreated: isoDate(),
+  const { subscription } = storeSubscription(ctx, {
     customer: customer.id,
-    paymentLink: null,
     billingType,
     cycle,
     value,
     nextDueDate: body.nextDueDate,
-    endDate: body.endDate ?? null,
-    description: body.description ?? null,
-    status: "ACTIVE",
-    discount: body.discount ?? { value: 0, dueDateLimitDays: 0, type: "FIXED" },
-    fine: body.fine ?? { value: 0, type: "FIXED" },
-    interest: body.interest ?? { value: 0, type: "PERCENTAGE" },
-    deleted: false,
-    maxPayments: body.maxPayments ?? null,
-    externalReference: body.externalReference ?? null,
-    checkoutSession: null,
-    ...(card ? { creditCard: { ...card } } : {}),
-  };
-  ctx.account.subscriptions.set(subscription.id, subscription);
-  emit(ctx, "SUBSCRIPTION_CREATED", "subscription", subscription);
-  generateNextPayment(ctx, subscription, card);
+    description: body.description,
+    externalReference: body.externalReference,
+    endDate: body.endDate,
+    maxPayments: body.maxPayments,
+    discount: body.discount,
+    fine: body.fine,
+    interest: body.interest,
+    card,
+  });
+  return subscription;
+};
+
+/**
+ * `PUT /v3/subscriptions/{id}/creditCard`: the card for future charges, no charge now; the
+ * subscription's pending payments take the new card too. Answers the subscription.
+ */
+export const updateSubscriptionCard: Handler = (ctx) => {
+  const subscription = findSubscription(ctx.account, ctx.params.id);
+  if (subscription.deleted) throw badRequest("invalid_action", "A assinatura foi removida.");
+  const body = bodyObject(ctx);
+  const card =
+    body.creditCardToken !== undefined
+      ? chargeToken(ctx.account, body.creditCardToken)
+      : acceptCard(ctx.account, subscription.customer, body.creditCard, body.creditCardHolderInfo, false);
+  subscription.creditCard = { ...card };
+  for (const p of ctx.account.payments.values()) {
+    if (p.subscription !== subscription.id || p.deleted || p.status !== "PENDING") continue;
+    p.creditCard = { ...card };
+    emit(ctx, "PAYMENT_UPDATED", "payment", p);
+  }
+  emit(ctx, "SUBSCRIPTION_UPDATED", "subscription", subscription);
   return subscription;
 };
 

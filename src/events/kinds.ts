@@ -12,6 +12,7 @@ export const EVENT_KINDS = [
   "payment.restored",
   "subscription.created",
   "subscription.canceled",
+  "subscription.updated",
 ] as const;
 
 export type ProductEventKind = (typeof EVENT_KINDS)[number];

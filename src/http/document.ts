@@ -37,6 +37,16 @@ export const PLATFORM_TAGS: Readonly<Record<string, string>> = {
   health: "Liveness and readiness of the deployment.",
 };
 
+/** The third security scheme: Asaas's own (`access_token: ponte_test_…`), answered in Asaas's wire format. */
+export const ASAAS_SECURITY_SCHEME = "asaasAccessToken";
+export const ASAAS_SECURITY_SCHEME_OBJECT = {
+  type: "apiKey",
+  in: "header",
+  name: "access_token",
+  description:
+    "The Asaas dialect: the same API key in Asaas's `access_token` header (no Authorization). The compatibility operations then speak Asaas's wire format: objects at the top level, Asaas lists, `{errors:[{code, description}]}`, upstream ids (README, Migrating from Asaas).",
+} as const;
+
 const TENANT_HEADERS = [
   {
     name: ORGANIZATION_HEADER,
@@ -59,6 +69,7 @@ const METHODS = ["get", "put", "post", "delete", "patch"] as const;
 
 interface Operation {
   tags?: string[];
+  security?: Record<string, string[]>[];
   parameters?: unknown[];
   description?: string;
   "x-permission"?: string;
@@ -95,7 +106,11 @@ export function finishDocument<D extends Document>(doc: D, descriptions: Readonl
       const op = item[method];
       if (!op) continue;
       for (const tag of op.tags ?? []) if (!order.includes(tag)) order.push(tag);
-      if (op["x-implementation"]) op.description = compatibilityDescription(op);
+      if (op["x-implementation"]) {
+        op.description = compatibilityDescription(op);
+        // The Asaas dialect: every compatibility operation also takes the key in Asaas's `access_token` header.
+        if (op.security?.some((s) => "bearerAuth" in s)) op.security = [...op.security, { [ASAAS_SECURITY_SCHEME]: [] }];
+      }
       if (!op["x-permission"]) continue;
       const present = new Set((op.parameters ?? []).map(named));
       op.parameters = [...(op.parameters ?? []), ...TENANT_HEADERS.filter((h) => !present.has(h.name.toLowerCase()))];

@@ -79,7 +79,8 @@ export const subscriptions = sqliteTable(
     id: text("id").primaryKey(),
     ...tenant,
     ...sync,
-    planId: text("plan_id").notNull(),
+    /** The Ponte plan it started from; null for a subscription adopted from the upstream (no Ponte plan). */
+    planId: text("plan_id"),
     customerId: text("customer_id").notNull(),
     billingType: text("billing_type", { enum: ["PIX", "BOLETO", "CREDIT_CARD", "UNDEFINED"] }).notNull(),
     valueCents: integer("value_cents").notNull(),
@@ -89,11 +90,14 @@ export const subscriptions = sqliteTable(
     description: text("description"),
     externalReference: text("external_reference"),
     canceledAt: text("canceled_at"),
+    ...origin,
     ...timestamps,
   },
   (t) => [
     index("subscriptions_tenant_idx").on(t.organizationId, t.workspaceId, t.createdAt),
     index("subscriptions_upstream_idx").on(t.workspaceId, t.upstreamId),
+    // One native subscription per upstream subscription: adoption from a webhook and from an answer race safely.
+    uniqueIndex("subscriptions_upstream_unique_idx").on(t.workspaceId, t.upstreamId),
     index("subscriptions_sync_idx").on(t.syncStatus, t.createdAt),
   ],
 );

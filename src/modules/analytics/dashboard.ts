@@ -236,6 +236,7 @@ export async function dashboard(deps: Deps, principal: Principal, query: Dashboa
       [byCustomer, g.customerId],
       [byPlan, g.planId],
     ] as const) {
+      if (id === null) continue; // an adopted subscription has no Ponte plan: not in the top plans
       const t = map.get(id) ?? { mrr: 0, count: 0 };
       t.mrr += mrr;
       t.count += Number(g.count);

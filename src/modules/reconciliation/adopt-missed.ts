@@ -1,14 +1,16 @@
-// The adoption sweep: payments the upstream made for a workspace whose webhook never reached Ponte
-// (lost, disabled, or sent before the account was connected) are listed from the upstream and adopted,
-// through the same adoption as webhooks and passthrough answers (origin `upstream`, payment.* events).
+// The adoption sweep: subscriptions and payments the upstream made for a workspace whose webhook never
+// reached Ponte (lost, disabled, or sent before the account was connected) are listed from the upstream
+// and adopted, through the same adoption as webhooks and passthrough answers (origin `upstream`,
+// subscription.* and payment.* events). Subscriptions first, so their payments link to them.
 import { and, eq, inArray } from "drizzle-orm";
 import { credentialsFor, upstreamJson } from "../../billing/upstream";
 import { keyEnvironmentFor } from "../../config";
-import { gatewayAccounts, payments } from "../../db/schema";
+import { gatewayAccounts, payments, subscriptions } from "../../db/schema";
 import { inTenant } from "../../db/tenant-scope";
 import type { Deps } from "../../deps";
 import type { Tenant } from "../../lib/tenant";
 import { adoptUpstreamPayment, isUpstreamPayment } from "../payments/adoption";
+import { adoptUpstreamSubscription, isUpstreamSubscription } from "../subscriptions/adoption";
 
 export interface AdoptionSweepOptions {
   /** How far back the upstream's creation dates are listed (days, Brazilian calendar). */
@@ -24,9 +26,45 @@ interface UpstreamPage {
 
 const PAGE_SIZE = 100;
 
-async function adoptForAccount(deps: Deps, tenant: Tenant, since: string, maxPages: number): Promise<number> {
+/** The upstream lists subscriptions newest first without a creation-date filter: the newest pages are read. */
+async function adoptSubscriptionsForAccount(deps: Deps, tenant: Tenant, maxPages: number): Promise<number> {
   const credentials = await credentialsFor(deps, tenant);
   let adopted = 0;
+  for (let page = 0; page < maxPages; page++) {
+    const answer = await upstreamJson<UpstreamPage>(deps, credentials, {
+      flow: "adopt-missed",
+      method: "GET",
+      path: "/v3/subscriptions",
+      query: `offset=${page * PAGE_SIZE}&limit=${PAGE_SIZE}`,
+    });
+    const listed = (answer.data ?? []).filter(isUpstreamSubscription);
+    if (listed.length > 0) {
+      const known = await deps.db
+        .select({ upstreamId: subscriptions.upstreamId })
+        .from(subscriptions)
+        .where(
+          and(
+            inTenant(subscriptions, tenant),
+            inArray(
+              subscriptions.upstreamId,
+              listed.map((s) => s.id),
+            ),
+          ),
+        );
+      const knownIds = new Set(known.map((k) => k.upstreamId));
+      for (const sub of listed) {
+        if (knownIds.has(sub.id)) continue;
+        if (await adoptUpstreamSubscription(deps, tenant, sub, "upstream")) adopted++;
+      }
+    }
+    if (!answer.hasMore) break;
+  }
+  return adopted;
+}
+
+async function adoptForAccount(deps: Deps, tenant: Tenant, since: string, maxPages: number): Promise<number> {
+  const credentials = await credentialsFor(deps, tenant);
+  let adopted = await adoptSubscriptionsForAccount(deps, tenant, maxPages);
   for (let page = 0; page < maxPages; page++) {
     const answer = await upstreamJson<UpstreamPage>(deps, credentials, {
       flow: "adopt-missed",
@@ -59,7 +97,7 @@ async function adoptForAccount(deps: Deps, tenant: Tenant, since: string, maxPag
   return adopted;
 }
 
-/** Adopts what the webhooks missed, for every active gateway account of the host environment. Returns how many. */
+/** Adopts what the webhooks missed (subscriptions, then payments), for every active gateway account of the host environment. Returns how many. */
 export async function adoptMissedPayments(deps: Deps, options: AdoptionSweepOptions = {}): Promise<number> {
   const since = new Date(deps.now().getTime() - 3 * 3_600_000 - (options.lookbackDays ?? 2) * 86_400_000).toISOString().slice(0, 10);
   const accounts = await deps.db

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { listQuery } from "../../http/pagination";
-import { BillingType, Cycle, DateOnly, Money, SyncStatus, cardFieldsNeedCreditCard, moneyInput } from "../../billing/schemas";
+import { BillingType, Cycle, DateOnly, Money, RecordOrigin, SyncStatus, cardFieldsNeedCreditCard, moneyInput } from "../../billing/schemas";
 import { CreditCard, CreditCardHolderInfo } from "../payments/schemas";
 
 export const SUBSCRIPTION_STATUSES = ["ACTIVE", "INACTIVE", "EXPIRED", "CANCELED"] as const;
@@ -58,7 +58,7 @@ export const Subscription = z
   .object({
     id: z.uuid(),
     object: z.literal("subscription"),
-    plan: z.string(),
+    plan: z.string().nullable().openapi({ description: "The Ponte plan it started from; null when adopted from the upstream." }),
     customer: z.string(),
     billingType: BillingType,
     value: Money,
@@ -70,6 +70,7 @@ export const Subscription = z
     canceledAt: z.string().nullable(),
     upstreamId: z.string().nullable(),
     syncStatus: SyncStatus,
+    origin: RecordOrigin,
     createdAt: z.string(),
     updatedAt: z.string(),
   })

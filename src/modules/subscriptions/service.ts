@@ -4,7 +4,7 @@ import { and, eq, inArray, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { type Principal, requirePermission, tenantOf } from "../../access/principal";
 import { changedRows } from "../../db/guarded-insert";
-import { centsOf } from "../../billing/schemas";
+import { centsOf, type Cycle } from "../../billing/schemas";
 import { isAmbiguousFailure, upstreamJson, type GatewayCredentials } from "../../billing/upstream";
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
@@ -33,7 +33,7 @@ export function presentSubscription(row: SubscriptionRow) {
     customer: row.customerId,
     billingType: row.billingType,
     value: formatMoney(row.valueCents),
-    cycle: row.cycle as "MONTHLY",
+    cycle: row.cycle as z.infer<typeof Cycle>,
     nextDueDate: row.nextDueDate,
     status: row.status,
     description: row.description,
@@ -41,6 +41,7 @@ export function presentSubscription(row: SubscriptionRow) {
     canceledAt: row.canceledAt,
     upstreamId: row.upstreamId,
     syncStatus: row.syncStatus,
+    origin: row.origin,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -112,6 +113,7 @@ export async function createSubscription(deps: Deps, principal: Principal, input
     description: input.description ?? plan.description ?? null,
     externalReference: input.externalReference ?? null,
     canceledAt: null,
+    origin: "api",
     createdAt: now,
     updatedAt: now,
   };

@@ -9,6 +9,7 @@ export type UpstreamEffect =
   | { entity: "payment"; action: "status"; to: PaymentStatus | "FROM_PAYLOAD"; kind: ProductEventKind }
   | { entity: "payment"; action: "refund"; kind: ProductEventKind }
   | { entity: "subscription"; action: "created"; kind: ProductEventKind }
+  | { entity: "subscription"; action: "updated"; kind: ProductEventKind }
   | { entity: "subscription"; action: "canceled"; kind: ProductEventKind }
   | { entity: "other"; kind: EventKind };
 
@@ -26,6 +27,7 @@ const EFFECTS: Record<string, UpstreamEffect> = {
   PAYMENT_REFUNDED: { entity: "payment", action: "refund", kind: "payment.refunded" },
   PAYMENT_PARTIALLY_REFUNDED: { entity: "payment", action: "refund", kind: "payment.refunded" },
   SUBSCRIPTION_CREATED: { entity: "subscription", action: "created", kind: "subscription.created" },
+  SUBSCRIPTION_UPDATED: { entity: "subscription", action: "updated", kind: "subscription.updated" },
   SUBSCRIPTION_DELETED: { entity: "subscription", action: "canceled", kind: "subscription.canceled" },
   SUBSCRIPTION_INACTIVATED: { entity: "subscription", action: "canceled", kind: "subscription.canceled" },
 };

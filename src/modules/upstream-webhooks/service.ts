@@ -15,6 +15,12 @@ import { paymentStatusFromUpstream, type PaymentStatus } from "../payments/statu
 import { adoptUpstreamPayment, isUpstreamPayment } from "../payments/adoption";
 import { applyUpstreamPayment, presentPayment, restorePayment, type PaymentRow, type UpstreamPayment } from "../payments/lifecycle";
 import { linkSubscription, markSubscriptionCanceled, type SubscriptionRow } from "../subscriptions/service";
+import {
+  adoptUpstreamSubscription,
+  adoptUpstreamSubscriptionById,
+  applyUpstreamSubscription,
+  isUpstreamSubscription,
+} from "../subscriptions/adoption";
 import { upstreamEffect } from "./mapping";
 import { inTenant } from "../../db/tenant-scope";
 
@@ -26,7 +32,7 @@ export interface UpstreamEnvelope {
   event: string;
   dateCreated?: string;
   payment?: UpstreamPayment;
-  subscription?: { id: string; externalReference?: string | null; status?: string };
+  subscription?: { id: string; externalReference?: string | null; status?: string; [key: string]: unknown };
   [key: string]: unknown;
 }
 
@@ -97,25 +103,17 @@ async function reemit(deps: Deps, tenant: Tenant, envelope: UpstreamEnvelope, ki
 async function applyEnvelope(deps: Deps, tenant: Tenant, envelope: UpstreamEnvelope): Promise<void> {
   const effect = upstreamEffect(envelope.event);
   if (effect.entity === "other") return reemit(deps, tenant, envelope);
-  if (effect.entity === "subscription") {
-    const sub = envelope.subscription;
-    const row = sub?.id ? await findSubscriptionByUpstream(deps, tenant, sub.id, sub.externalReference) : undefined;
-    if (!row || !sub) return reemit(deps, tenant, envelope, `upstream.${envelope.event}`);
-    if (effect.action === "created") await linkSubscription(deps, row, sub.id);
-    else {
-      if (row.syncStatus === "pending") await linkSubscription(deps, row, sub.id);
-      await markSubscriptionCanceled(deps, row);
-    }
-    return;
-  }
+  if (effect.entity === "subscription") return applySubscriptionEnvelope(deps, tenant, envelope, effect.action);
   const payment = envelope.payment;
   if (!payment?.id) return reemit(deps, tenant, envelope, `upstream.${envelope.event}`);
   let record = await findPaymentByUpstream(deps, tenant, payment);
   if (!record) {
-    if (effect.action === "created" && payment.subscription) {
-      const sub = await findSubscriptionByUpstream(deps, tenant, payment.subscription, payment.externalReference);
-      if (sub) return createSubscriptionPayment(deps, sub, payment);
-    }
+    // A subscription's payment: its subscription is adopted first when Ponte does not know it yet.
+    const sub = payment.subscription
+      ? ((await findSubscriptionByUpstream(deps, tenant, payment.subscription, payment.externalReference)) ??
+        (await adoptUpstreamSubscriptionById(deps, tenant, payment.subscription, "upstream").catch(subscriptionUnavailable)))
+      : null;
+    if (effect.action === "created" && sub) return createSubscriptionPayment(deps, sub, payment);
     // Made through a compatibility route or outside Ponte: adopted, so it is a Ponte payment from now on.
     const adopted = isUpstreamPayment(payment) ? await adoptUpstreamPayment(deps, tenant, payment, "upstream") : null;
     if (!adopted) return reemit(deps, tenant, envelope, `upstream.${envelope.event}`);
@@ -138,6 +136,34 @@ async function applyEnvelope(deps: Deps, tenant: Tenant, envelope: UpstreamEnvel
       : effect.to;
   const reason = to === "FAILED" ? `The upstream reported ${envelope.event}.` : undefined;
   await applyUpstreamPayment(deps, record, payment, to, reason);
+}
+
+async function applySubscriptionEnvelope(
+  deps: Deps,
+  tenant: Tenant,
+  envelope: UpstreamEnvelope,
+  action: "created" | "updated" | "canceled",
+): Promise<void> {
+  const sub = envelope.subscription;
+  let row = sub?.id ? await findSubscriptionByUpstream(deps, tenant, sub.id, sub.externalReference) : undefined;
+  if (!sub?.id) return reemit(deps, tenant, envelope, `upstream.${envelope.event}`);
+  if (!row) {
+    // Made in the upstream's panel, by a payment link or checkout, or through a compatibility route: adopted.
+    const adopted = isUpstreamSubscription(sub) ? await adoptUpstreamSubscription(deps, tenant, sub, "upstream") : null;
+    if (!adopted) return reemit(deps, tenant, envelope, `upstream.${envelope.event}`);
+    if (action === "canceled") await markSubscriptionCanceled(deps, adopted);
+    return;
+  }
+  // Our own create's webhook can come before its answer: the record is linked first.
+  if (row.syncStatus === "pending") row = await linkSubscription(deps, row, sub.id);
+  if (action === "canceled") await markSubscriptionCanceled(deps, row);
+  else if (isUpstreamSubscription(sub)) await applyUpstreamSubscription(deps, row, sub);
+}
+
+/** The subscription could not be read upstream: the payment is still adopted, unlinked (the reconciler links nothing later). */
+function subscriptionUnavailable(err: unknown): null {
+  console.error(JSON.stringify({ level: "warn", msg: "subscription adoption skipped", error: String(err) }));
+  return null;
 }
 
 async function findPaymentByUpstream(deps: Deps, tenant: Tenant, payment: UpstreamPayment): Promise<PaymentRow | undefined> {
@@ -173,7 +199,8 @@ async function createSubscriptionPayment(deps: Deps, sub: SubscriptionRow, payme
     id: newId(),
     organizationId: sub.organizationId,
     workspaceId: sub.workspaceId,
-    origin: "api",
+    // A subscription's payments share its origin (`api` for Ponte's own).
+    origin: sub.origin,
     upstreamId: payment.id,
     syncStatus: "synced",
     customerId: sub.customerId,
