@@ -42,15 +42,19 @@
         return;
       }
       if (mine !== seq) return; // a newer keystroke is being checked
-      if (res.ok) {
+      if (!res.ok) {
+        show(status, [text("p", "muted", body.error?.message ?? "Could not check the expression just now.")]);
+        return;
+      }
+      if (body.data.valid) {
         box.setAttribute("aria-invalid", "false");
         const vars = body.data.variables.map((v) => `${v.name} (${v.kind})`).join(", ");
         show(status, [text("p", "badge ok", vars ? `Valid. Uses ${vars}.` : "Valid.")]);
         return;
       }
       box.setAttribute("aria-invalid", "true");
-      const error = body.error ?? {};
-      const position = error.details?.position;
+      const error = body.data.error;
+      const position = error.position;
       const parts = [text("p", "badge bad", error.message ?? "Invalid expression.")];
       if (typeof position === "number") {
         // The expression with a caret under the character the server named (0-based).

@@ -39,14 +39,6 @@ export function formatMetric(value: string | null, unit: Unit): string {
   return group(new Big(value).toFixed());
 }
 
-/** Change from `previous` to `current` in percent (one decimal), null when either is undefined or previous is 0. */
-export function changePercent(current: string | null, previous: string | null): string | null {
-  if (current === null || previous === null) return null;
-  const prev = new Big(previous);
-  if (prev.eq(0)) return null;
-  return new Big(current).minus(prev).div(prev.abs()).times(100).round(1).toFixed(1);
-}
-
 /** A line chart: x = the periods' first days, one line per series. */
 export function Chart({ id, label, x, series }: { id: string; label: string; x: string[]; series: ChartSeries[] }) {
   const spec = JSON.stringify({ x, series: series.map((s) => ({ label: s.label, color: s.color, unit: s.unit, values: s.values })) });

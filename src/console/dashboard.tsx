@@ -1,14 +1,11 @@
 // Dashboard: the first page after sign-in (PLATFORM.md "dashboard"). Cards with the previous equal period
-// and the change, and a daily revenue-vs-expenses chart. All data comes from `loadDashboard`, which reads
-// the metrics service's daily rollups once for both periods (its cost depends on days, not on charges).
+// and the change, a daily revenue-vs-expenses chart, the top customers and plans, the next charges due.
+// All data comes from `loadDashboard`, i.e. the analytics dashboard service (GET /api/v1/dashboard's).
 import type { Hono } from "hono";
-import { type Principal, requirePermission, tenantOf } from "../access/principal";
+import type { Principal } from "../access/principal";
 import type { Deps } from "../deps";
-import { localDay, addDays } from "../lib/time-zones";
-import { formatValue } from "../modules/analytics/formula-engine";
-import { metricDefinition, metricValue } from "../modules/analytics/metric-catalogue";
-import { loadDaily, organizationTimeZone, periodsOf } from "../modules/analytics/metrics-service";
-import { CHART_ASSETS, Chart, type Unit, changePercent, formatMetric } from "./charts";
+import { dashboard } from "../modules/analytics/dashboard";
+import { CHART_ASSETS, Chart, type Unit, formatMetric } from "./charts";
 import { type ConsoleEnv, shellFor } from "./context";
 import { Page } from "./layout";
 
@@ -17,79 +14,22 @@ export const DASHBOARD_PERIODS = {
   "30d": "Last 30 days",
   "90d": "Last 90 days",
   mtd: "Month to date",
+  qtd: "Quarter to date",
   ytd: "Year to date",
 } as const;
 export type DashboardPeriod = keyof typeof DASHBOARD_PERIODS;
 const isPeriod = (v: string | undefined): v is DashboardPeriod => v !== undefined && v in DASHBOARD_PERIODS;
 
-/** The cards, in order: flows are summed over the period, levels (MRR, active) taken at its last day. */
-const CARDS = ["revenue", "mrr", "active_subscriptions", "churn_rate", "expenses", "gross_profit"] as const;
+export type DashboardView = Awaited<ReturnType<typeof dashboard>>;
+type DashboardCard = DashboardView["cards"][number];
 
-export interface DashboardCard {
-  key: string;
-  name: string;
-  unit: Unit;
-  value: string | null;
-  previous: string | null;
-  /** Percent change from the previous period, one decimal; null when the previous value is 0 or undefined. */
-  changePercent: string | null;
-}
-
-export interface DashboardView {
-  period: DashboardPeriod;
-  timeZone: string;
-  current: { from: string; to: string };
-  previous: { from: string; to: string };
-  cards: DashboardCard[];
-  revenueVsExpenses: { day: string; revenue: string | null; expenses: string | null }[];
-}
-
-/** [from, to] of a period ending today (in the organization's time zone), and the equal period just before it. */
-export function dashboardRanges(period: DashboardPeriod, today: string) {
-  const days = { "7d": 7, "30d": 30, "90d": 90 } as Record<string, number>;
-  const from =
-    period === "mtd"
-      ? `${today.slice(0, 8)}01`
-      : period === "ytd"
-        ? `${today.slice(0, 5)}01-01`
-        : addDays(today, -((days[period] ?? 30) - 1));
-  const length = Math.round((Date.parse(`${today}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
-  return { current: { from, to: today }, previous: { from: addDays(from, -length), to: addDays(from, -1) } };
-}
-
-/**
- * Everything the Dashboard page shows, in one function so its source can change (a dashboard service)
- * without touching the page: one read of the daily rollups over both periods.
- */
-export async function loadDashboard(deps: Deps, principal: Principal, period: DashboardPeriod): Promise<DashboardView> {
-  requirePermission(principal, "analytics.read");
-  const tenant = tenantOf(principal);
-  const timeZone = await organizationTimeZone(deps, tenant);
-  const { current, previous } = dashboardRanges(period, localDay(deps.now(), timeZone));
-  const definitions = CARDS.map((key) => {
-    const d = metricDefinition(key);
-    if (!d) throw new Error(`metric ${key} is not in the catalogue`);
-    return d;
-  });
-  const reads = [...new Set(definitions.flatMap((d) => d.reads))];
-  const data = await loadDaily(deps, tenant, reads, previous.from, current.to);
-  const at = (key: string, unit: Unit, range: { from: string; to: string }) =>
-    formatValue(metricValue(key, data, { start: range.from, end: range.to }), unit);
-  const cards = definitions.map((d) => {
-    const value = at(d.key, d.unit, current);
-    const before = at(d.key, d.unit, previous);
-    return { key: d.key, name: d.name, unit: d.unit, value, previous: before, changePercent: changePercent(value, before) };
-  });
-  const revenueVsExpenses = periodsOf(current.from, current.to, "day").map((p) => ({
-    day: p.start,
-    revenue: at("revenue", "BRL", { from: p.start, to: p.end }),
-    expenses: at("expenses", "BRL", { from: p.start, to: p.end }),
-  }));
-  return { period, timeZone, current, previous, cards, revenueVsExpenses };
+/** Everything the Dashboard page shows, in one call of the dashboard service (the page never reads elsewhere). */
+export function loadDashboard(deps: Deps, principal: Principal, period: DashboardPeriod): Promise<DashboardView> {
+  return dashboard(deps, principal, { period });
 }
 
 /** Whether a rise is good news (a falling churn rate or expense line is). */
-const RISE_IS_GOOD: Record<string, boolean> = { churn_rate: false, expenses: false };
+const RISE_IS_GOOD: Record<string, boolean> = { churn_rate: false, expenses: false, pending_amount: false, overdue_amount: false };
 
 function Change({ card }: { card: DashboardCard }) {
   if (card.changePercent === null) return <span class="muted">no comparison</span>;
@@ -102,6 +42,34 @@ function Change({ card }: { card: DashboardCard }) {
     </span>
   );
 }
+
+const Top = ({ title, rows, kind }: { title: string; rows: DashboardView["topCustomers"]; kind: string }) => (
+  <div>
+    <h2>{title}</h2>
+    {rows.length === 0 ? (
+      <p class="muted">No active subscriptions yet.</p>
+    ) : (
+      <table data-table={kind}>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">MRR</th>
+            <th scope="col">Active subscriptions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr>
+              <td>{r.name ?? <code>{r.id}</code>}</td>
+              <td>{formatMetric(r.mrr, "BRL")}</td>
+              <td>{r.activeSubscriptions}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    )}
+  </div>
+);
 
 function DashboardPage({ view }: { view: DashboardView }) {
   return (
@@ -121,17 +89,17 @@ function DashboardPage({ view }: { view: DashboardView }) {
         </button>
       </form>
       <p class="muted">
-        {view.current.from} to {view.current.to}, compared with {view.previous.from} to {view.previous.to} ({view.timeZone}).
+        {view.from} to {view.to}, compared with {view.previous.from} to {view.previous.to} ({view.timeZone}).
       </p>
       <div class="grid">
         {view.cards.map((card) => (
           <div class="card" data-card={card.key}>
             <div class="muted">{card.name}</div>
             <div class="stat" data-value>
-              {formatMetric(card.value, card.unit)}
+              {formatMetric(card.value, card.unit as Unit)}
             </div>
             <div>
-              <Change card={card} /> <span class="muted">previous: {formatMetric(card.previous, card.unit)}</span>
+              <Change card={card} /> <span class="muted">previous: {formatMetric(card.previous, card.unit as Unit)}</span>
             </div>
           </div>
         ))}
@@ -140,10 +108,10 @@ function DashboardPage({ view }: { view: DashboardView }) {
       <Chart
         id="revenue-vs-expenses"
         label="Revenue and expenses per day (BRL)"
-        x={view.revenueVsExpenses.map((p) => p.day)}
+        x={view.series.map((p) => p.day)}
         series={[
-          { label: "Revenue", color: "#1d4ed8", unit: "BRL", values: view.revenueVsExpenses.map((p) => p.revenue) },
-          { label: "Expenses", color: "#b91c1c", unit: "BRL", values: view.revenueVsExpenses.map((p) => p.expenses) },
+          { label: "Revenue", color: "#1d4ed8", unit: "BRL", values: view.series.map((p) => p.revenue) },
+          { label: "Expenses", color: "#b91c1c", unit: "BRL", values: view.series.map((p) => p.expenses) },
         ]}
       />
       <details>
@@ -157,7 +125,7 @@ function DashboardPage({ view }: { view: DashboardView }) {
             </tr>
           </thead>
           <tbody>
-            {view.revenueVsExpenses.map((p) => (
+            {view.series.map((p) => (
               <tr>
                 <td>{p.day}</td>
                 <td>{formatMetric(p.revenue, "BRL")}</td>
@@ -167,6 +135,37 @@ function DashboardPage({ view }: { view: DashboardView }) {
           </tbody>
         </table>
       </details>
+      <div class="grid">
+        <Top title="Top customers by MRR" rows={view.topCustomers} kind="top-customers" />
+        <Top title="Top plans by MRR" rows={view.topPlans} kind="top-plans" />
+      </div>
+      <h2>Next charges due</h2>
+      {view.nextChargesDue.length === 0 ? (
+        <p class="muted">No pending charges due.</p>
+      ) : (
+        <table data-table="next-charges">
+          <thead>
+            <tr>
+              <th scope="col">Due</th>
+              <th scope="col">Customer</th>
+              <th scope="col">Value</th>
+              <th scope="col">Billing type</th>
+              <th scope="col">Description</th>
+            </tr>
+          </thead>
+          <tbody>
+            {view.nextChargesDue.map((d) => (
+              <tr>
+                <td>{d.dueDate}</td>
+                <td>{d.customerName ?? <code>{d.customerId}</code>}</td>
+                <td>{formatMetric(d.value, "BRL")}</td>
+                <td>{d.billingType}</td>
+                <td>{d.description ?? ""}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </>
   );
 }

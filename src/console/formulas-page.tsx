@@ -1,6 +1,6 @@
 // Formulas: list, create, edit, delete, with live validation while typing (public/console/formulas.js
-// posts the expression to /console/formulas/validate, which answers as POST /api/v1/formulas/validate
-// does: the variables used, or a 400 naming the position). Every rule lives in the formulas service.
+// posts the expression to /console/formulas/validate, which asks the formulas service's validate: the
+// variables used, or the error naming its position). Every rule lives in the formulas service.
 import type { Hono } from "hono";
 import { errorResponse } from "../http/error-handler";
 import { ok } from "../http/envelope";
@@ -198,14 +198,22 @@ const bodyOf = (v: Values) => ({
 });
 
 export function registerFormulaPages(app: Hono<ConsoleEnv>) {
-  // Live validation: JSON in and out, like the API's POST /formulas/validate (the session's same-origin check applies).
+  // Live validation (JSON in and out; the session's same-origin check applies). The service's verdict on the
+  // expression is the answer, so an invalid one is a 200 `{valid: false, error: {message, position}}`: a
+  // browser logs every 4xx fetch as a console error, and a half-typed expression is not a failed request.
+  // Anything else (no permission, a body without `expression`) keeps the API's error envelope and status.
   app.post("/formulas/validate", async (c) => {
     const { deps, principal } = c.get("console");
     const type = c.req.header("content-type") ?? "";
     const raw = type.includes("application/json") ? await c.req.json().catch(() => ({})) : await c.req.parseBody();
     try {
       const input = parseForm(ValidateFormulaBody, { expression: (raw as Record<string, unknown>).expression });
-      return ok(c, await validateFormula(deps, principal, input.expression), 200);
+      try {
+        return ok(c, await validateFormula(deps, principal, input.expression), 200);
+      } catch (err) {
+        if (!isExpected(err) || typeof err.details.position !== "number") throw err;
+        return ok(c, { valid: false, error: { code: err.code, message: err.message, position: err.details.position } }, 200);
+      }
     } catch (err) {
       if (!isExpected(err)) throw err;
       return errorResponse(c, err.code, err.message, err.details);

@@ -15,6 +15,7 @@ import { registerInvitationPages } from "./invitation-page";
 import { Alert, Page } from "./layout";
 import { registerMetricsPage } from "./metrics-page";
 import { registerOverviewPage } from "./overview-page";
+import { registerProfitabilityPage } from "./profitability-page";
 import { registerTeamPages } from "./team-page";
 import { registerSupplierPages } from "./suppliers-page";
 import { registerExpensePages } from "./expenses-page";
@@ -36,6 +37,7 @@ export function buildConsole() {
   registerDashboardPage(app);
   registerMetricsPage(app);
   registerFormulaPages(app);
+  registerProfitabilityPage(app);
   registerCostCategoryPages(app);
   registerApiKeyPages(app);
   registerWebhookPages(app);

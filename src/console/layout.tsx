@@ -71,6 +71,7 @@ const NAV: [href: string, label: string][] = [
   ["/console", "Overview"],
   ["/console/metrics", "Metrics"],
   ["/console/formulas", "Formulas"],
+  ["/console/profitability", "Profitability"],
   ["/console/cost-categories", "Cost categories"],
   ["/console/api-keys", "API keys"],
   ["/console/webhooks", "Webhook endpoints"],

@@ -257,7 +257,7 @@ async function chartDrawn(page, selector, what) {
 async function analyticsFlow(page, base, shot) {
   await page.getByRole("link", { name: "Dashboard", exact: true }).click();
   await page.waitForURL(`${base}/console/dashboard`);
-  check((await page.locator("[data-card]").count()) === 6, "the dashboard shows six cards");
+  check((await page.locator("[data-card]").count()) >= 6, "the dashboard shows its cards");
   await chartDrawn(page, "#revenue-vs-expenses", "dashboard revenue vs expenses");
   await shot("16-dashboard");
 

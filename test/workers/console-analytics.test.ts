@@ -78,14 +78,14 @@ describe("console dashboard", () => {
     expect(res.status).toBe(200);
     const html = await res.text();
     expect(card(html, "revenue")).toContain("R$ 250.00");
-    expect(card(html, "revenue")).toContain("+150.0 %");
+    expect(card(html, "revenue")).toContain("+150.00 %");
     expect(card(html, "revenue")).toContain("previous: R$ 100.00");
     expect(card(html, "expenses")).toContain("R$ 50.50");
     expect(card(html, "expenses")).toContain("no comparison");
     expect(card(html, "gross_profit")).toContain("R$ 199.50");
     expect(card(html, "mrr")).toContain("R$ 99.90");
-    expect(card(html, "mrr")).toContain("0.0 %");
-    expect(card(html, "active_subscriptions")).toMatch(/4 .*\+33\.3 %.*previous: 3/);
+    expect(card(html, "mrr")).toContain("0.00 %");
+    expect(card(html, "active_subscriptions")).toMatch(/4 .*\+33\.33 %.*previous: 3/);
     expect(card(html, "churn_rate")).toContain("—");
     // The chart: its data (exact strings) for the page script, which loads uPlot from this origin.
     const spec = JSON.parse(
@@ -115,7 +115,7 @@ describe("console dashboard", () => {
     ]);
     const html = await (await page("/console/dashboard?period=7d", t.cookie)).text();
     expect(html).toContain(`${addDays(d, -6)} to ${d}, compared with ${addDays(d, -13)} to ${addDays(d, -7)}`);
-    expect(card(html, "revenue")).toMatch(/R\$ 10\.00 .*-75\.0 %.*previous: R\$ 40\.00/);
+    expect(card(html, "revenue")).toMatch(/R\$ 10\.00 .*-75\.00 %.*previous: R\$ 40\.00/);
   });
 
   it("another workspace's rollups never show", async () => {
@@ -127,7 +127,13 @@ describe("console dashboard", () => {
   });
 
   it("every new page redirects to sign-in without a session", async () => {
-    for (const path of ["/console/dashboard", "/console/metrics", "/console/formulas", "/console/cost-categories"]) {
+    for (const path of [
+      "/console/dashboard",
+      "/console/metrics",
+      "/console/formulas",
+      "/console/profitability",
+      "/console/cost-categories",
+    ]) {
       const res = await page(path);
       expect(res.status, path).toBe(303);
       expect(res.headers.get("location")).toBe("/console/sign-in");
@@ -250,7 +256,7 @@ describe("POST /console/formulas/validate", () => {
     });
   });
 
-  it("answers a syntax error, an unknown variable or an unknown category with the position", async () => {
+  it("answers valid: false with the position for a syntax error, an unknown variable or an unknown category", async () => {
     const t = await signUpUser();
     for (const [expression, position] of [
       ["revenue +", 9],
@@ -258,11 +264,12 @@ describe("POST /console/formulas/validate", () => {
       ["1 + expenses.no_such_category", 4],
     ] as const) {
       const res = await validate(t.cookie, expression);
-      expect(res.status, expression).toBe(400);
-      const body = (await res.json()) as { error: { code: string; message: string; details: { position: number } } };
-      expect(body.error.code).toBe("VALIDATION_FAILED");
-      expect(body.error.details.position, expression).toBe(position);
-      expect(body.error.message).toContain(`position ${position}`);
+      expect(res.status, expression).toBe(200); // the verdict, not a failed request (a browser logs every 4xx)
+      const body = (await res.json()) as { data: { valid: boolean; error: { code: string; message: string; position: number } } };
+      expect(body.data.valid).toBe(false);
+      expect(body.data.error.code).toBe("VALIDATION_FAILED");
+      expect(body.data.error.position, expression).toBe(position);
+      expect(body.data.error.message).toContain(`position ${position}`);
     }
   });
 
@@ -277,6 +284,13 @@ describe("POST /console/formulas/validate", () => {
       body: JSON.stringify({ expression: "revenue" }),
     });
     expect(anonymous.status).toBe(303);
+    const noExpression = await SELF.fetch(`${BASE}/console/formulas/validate`, {
+      method: "POST",
+      headers: { Origin: BASE, Cookie: t.cookie, "Content-Type": "application/json" },
+      body: "{}",
+    });
+    expect(noExpression.status).toBe(400);
+    expect(((await noExpression.json()) as { error: { code: string } }).error.code).toBe("VALIDATION_FAILED");
     expect(anonymous.headers.get("location")).toBe("/console/sign-in");
   });
 });
@@ -348,6 +362,26 @@ describe("console cost categories", () => {
     );
     expect(forged.status).toBe(403);
     expect(await count("SELECT COUNT(*) AS n FROM cost_categories WHERE organization_id = ?", owner.organizationId)).toBe(before);
+  });
+});
+
+describe("console profitability", () => {
+  it("shows the report's rows and totals, the shared-cost rule, and explains a bad range", async () => {
+    const t = await signUpUser();
+    const d = today();
+    await rollups(t, [
+      ["revenue", d, 30000],
+      ["expenses", d, 12000],
+    ]);
+    const res = await page(`/console/profitability?groupBy=month&from=${addDays(d, -2)}&to=${d}`, t.cookie);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    const totals = (/<tr data-totals[^>]*>(.*?)<\/tr>/s.exec(html)?.[1] ?? "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+    expect(totals).toMatch(/Total R\$ 300\.00 .*R\$ 180\.00 60 %/); // revenue 300.00, gross profit 180.00, margin 60 %
+    expect(html).toContain("in proportion");
+    const bad = await page(`/console/profitability?from=${d}&to=${addDays(d, -1)}`, t.cookie);
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("from must not be after to");
   });
 });
 
