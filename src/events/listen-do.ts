@@ -62,7 +62,8 @@ export class ListenDO extends DurableObject<Env> {
     });
     clearTimeout(timer);
     this.pending.delete(id);
-    return new Response(status === 504 ? "the listen CLI did not answer in time" : `forwarded by listen: ${status}`, { status });
+    const text = status === 504 ? "the listen CLI did not answer in time" : `forwarded by listen: ${status}`;
+    return new Response(status === 204 || status === 205 || status === 304 ? null : text, { status });
   }
 
   override async webSocketMessage(_ws: WebSocket, raw: string | ArrayBuffer): Promise<void> {
