@@ -9,7 +9,7 @@ import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "..
 import { attemptHttpDelivery, type AttemptOutcome, type Fetcher } from "./deliver";
 import { deliveryHeaders, envelopeBody } from "./event-body";
 import { nextAttemptAt } from "./retry-schedule";
-import { listenFetcher } from "./listen-do";
+import { listenFetcher } from "./listen-stub";
 import { listenSessionId } from "../lib/url-policy";
 
 export type AttemptTrigger = "automatic" | "manual" | "test";

@@ -5,7 +5,7 @@
 // decides which events reach it; the GET /api/v1/listen route lets only that workspace's keys attach.
 import { DurableObject } from "cloudflare:workers";
 import { LIMITS, type Env } from "../config";
-import type { Fetcher } from "./deliver";
+import { DELIVER_PATH } from "./listen-stub";
 
 /** Server → CLI. */
 export interface ListenDeliveryMessage {
@@ -22,7 +22,6 @@ export interface ListenResultMessage {
   status: number;
 }
 
-const DELIVER_PATH = "/deliver";
 /** Leave the attempt's own 10 s timeout room to record the CLI's answer. */
 const REPLY_WAIT_MS = LIMITS.webhookDeliveryTimeoutMs - 500;
 
@@ -85,15 +84,4 @@ export class ListenDO extends DurableObject<Env> {
       ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
     } catch {}
   }
-}
-
-/** How the delivery path reaches a listen endpoint: the attempt's POST goes to its ListenDO, not the network. */
-export function listenFetcher(env: Env, endpointId: string): Fetcher {
-  const stub = env.LISTEN_DO.get(env.LISTEN_DO.idFromName(endpointId));
-  return (_url, init) => stub.fetch(`https://listen.do${DELIVER_PATH}`, { method: "POST", headers: init.headers, body: init.body });
-}
-
-/** The Durable Object a `GET /api/v1/listen` upgrade is handed to. */
-export function listenStub(env: Env, endpointId: string) {
-  return env.LISTEN_DO.get(env.LISTEN_DO.idFromName(endpointId));
 }

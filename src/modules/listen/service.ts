@@ -2,7 +2,7 @@
 // workspace. The endpoint lookup is tenant-scoped, so a key can only ever listen to its own workspace's events.
 import { type Principal, requirePermission } from "../../access/principal";
 import type { Deps } from "../../deps";
-import { listenStub } from "../../events/listen-do";
+import { listenStub } from "../../events/listen-stub";
 import { ApiError } from "../../http/errors";
 import { listenSessionId } from "../../lib/url-policy";
 import { findEndpoint } from "../webhook-endpoints/service";
