@@ -13,6 +13,8 @@ import { registerOverviewPage } from "./overview-page";
 import { registerTeamPages } from "./team-page";
 import { registerWebhookLogPages } from "./webhook-logs-page";
 import { registerWebhookPages } from "./webhooks-page";
+import { registerListPages } from "./data-pages/list-pages";
+import { registerPaymentPages } from "./data-pages/payments-page";
 
 const PUBLIC_PAGES = new Set(["/console/sign-in", "/console/sign-up", "/console/sign-out", "/console/invitations/accept"]);
 
@@ -31,6 +33,8 @@ export function buildConsole() {
   registerWebhookLogPages(app);
   registerGatewayPages(app);
   registerTeamPages(app);
+  registerListPages(app);
+  registerPaymentPages(app);
   registerInvitationPages(app);
   // Mounted sub-apps fall through to the API's JSON 404, so the console answers its own unknown paths.
   app.all("*", (c) =>

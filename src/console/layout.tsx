@@ -71,6 +71,12 @@ const NAV: [href: string, label: string][] = [
   ["/console/webhook-logs", "Webhook log"],
   ["/console/gateway", "Gateway account"],
   ["/console/team", "Team"],
+  ["/console/customers", "Customers"],
+  ["/console/payments", "Payments"],
+  ["/console/subscriptions", "Subscriptions"],
+  ["/console/plans", "Plans"],
+  ["/console/gateway-logs", "Gateway log"],
+  ["/console/audit", "Audit log"],
 ];
 
 function Switcher({ memberships, current }: { memberships: MembershipView[]; current: NonNullable<ShellContext["current"]> }) {
