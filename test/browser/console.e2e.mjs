@@ -18,7 +18,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SHOTS = join(ROOT, "test-results", "screenshots");
-const OVERALL_TIMEOUT_MS = 300_000;
+const OVERALL_TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 300_000);
 // axe-core (WCAG 2.1 A/AA) runs on every page the test screenshots. Evaluated through the DevTools protocol rather
 // than page.addScriptTag: the console's CSP admits only nonce'd scripts, and an injected <script> would be blocked.
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
