@@ -23,12 +23,29 @@ export const PLATFORM_TAGS: Readonly<Record<string, string>> = {
   plans: "Recurring billing plans that subscriptions are created from.",
   "cost-categories":
     "Finance: a two-level tree of cost categories (FIXED/VARIABLE) that expenses are filed under; `key` is the slug formulas use.",
+  suppliers: "Finance: who the workspace pays (CPF/CNPJ checked), with a default cost category; search by name or document.",
+  expenses:
+    "Finance: costs in BRL or USD (with the exchange rate and the exact BRL amount), due/paid, allocated to a plan or customer, recurring monthly or yearly.",
   metrics:
     "Analytics: the metric catalogue and daily/weekly/monthly series (revenue, MRR, churn, …) read from daily rollups, exact to the cent.",
   formulas: "Analytics: merchant-defined metrics over the catalogue, `expenses.<categoryKey>` and other formulas, evaluated exactly.",
+  profitability:
+    "Analytics: revenue, direct and shared costs, gross profit and margin by month, plan, customer or cost category; totals equal the metrics.",
+  dashboard:
+    "Analytics: the first screen in one call — cards with the previous period, revenue vs expenses, top customers and plans, next charges.",
   subscriptions: "Subscriptions created from a plan (also under the compatibility group Assinaturas).",
   health: "Liveness and readiness of the deployment.",
 };
+
+/** The third security scheme: Asaas's own (`access_token: ponte_test_…`), answered in Asaas's wire format. */
+export const ASAAS_SECURITY_SCHEME = "asaasAccessToken";
+export const ASAAS_SECURITY_SCHEME_OBJECT = {
+  type: "apiKey",
+  in: "header",
+  name: "access_token",
+  description:
+    "The Asaas dialect: the same API key in Asaas's `access_token` header (no Authorization). The compatibility operations then speak Asaas's wire format: objects at the top level, Asaas lists, `{errors:[{code, description}]}`, upstream ids (README, Migrating from Asaas).",
+} as const;
 
 const TENANT_HEADERS = [
   {
@@ -52,6 +69,7 @@ const METHODS = ["get", "put", "post", "delete", "patch"] as const;
 
 interface Operation {
   tags?: string[];
+  security?: Record<string, string[]>[];
   parameters?: unknown[];
   description?: string;
   "x-permission"?: string;
@@ -88,7 +106,11 @@ export function finishDocument<D extends Document>(doc: D, descriptions: Readonl
       const op = item[method];
       if (!op) continue;
       for (const tag of op.tags ?? []) if (!order.includes(tag)) order.push(tag);
-      if (op["x-implementation"]) op.description = compatibilityDescription(op);
+      if (op["x-implementation"]) {
+        op.description = compatibilityDescription(op);
+        // The Asaas dialect: every compatibility operation also takes the key in Asaas's `access_token` header.
+        if (op.security?.some((s) => "bearerAuth" in s)) op.security = [...op.security, { [ASAAS_SECURITY_SCHEME]: [] }];
+      }
       if (!op["x-permission"]) continue;
       const present = new Set((op.parameters ?? []).map(named));
       op.parameters = [...(op.parameters ?? []), ...TENANT_HEADERS.filter((h) => !present.has(h.name.toLowerCase()))];
