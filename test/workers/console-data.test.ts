@@ -54,7 +54,7 @@ describe("console data pages", () => {
     expect(second).toContain("page 2 of 2");
     expect(second).toContain("Maria Data"); // the oldest, alone on page 2
     expect(second).not.toContain("Paged 24");
-  });
+  }, 30_000); // 25 customers through the API and the simulator: slow on a loaded machine
 
   it("lists payments with filters and shows one with its status timeline", async () => {
     const list = await (await page("/console/payments", owner)).text();
