@@ -254,6 +254,7 @@ async function main() {
   // 7. The data pages: customers, payments (and one payment with its timeline), subscriptions, plans, gateway log, audit.
   for (const [i, path] of ["customers", "payments", "subscriptions", "plans", "gateway-logs", "audit"].entries()) {
     await page
+      .getByRole("navigation", { name: "Console" })
       .getByRole("link", {
         name: {
           customers: "Customers",
