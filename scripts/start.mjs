@@ -1,39 +1,26 @@
 #!/usr/bin/env node
-// `npm start` (PORT=<n> to change the port, default 8787): applies local D1 migrations, seeds the
-// demo tenant and a test API key (and, on a fresh state, about 12 months of demo history), prints
-// them, then runs the API and the upstream simulator together under `wrangler dev --env local` (the
-// simulator is bound as UPSTREAM, so no network); once the API answers, it rebuilds the demo rollups
-// if the history was just added.
-import { spawn } from "node:child_process";
+// `npm start` (PORT=<n> to change the port, default 8787): builds the simulator and the static assets, applies local
+// D1 migrations, seeds the demo tenant and a test API key (and, on a fresh state, about 12 months of demo history), runs the API and the upstream simulator together under
+// `wrangler dev --env local` (the simulator is bound as UPSTREAM, so no network), points the simulator's webhooks
+// at the API, and ends with the URLs and the key. Each step is printed as it starts.
+import { execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
 import { ROOT, toolEnv } from "./lib/local.mjs";
 import { connectUpstreamWebhooks, rebuildDemoRollupsIfMissing, seed } from "./seed.mjs";
-import { execFileSync } from "node:child_process";
 
 const port = Number(process.env.PORT ?? 8787);
+const step = (n, text) => console.log(`[${n}/5] ${text}`);
+
+step(1, "Building the upstream simulator and the static assets (sim/dist, public/vendor)…");
 execFileSync(process.execPath, [join(ROOT, "sim", "build.mjs")], { cwd: ROOT, stdio: "ignore" });
 execFileSync(process.execPath, [join(ROOT, "scripts", "build-assets.mjs")], { cwd: ROOT, stdio: "ignore" });
+step(
+  2,
+  "Applying D1 migrations and seeding the demo tenant, its gateway account, a test API key and (on a fresh state) 12 months of demo history (.wrangler/state)…",
+);
 const demo = await seed({ port, demo: true });
 const history = demo.demoHistory;
-
-const banner = [
-  "",
-  "Ponte is starting (local environment, upstream simulator attached).",
-  `  Base URL:     ${demo.baseUrl}/api/v1`,
-  `  API key:      ${demo.apiKey}`,
-  `  Organization: ${demo.organizationId}`,
-  `  Workspace:    ${demo.workspaceId}`,
-  `  Docs:         ${demo.baseUrl}/api/v1/docs`,
-  "",
-  `  Try: curl -H "Authorization: Bearer ${demo.apiKey}" ${demo.baseUrl}/api/v1/workspaces`,
-  ...(history
-    ? [
-        `  Demo history: ${history.from} → ${history.to} (${history.customers} customers, ${history.payments} charges, ${history.expenses} expenses) if the workspace was empty`,
-        "",
-      ]
-    : []),
-].join("\n");
-console.log(banner);
+step(3, `Starting the API and the upstream simulator (wrangler dev --env local, port ${port})…`);
 
 const dev = spawn(
   join(ROOT, "node_modules", ".bin", "wrangler"),
@@ -58,21 +45,43 @@ process.on("SIGTERM", stop);
 dev.on("exit", (code) => process.exit(code ?? 0));
 
 // Once the API answers, point the simulator's webhooks at it (sandbox actions then reach Ponte).
-for (let i = 0; i < 240 && dev.exitCode === null; i++) {
+let up = false;
+for (let i = 0; i < 240 && dev.exitCode === null && !up; i++) {
   await new Promise((r) => setTimeout(r, 500));
-  const up = await fetch(`${demo.baseUrl}/api/v1/health`).then(
+  up = await fetch(`${demo.baseUrl}/api/v1/health`).then(
     (r) => r.ok,
     () => false,
   );
-  if (!up) continue;
+}
+if (up) {
+  step(4, "Pointing the simulator's webhooks at this API…");
   const wired = await connectUpstreamWebhooks(demo).catch(() => false);
-  console.log(
-    wired
-      ? "Upstream simulator webhooks → this API: connected."
-      : "Could not configure the simulator's webhooks; inbound webhooks will not arrive.",
-  );
+  if (!wired) console.log("      Could not configure the simulator's webhooks; inbound webhooks will not arrive.");
   const rebuilt = await rebuildDemoRollupsIfMissing(demo).catch((err) => err);
-  if (rebuilt instanceof Error) console.log(`Could not rebuild the demo rollups (${rebuilt.message}); run npm run metrics:rebuild.`);
-  else if (rebuilt) console.log(`Demo rollups rebuilt from the history (${rebuilt.rows} daily rows): the dashboard is live.`);
-  break;
+  if (rebuilt instanceof Error) console.log(`      Could not rebuild the demo rollups (${rebuilt.message}); run npm run metrics:rebuild.`);
+  else if (rebuilt) console.log(`      Demo rollups rebuilt from the history (${rebuilt.rows} daily rows): the dashboard is live.`);
+  step(5, "Ready.");
+  console.log(
+    [
+      "",
+      "Ponte is running (local environment, upstream simulator attached).",
+      `  Base URL:     ${demo.baseUrl}/api/v1`,
+      `  API key:      ${demo.apiKey}`,
+      `  Organization: ${demo.organizationId}`,
+      `  Workspace:    ${demo.workspaceId}`,
+      `  Docs:         ${demo.baseUrl}/api/v1/docs`,
+      `  Console:      ${demo.baseUrl}/console`,
+      ...(history
+        ? [
+            `  Demo history: ${history.from} → ${history.to} (${history.customers} customers, ${history.payments} charges, ${history.expenses} expenses)`,
+          ]
+        : []),
+      "",
+      `  Try: curl -H "Authorization: Bearer ${demo.apiKey}" ${demo.baseUrl}/api/v1/workspaces`,
+      `  Webhooks to your machine: PONTE_API_KEY=${demo.apiKey} PORT=${port} npm run listen -- --forward-to http://localhost:3000/webhooks`,
+      "",
+    ].join("\n"),
+  );
+} else if (dev.exitCode === null) {
+  console.log(`The API did not answer on ${demo.baseUrl}/api/v1/health within 2 minutes; wrangler's output above says why.`);
 }

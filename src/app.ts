@@ -24,6 +24,7 @@ import { registerOrganizationRoutes } from "./modules/organizations/routes";
 import { registerMemberRoutes } from "./modules/members/routes";
 import { registerWebhookEndpointRoutes } from "./modules/webhook-endpoints/routes";
 import { registerWebhookLogRoutes } from "./modules/webhook-logs/routes";
+import { registerListenRoutes } from "./modules/listen/routes";
 import { registerWorkspaceRoutes } from "./modules/workspaces/routes";
 import { registerCustomerRoutes } from "./modules/customers/routes";
 import { registerPaymentMethodRoutes } from "./modules/payment-methods/routes";
@@ -83,6 +84,7 @@ export function buildApp() {
   registerAuditRoutes(app);
   registerWebhookEndpointRoutes(app);
   registerWebhookLogRoutes(app);
+  registerListenRoutes(app);
   registerGatewayAccountRoutes(app);
   registerGatewayApiLogRoutes(app);
   // Before the native billing routes: the first matching route answers, and passthrough literals

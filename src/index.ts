@@ -7,6 +7,7 @@ import { consumeEventBatch } from "./events/consumer";
 import { runSweepers } from "./scheduled";
 
 export { EndpointDO } from "./events/endpoint-do";
+export { ListenDO } from "./events/listen-do";
 
 const app = buildApp();
 

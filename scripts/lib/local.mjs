@@ -15,6 +15,8 @@ export const toolEnv = (extra = {}) => ({
   ...process.env,
   PATH: `${BIN}:${process.env.PATH ?? ""}`,
   WRANGLER_SEND_METRICS: "false",
+  // No network is needed locally: Request.cf gets wrangler's placeholder instead of a failed fetch from workers.cloudflare.com.
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
   ...extra,
 });
 

@@ -21,6 +21,8 @@ import { registerSupplierPages } from "./suppliers-page";
 import { registerExpensePages } from "./expenses-page";
 import { registerWebhookLogPages } from "./webhook-logs-page";
 import { registerWebhookPages } from "./webhooks-page";
+import { registerListPages } from "./data-pages/list-pages";
+import { registerPaymentPages } from "./data-pages/payments-page";
 
 const PUBLIC_PAGES = new Set(["/console/sign-in", "/console/sign-up", "/console/sign-out", "/console/invitations/accept"]);
 
@@ -47,6 +49,8 @@ export function buildConsole() {
   registerSupplierPages(app);
   registerExpensePages(app);
   registerTeamPages(app);
+  registerListPages(app);
+  registerPaymentPages(app);
   registerInvitationPages(app);
   // Mounted sub-apps fall through to the API's JSON 404, so the console answers its own unknown paths.
   app.all("*", (c) =>

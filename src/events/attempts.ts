@@ -9,6 +9,8 @@ import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "..
 import { attemptHttpDelivery, type AttemptOutcome, type Fetcher } from "./deliver";
 import { deliveryHeaders, envelopeBody } from "./event-body";
 import { nextAttemptAt } from "./retry-schedule";
+import { listenFetcher } from "./listen-stub";
+import { listenSessionId } from "../lib/url-policy";
 
 export type AttemptTrigger = "automatic" | "manual" | "test";
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -64,9 +66,11 @@ async function send(
     timestamp,
     body,
   });
+  // A `ponte-listen://` endpoint's attempt goes to its ListenDO (the CLI's WebSocket), never to the network.
+  const via = listenSessionId(endpoint.url) !== null ? listenFetcher(deps.env, endpoint.id) : fetcher;
   return attemptHttpDelivery(endpoint.url, headers, body, {
     allowLocalhostHttp: deps.env.ENVIRONMENT === "local",
-    ...(fetcher ? { fetcher } : {}),
+    ...(via ? { fetcher: via } : {}),
   });
 }
 

@@ -56,8 +56,18 @@ function hasSuffix(host: string, suffix: string): boolean {
   return host === suffix || host.endsWith(`.${suffix}`);
 }
 
+/**
+ * `ponte-listen://<session id>`: an endpoint whose deliveries go to the `npm run listen` CLI over the WebSocket its
+ * ListenDO holds (src/events/listen-do.ts), never over the network. Returns the session id, or null for any other URL.
+ */
+export function listenSessionId(raw: string): string | null {
+  const m = /^ponte-listen:\/\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/.exec(raw);
+  return m ? (m[1] ?? null) : null;
+}
+
 export function checkWebhookUrl(raw: string, options: WebhookUrlOptions): WebhookUrlResult {
   if (typeof raw !== "string" || raw.length === 0) return reject("URL is required");
+  if (listenSessionId(raw) !== null) return { ok: true, url: raw };
   if (raw.length > MAX_WEBHOOK_URL_LENGTH) return reject(`URL must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`);
   // new URL silently strips surrounding spaces and inner tabs/newlines; refuse them instead.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point of this check.

@@ -5,7 +5,8 @@
 // Needs /usr/bin/chromium (scripts/ensure-chromium.sh installs it). Screenshots: test-results/screenshots/.
 import { execFileSync, spawn } from "node:child_process";
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { createServer } from "node:http";
 import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -17,7 +18,29 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SHOTS = join(ROOT, "test-results", "screenshots");
-const OVERALL_TIMEOUT_MS = 420_000; // the analytics pages added six page loads; a shared, loaded machine needs the room
+// The analytics and data pages add page loads; a shared, loaded machine needs the room (E2E_TIMEOUT_MS overrides).
+const OVERALL_TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 480_000);
+// axe-core (WCAG 2.1 A/AA) runs on every page the test screenshots. Evaluated through the DevTools protocol rather
+// than page.addScriptTag: the console's CSP admits only nonce'd scripts, and an injected <script> would be blocked.
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+const axeFindings = [];
+let axePages = 0;
+
+/** Runs axe on the page; records every serious or critical violation (checked once at the end). */
+async function axeCheck(page, name) {
+  if (!(await page.evaluate(() => typeof window.axe === "object"))) await page.evaluate(AXE_SOURCE);
+  const result = await page.evaluate((tags) => window.axe.run(document, { runOnly: { type: "tag", values: tags } }), AXE_TAGS);
+  axePages++;
+  for (const v of result.violations) {
+    if (v.impact !== "serious" && v.impact !== "critical") continue;
+    const targets = v.nodes
+      .slice(0, 3)
+      .map((n) => n.target.join(" "))
+      .join("; ");
+    axeFindings.push(`${name} ${new URL(page.url()).pathname}: ${v.id} (${v.impact}, ${v.nodes.length} nodes: ${targets})`);
+  }
+}
 const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
@@ -162,7 +185,10 @@ async function main() {
   page.on("console", (msg) => {
     if (msg.type() === "error") jsErrors.push(`console.error: ${msg.text()}`);
   });
-  const shot = (name) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  const shot = async (name) => {
+    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+    await axeCheck(page, name);
+  };
 
   // 1. Unauthenticated: the console sends us to sign in.
   await page.goto(`${base}/console`);
@@ -227,6 +253,35 @@ async function main() {
 
   // 7. Finance: add a supplier, record a USD expense at its rate, filter, mark it paid.
   await financeFlow(page, base, shot);
+  // 7b. The data pages: customers, payments (and one payment with its timeline), subscriptions, plans, gateway log, audit.
+  for (const [i, path] of ["customers", "payments", "subscriptions", "plans", "gateway-logs", "audit"].entries()) {
+    await page
+      .getByRole("navigation", { name: "Console" })
+      .getByRole("link", {
+        name: {
+          customers: "Customers",
+          payments: "Payments",
+          subscriptions: "Subscriptions",
+          plans: "Plans",
+          "gateway-logs": "Gateway log",
+          audit: "Audit log",
+        }[path],
+        exact: true,
+      })
+      .click();
+    await page.waitForURL(`${base}/console/${path}`);
+    check((await page.locator("h1").count()) === 1, `the ${path} page renders`);
+    await shot(`data-${i + 1}-${path}`);
+    if (path === "payments" && (await page.locator("tbody a").count()) > 0) {
+      await page.locator("tbody a").first().click();
+      check((await page.getByText("Status timeline").count()) === 1, "a payment shows its status timeline");
+      await shot("data-2b-payment");
+    }
+  }
+  check(
+    axeFindings.length === 0,
+    `axe (WCAG 2.1 A/AA) finds no serious or critical violation on ${axePages} page views${axeFindings.length ? `:\n  ${axeFindings.join("\n  ")}` : ""}`,
+  );
 
   // 8. Keyboard only: sign out, then sign in with Tab/typing/Enter.
   await page.getByRole("button", { name: "Sign out" }).click();

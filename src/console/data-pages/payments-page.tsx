@@ -1,0 +1,174 @@
+// /console/payments: the workspace's charges with filters; one payment with its status timeline (its payment.*
+// events) and, with payments.manage, refund and cancel as same-origin POST forms. All through the payments services.
+import type { Hono } from "hono";
+import { cancelPayment, getPayment, listPayments } from "../../modules/payments/service";
+import { refundPayment } from "../../modules/payments/refunds";
+import { CANCELABLE_STATUSES, PAYMENT_STATUSES, REFUNDABLE_STATUSES } from "../../modules/payments/status-rules";
+import { paymentTimeline } from "../../modules/payments/timeline";
+import { type ConsoleContext, type ConsoleEnv, isExpected, plainError, shellFor } from "../context";
+import { Alert, Page } from "../layout";
+import { Badge, can, Empty, Filters, filtersOf, Pager, pageOf, when } from "./common";
+
+const PATH = "/console/payments";
+const FILTERS = ["status", "billingType", "customer", "dueDate[ge]", "dueDate[le]"] as const;
+
+export function registerPaymentPages(app: Hono<ConsoleEnv>) {
+  app.get("/payments", async (c) => {
+    const { deps, principal } = c.get("console");
+    const { page, request } = pageOf(c);
+    const filters = filtersOf(c, FILTERS);
+    const { rows, totalCount } = await listPayments(deps, principal, request, filters as Parameters<typeof listPayments>[3]);
+    return c.html(
+      <Page title="Payments" shell={shellFor(c, PATH)}>
+        <h1>Payments</h1>
+        <Filters
+          c={c}
+          path={PATH}
+          fields={[
+            { name: "status", label: "Status", options: PAYMENT_STATUSES },
+            { name: "billingType", label: "Billing type", options: ["PIX", "BOLETO", "CREDIT_CARD", "UNDEFINED"] },
+            { name: "customer", label: "Customer id" },
+            { name: "dueDate[ge]", label: "Due from", type: "date" },
+            { name: "dueDate[le]", label: "Due until", type: "date" },
+          ]}
+        />
+        {rows.length === 0 ? (
+          <Empty>No payments match.</Empty>
+        ) : (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Created</th>
+                <th scope="col">Value</th>
+                <th scope="col">Status</th>
+                <th scope="col">Billing</th>
+                <th scope="col">Due</th>
+                <th scope="col">Customer</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((p) => (
+                <tr>
+                  <td>
+                    <a href={`${PATH}/${p.id}`}>{when(p.createdAt)}</a>
+                  </td>
+                  <td class="mono">R$ {p.value}</td>
+                  <td>
+                    <Badge value={p.status} />
+                  </td>
+                  <td>{p.billingType}</td>
+                  <td>{p.dueDate}</td>
+                  <td class="mono">{p.customer}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <Pager c={c} path={PATH} page={page} total={totalCount} />
+      </Page>,
+    );
+  });
+
+  const renderPayment = async (c: ConsoleContext, id: string, state: { error?: string; notice?: string } = {}, status = 200) => {
+    const { deps, principal } = c.get("console");
+    const [p, timeline] = await Promise.all([getPayment(deps, principal, id), paymentTimeline(deps, principal, id)]);
+    const manage = can(c, "payments.manage");
+    const refundable = (REFUNDABLE_STATUSES as readonly string[]).includes(p.status);
+    const cancelable = (CANCELABLE_STATUSES as readonly string[]).includes(p.status);
+    return c.html(
+      <Page title="Payment" shell={shellFor(c, PATH)}>
+        <p>
+          <a href={PATH}>← Payments</a>
+        </p>
+        <h1>
+          Payment <code>{p.id}</code>
+        </h1>
+        {state.error ? <Alert kind="error">{state.error}</Alert> : null}
+        {state.notice ? <Alert kind="success">{state.notice}</Alert> : null}
+        <div class="card">
+          <p>
+            <Badge value={p.status} /> R$ {p.value} by {p.billingType}, due {p.dueDate}; refunded R$ {p.refundedValue}.
+          </p>
+          <p class="muted">
+            Customer <code>{p.customer}</code>
+            {p.description ? ` · ${p.description}` : ""}
+          </p>
+        </div>
+        <h2>Status timeline</h2>
+        {timeline.length === 0 ? (
+          <Empty>No events recorded for this payment yet.</Empty>
+        ) : (
+          <ol class="card" aria-label="Status timeline">
+            {timeline.map((t) => (
+              <li>
+                {when(t.createdAt)} — <code>{t.type}</code>
+                {t.status ? (
+                  <>
+                    {" "}
+                    → <Badge value={t.status} />
+                  </>
+                ) : null}
+              </li>
+            ))}
+          </ol>
+        )}
+        {manage && (refundable || cancelable) ? (
+          <>
+            <h2>Actions</h2>
+            <div class="card">
+              {refundable ? (
+                <form method="post" action={`${PATH}/${p.id}/refund`}>
+                  <label for="refund-value">Refund value (empty: the whole remaining value)</label>
+                  <input id="refund-value" name="value" type="text" inputmode="decimal" placeholder="e.g. 10.00" />
+                  <div class="actions">
+                    <button type="submit" class="danger">
+                      Refund
+                    </button>
+                  </div>
+                </form>
+              ) : null}
+              {cancelable ? (
+                <form method="post" action={`${PATH}/${p.id}/cancel`}>
+                  <div class="actions">
+                    <button type="submit" class="danger">
+                      Cancel payment
+                    </button>
+                  </div>
+                </form>
+              ) : null}
+            </div>
+          </>
+        ) : null}
+      </Page>,
+      status as 200,
+    );
+  };
+
+  app.get("/payments/:id", (c) => renderPayment(c, c.req.param("id")));
+
+  app.post("/payments/:id/refund", async (c) => {
+    const { deps, principal } = c.get("console");
+    const id = c.req.param("id");
+    const form = await c.req.parseBody();
+    const value = typeof form.value === "string" && form.value.trim() !== "" ? form.value.trim() : undefined;
+    try {
+      await refundPayment(deps, principal, id, { value });
+    } catch (err) {
+      if (!isExpected(err)) throw err;
+      return renderPayment(c, id, { error: plainError(err) }, err.status);
+    }
+    return renderPayment(c, id, { notice: value ? `Refunded R$ ${value}.` : "Refunded the remaining value." });
+  });
+
+  app.post("/payments/:id/cancel", async (c) => {
+    const { deps, principal } = c.get("console");
+    const id = c.req.param("id");
+    try {
+      await cancelPayment(deps, principal, id, c.req.path);
+    } catch (err) {
+      if (!isExpected(err)) throw err;
+      return renderPayment(c, id, { error: plainError(err) }, err.status);
+    }
+    return renderPayment(c, id, { notice: "Payment canceled." });
+  });
+}
