@@ -166,7 +166,7 @@ async function main() {
     return route.abort();
   });
   const page = context.pages()[0] ?? (await context.newPage());
-  page.setDefaultTimeout(30_000);
+  page.setDefaultTimeout(60_000);
   const jsErrors = [];
   page.on("pageerror", (err) => jsErrors.push(`pageerror: ${err.message}`));
   page.on("console", (msg) => {
@@ -175,7 +175,7 @@ async function main() {
   const shot = (name) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
 
   // 1. The reference renders the document from this host.
-  const response = await page.goto(`${base}/api/v1/docs`);
+  const response = await page.goto(`${base}/api/v1/docs`, { timeout: 180_000 });
   const csp = response.headers()["content-security-policy"] ?? "";
   check(/script-src 'self'/.test(csp) && /default-src 'none'/.test(csp), "the page is served with a CSP admitting only 'self'");
   await page.locator(".swagger-ui .info .title").waitFor({ timeout: 90_000 });
@@ -233,7 +233,7 @@ async function main() {
   check((await live.textContent()).trim() === "200", "try-it with the test key answers 200");
   check((await current.locator(".live-responses-table").textContent()).includes("Loja Docs"), "try-it shows the organization's data");
   await shot("docs-03-try-it");
-  await page.reload();
+  await page.reload({ timeout: 180_000 });
   await page.locator(".swagger-ui .info .title").waitFor({ timeout: 90_000 });
   const stored = await page.evaluate(() => localStorage.getItem("authorized") ?? "");
   check(stored.includes("bearerAuth") && stored.includes(key), "the bearer key is kept across a reload (persistAuthorization)");
