@@ -30,6 +30,8 @@ import { registerPaymentRoutes } from "./modules/payments/routes";
 import { syncNativeRecords } from "./modules/payments/passthrough-sync";
 import { registerPlanRoutes } from "./modules/plans/routes";
 import { registerCostCategoryRoutes } from "./modules/cost-categories/routes";
+import { registerSupplierRoutes } from "./modules/suppliers/routes";
+import { registerExpenseRoutes } from "./modules/expenses/routes";
 import { registerAnalyticsRoutes } from "./modules/analytics/routes";
 import { registerSubscriptionRoutes } from "./modules/subscriptions/routes";
 import { registerUpstreamWebhookRoutes } from "./modules/upstream-webhooks/routes";
@@ -85,6 +87,8 @@ export function buildApp() {
   registerSubscriptionRoutes(app);
   registerUpstreamWebhookRoutes(app);
   registerCostCategoryRoutes(app);
+  registerSupplierRoutes(app);
+  registerExpenseRoutes(app);
   registerAnalyticsRoutes(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {

@@ -7,6 +7,7 @@ import { sweepOverdueDeliveries, sweepUnfannedEvents } from "./events/sweeper";
 import { pruneExpiredIdempotencyKeys } from "./http/idempotency";
 import { pruneEndedAuthAttempts } from "./modules/accounts/throttle";
 import { pruneExpiredSessions } from "./modules/accounts/service";
+import { materialiseRecurringExpenses } from "./modules/expenses/recurrence";
 
 /** Records reconciled with the upstream (linked, re-created or failed) in one sweep. */
 async function reconcileBilling(deps: Deps): Promise<number> {
@@ -40,6 +41,7 @@ export const SWEEPERS: readonly Sweeper[] = [
   { name: "billing-sync", run: reconcileBilling },
   { name: "billing-adoption", run: adoptMissed },
   { name: "retention", run: pruneExpiredRecords },
+  { name: "expense-recurrence", run: materialiseRecurringExpenses },
 ];
 
 export async function runSweepers(env: Env, ctx?: ExecutionContext): Promise<Record<string, number | string>> {

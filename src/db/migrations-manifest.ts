@@ -15,5 +15,6 @@ export const EXPECTED_MIGRATIONS: readonly string[] = [
   "0012_finance.sql",
   "0013_default_cost_categories.sql",
   "0014_installments.sql",
-  "0015_analytics.sql"
+  "0015_analytics.sql",
+  "0016_payments_due_idx.sql"
 ];

@@ -26,9 +26,16 @@ export const PLATFORM_TAGS: Readonly<Record<string, string>> = {
   plans: "Recurring billing plans that subscriptions are created from.",
   "cost-categories":
     "Finance: a two-level tree of cost categories (FIXED/VARIABLE) that expenses are filed under; `key` is the slug formulas use.",
+  suppliers: "Finance: who the workspace pays (CPF/CNPJ checked), with a default cost category; search by name or document.",
+  expenses:
+    "Finance: costs in BRL or USD (with the exchange rate and the exact BRL amount), due/paid, allocated to a plan or customer, recurring monthly or yearly.",
   metrics:
     "Analytics: the metric catalogue and daily/weekly/monthly series (revenue, MRR, churn, …) read from daily rollups, exact to the cent.",
   formulas: "Analytics: merchant-defined metrics over the catalogue, `expenses.<categoryKey>` and other formulas, evaluated exactly.",
+  profitability:
+    "Analytics: revenue, direct and shared costs, gross profit and margin by month, plan, customer or cost category; totals equal the metrics.",
+  dashboard:
+    "Analytics: the first screen in one call — cards with the previous period, revenue vs expenses, top customers and plans, next charges.",
   subscriptions: "Subscriptions created from a plan (also under the compatibility group Assinaturas).",
   health: "Liveness and readiness of the deployment.",
 };

@@ -207,6 +207,18 @@ export const RECORD_FACTORIES: Record<string, RecordFactory> = {
     scope: "workspace",
     create: async (ws) => ({ id: (await create(ws, "/api/v1/cost-categories", { name: "Factory costs", kind: "FIXED" })).id }),
   },
+  suppliers: {
+    scope: "workspace",
+    create: async (ws) => ({ id: (await create(ws, "/api/v1/suppliers", { name: "Factory supplier" })).id }),
+  },
+  expenses: {
+    scope: "workspace",
+    create: async (ws) => {
+      const category = await create(ws, "/api/v1/cost-categories", { name: `Factory ${newId().slice(-8)}`, kind: "VARIABLE" });
+      const body = { description: "Factory expense", amount: "10.00", incurredOn: "2026-01-15", costCategoryId: category.id };
+      return { id: (await create(ws, "/api/v1/expenses", body)).id };
+    },
+  },
   subscriptions: {
     scope: "workspace",
     create: async (ws) => {

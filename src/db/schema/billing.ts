@@ -162,6 +162,8 @@ export const payments = sqliteTable(
     uniqueIndex("payments_idempotency_idx").on(t.workspaceId, t.idempotencyKey),
     index("payments_subscription_idx").on(t.subscriptionId, t.createdAt),
     index("payments_installment_idx").on(t.installmentId, t.installmentNumber),
+    // The dashboard's "next charges due": an indexed LIMIT read, whatever the number of charges.
+    index("payments_due_idx").on(t.workspaceId, t.status, t.dueDate),
   ],
 );
 

@@ -16,7 +16,7 @@ import { type DailyData, METRICS, type Period, type Unit, isLevel, metricDefinit
 export const MAX_RANGE_DAYS = 1830;
 const DEFAULT_RANGE_DAYS = 30;
 
-const Day = z
+export const Day = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "a date YYYY-MM-DD")
   .refine(
@@ -73,7 +73,7 @@ export const Series = z
   })
   .openapi("MetricSeries");
 
-function daysBetween(a: string, b: string): number {
+export function daysBetween(a: string, b: string): number {
   return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
 }
 

@@ -1,11 +1,21 @@
-// Metrics and formulas (surface internal, tags metrics and formulas). Bearer key or console session;
-// analytics.read to read, analytics.manage to write formulas and rebuild the rollups.
+// Metrics, formulas, profitability and the dashboard (surface internal, a tag each). Bearer key or
+// console session; analytics.read to read, analytics.manage to write formulas and rebuild the rollups.
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { guard } from "../../access";
 import { IdParam } from "../../billing/schemas";
 import type { AppEnv } from "../../http/app-env";
 import { ok, okList } from "../../http/envelope";
-import { AUTHENTICATED_ERRORS, WRITE_ERRORS, dataResponse, errorResponses, jsonBody, listResponse, routeGroup } from "../../http/openapi";
+import {
+  AUTHENTICATED_ERRORS,
+  WRITE_ERRORS,
+  dataResponse,
+  errorResponses,
+  jsonBody,
+  jsonContent,
+  listResponse,
+  routeGroup,
+} from "../../http/openapi";
+import { Dashboard, DashboardQuery, dashboard } from "./dashboard";
 import { PaginationQuery, pagination } from "../../http/pagination";
 import {
   CreateFormulaBody,
@@ -25,9 +35,12 @@ import {
 import { METRIC_KEYS } from "./metric-catalogue";
 import { rebuildMetrics } from "./metrics-rebuild";
 import { MetricInfo, Series, SeriesQuery, listMetrics, metricSeries } from "./metrics-service";
+import { Profitability, ProfitabilityQuery, SHARED_COST_RULE, profitability } from "./profitability";
 
 const metrics = routeGroup("metrics", "internal");
 const formulas = routeGroup("formulas", "internal");
+const profitabilityGroup = routeGroup("profitability", "internal");
+const dashboardGroup = routeGroup("dashboard", "internal");
 const READ = guard("analytics.read", { allowSession: true });
 const MANAGE = guard("analytics.manage", { allowSession: true });
 
@@ -55,7 +68,53 @@ const Rebuild = z
 const DeletedFormula = z.object({ id: z.uuid(), object: z.literal("formula"), deleted: z.literal(true) }).openapi("DeletedFormula");
 const stripRowsRead = <T extends { rowsRead: number }>({ rowsRead: _r, ...rest }: T) => rest;
 
+const ProfitabilityEnvelope = z.object({
+  data: Profitability,
+  meta: z.object({
+    requestId: z.string(),
+    currency: z.literal("BRL"),
+    sharedCostRule: z.string().openapi({ description: "How direct and shared costs are assigned to the rows." }),
+  }),
+});
+
 export function registerAnalyticsRoutes(app: OpenAPIHono<AppEnv>) {
+  app.openapi(
+    createRoute({
+      ...profitabilityGroup,
+      method: "get",
+      path: "/api/v1/profitability",
+      operationId: "profitability-report",
+      summary: "Revenue, costs (direct and shared), gross profit and margin by month, plan, customer or cost category",
+      ...READ,
+      request: { query: ProfitabilityQuery },
+      responses: {
+        200: {
+          description: "The rows, a key:null row for what no row carries, and totals equal to the metrics totals.",
+          content: jsonContent(ProfitabilityEnvelope),
+        },
+        ...errorResponses(...AUTHENTICATED_ERRORS),
+      },
+    }),
+    async (c) => {
+      const data = await profitability(c.var.deps, c.var.principal, c.req.valid("query"));
+      return c.json({ data, meta: { requestId: c.get("requestId"), currency: "BRL" as const, sharedCostRule: SHARED_COST_RULE } }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      ...dashboardGroup,
+      method: "get",
+      path: "/api/v1/dashboard",
+      operationId: "dashboard-get",
+      summary: "The dashboard in one call: cards with the previous period, revenue vs expenses, top customers and plans, next charges due",
+      ...READ,
+      request: { query: DashboardQuery },
+      responses: { 200: dataResponse("The dashboard.", Dashboard), ...errorResponses(...AUTHENTICATED_ERRORS) },
+    }),
+    async (c) => ok(c, await dashboard(c.var.deps, c.var.principal, c.req.valid("query")), 200),
+  );
+
   app.openapi(
     createRoute({
       ...metrics,

@@ -1,0 +1,1 @@
+CREATE INDEX `payments_due_idx` ON `payments` (`workspace_id`,`status`,`due_date`);

@@ -1,0 +1,341 @@
+// Profitability (PLATFORM.md "profitability"): revenue, refunds, payment fees, direct and shared costs,
+// gross profit and margin by month, plan, customer or cost category over a range.
+//
+// The totals are the metrics' totals for the same range (read from metric_daily), so they equal
+// GET /metrics/{revenue|refunds|payment_fees|expenses} to the cent. What no row carries — one-off charges
+// by plan, costs of a deleted category, shared costs when no row has positive net revenue — is the
+// `key: null` row. Direct costs are expenses allocated to the row's plan or customer; the rest of the
+// range's expenses (shared) is spread over the rows (key:null included) in proportion to their net
+// revenue, largest remainder, so the cents add up exactly.
+import { z } from "@hono/zod-openapi";
+import { and, eq, gte, inArray, isNotNull, lt, lte, ne, or, sql } from "drizzle-orm";
+import { type Principal, requirePermission, tenantOf } from "../../access/principal";
+import { costCategories, customers, expenses, metricDaily, payments, plans, refunds, subscriptions } from "../../db/schema";
+import { inTenant } from "../../db/tenant-scope";
+import type { Deps } from "../../deps";
+import { PAID_STATUSES } from "../../events/metric-rollups";
+import { formatMoney } from "../../lib/money";
+import { addDays, localDay } from "../../lib/time-zones";
+import type { Tenant } from "../../lib/tenant";
+import { largestRemainder } from "./allocation";
+import { Dec, formatValue } from "./formula-engine";
+import { storedValue } from "./metric-catalogue";
+import { Day, MAX_RANGE_DAYS, daysBetween, loadDaily, periodsOf, resolveRange } from "./metrics-service";
+
+export const GROUPINGS = ["month", "plan", "customer", "costCategory"] as const;
+export type Grouping = (typeof GROUPINGS)[number];
+
+export const SHARED_COST_RULE =
+  "Direct costs are the range's expenses (not CANCELED, by incurredOn, BRL amount) allocated to the row's plan (groupBy=plan) or " +
+  "customer (groupBy=customer); every other expense is shared and spread over the rows, the key:null row included, in proportion " +
+  "to their net revenue (revenue − refunds − payment fees; rows with none get no share), by the largest-remainder method so the " +
+  "cents add up exactly (left-over cents to the largest remainders, ties to the earlier row); " +
+  "when no row has positive net revenue the shared costs stay on the key:null row. By month every expense belongs to the month " +
+  "it was incurred in (direct = allocated to a plan or customer, shared = the rest); by costCategory each row is one category's " +
+  "expenses and the revenue is on the key:null row. The key:null row holds what no row carries; totals are the metrics totals.";
+
+export const ProfitabilityQuery = z
+  .object({
+    from: Day.optional().openapi({
+      param: { name: "from", in: "query" },
+      description: "First day (inclusive, the organization's time zone); default 29 days before `to`.",
+    }),
+    to: Day.optional().openapi({ param: { name: "to", in: "query" }, description: "Last day (inclusive); default today." }),
+    groupBy: z
+      .enum(GROUPINGS)
+      .optional()
+      .openapi({ param: { name: "groupBy", in: "query" }, description: "Rows by month (default), plan, customer or costCategory." }),
+    by: z
+      .enum(["month", "plan", "customer", "category", "costCategory"])
+      .optional()
+      .openapi({ param: { name: "by", in: "query" }, description: "Same as groupBy (`category` = costCategory)." }),
+  })
+  .superRefine((q, ctx) => {
+    if (q.from && q.to && q.from > q.to) ctx.addIssue({ code: "custom", path: ["from"], message: "from must not be after to" });
+    if (q.from && q.to && daysBetween(q.from, q.to) >= MAX_RANGE_DAYS)
+      ctx.addIssue({ code: "custom", path: ["to"], message: `at most ${MAX_RANGE_DAYS} days` });
+    const by = q.by === "category" ? "costCategory" : q.by;
+    if (q.groupBy && by && q.groupBy !== by)
+      ctx.addIssue({ code: "custom", path: ["by"], message: "by and groupBy name different groupings; send one" });
+  });
+export type ProfitabilityQuery = z.infer<typeof ProfitabilityQuery>;
+
+const Money = z.string().openapi({ description: "BRL, a decimal string exact to the cent." });
+const Amounts = {
+  revenue: Money,
+  refunds: Money,
+  paymentFees: Money,
+  netRevenue: Money,
+  directCosts: Money,
+  sharedCosts: Money,
+  grossProfit: Money,
+  margin: z.string().nullable().openapi({ description: "grossProfit ÷ revenue × 100 (percent); null when revenue is 0." }),
+};
+export const ProfitabilityRow = z
+  .object({
+    key: z
+      .string()
+      .nullable()
+      .openapi({ description: "The month (YYYY-MM), plan id, customer id or cost category id; null for what no row carries." }),
+    name: z.string().nullable(),
+    ...Amounts,
+  })
+  .openapi("ProfitabilityRow");
+export const Profitability = z
+  .object({
+    object: z.literal("profitability"),
+    groupBy: z.enum(GROUPINGS),
+    from: z.string(),
+    to: z.string(),
+    timeZone: z.string(),
+    rows: z.array(ProfitabilityRow),
+    totals: z.object(Amounts),
+  })
+  .openapi("Profitability");
+export const ProfitabilityMeta = z.object({ sharedCostRule: z.string(), currency: z.literal("BRL") });
+
+interface Cents {
+  revenue: number;
+  refunds: number;
+  fees: number;
+  direct: number;
+  shared: number;
+}
+interface Row extends Cents {
+  key: string | null;
+  name: string | null;
+}
+const zero = (): Cents => ({ revenue: 0, refunds: 0, fees: 0, direct: 0, shared: 0 });
+const net = (r: Cents) => r.revenue - r.refunds - r.fees;
+const profit = (r: Cents) => net(r) - r.direct - r.shared;
+
+function format(r: Cents) {
+  const margin = r.revenue === 0 ? null : formatValue(new Dec(profit(r)).div(r.revenue).times(100), "PERCENT");
+  return {
+    revenue: formatMoney(r.revenue),
+    refunds: formatMoney(r.refunds),
+    paymentFees: formatMoney(r.fees),
+    netRevenue: formatMoney(net(r)),
+    directCosts: formatMoney(r.direct),
+    sharedCosts: formatMoney(r.shared),
+    grossProfit: formatMoney(profit(r)),
+    margin,
+  };
+}
+
+/** The range's totals from the rollups: what GET /metrics answers for the same range. */
+async function metricTotals(deps: Deps, tenant: Tenant, from: string, to: string) {
+  const data = await loadDaily(deps, tenant, ["revenue", "refunds", "payment_fees", "expenses"], from, to);
+  const period = { start: from, end: to };
+  return {
+    revenue: storedValue(data, "revenue", period),
+    refunds: storedValue(data, "refunds", period),
+    fees: storedValue(data, "payment_fees", period),
+    expenses: storedValue(data, "expenses", period),
+  };
+}
+
+const CHUNK = 90; // D1 binds at most 100 parameters per statement
+
+async function namesOf(deps: Deps, tenant: Tenant, table: typeof plans | typeof customers, ids: string[]) {
+  const names = new Map<string, string>();
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const rows = await deps.db
+      .select({ id: table.id, name: table.name })
+      .from(table)
+      .where(and(inTenant(table, tenant), inArray(table.id, ids.slice(i, i + CHUNK))));
+    for (const r of rows) names.set(r.id, r.name);
+  }
+  return names;
+}
+
+/** Revenue, fees and refunds per plan or customer over [from, to], and the direct expenses. */
+async function byParty(deps: Deps, tenant: Tenant, by: "plan" | "customer", from: string, to: string, zone: string) {
+  const partyOfPayment = by === "plan" ? subscriptions.planId : payments.customerId;
+  const paid = deps.db
+    .select({
+      key: partyOfPayment,
+      revenue: sql<number>`coalesce(sum(${payments.valueCents}), 0)`,
+      fees: sql<number>`coalesce(sum(case when ${payments.netValueCents} is null then 0 else ${payments.valueCents} - ${payments.netValueCents} end), 0)`,
+    })
+    .from(payments)
+    .leftJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
+    .where(
+      and(
+        inTenant(payments, tenant),
+        isNotNull(payments.upstreamId),
+        inArray(payments.status, [...PAID_STATUSES]),
+        gte(payments.paymentDate, from),
+        lte(payments.paymentDate, to),
+      ),
+    )
+    .groupBy(partyOfPayment);
+  // Refunds are dated by their local day (as the rollups date them): read a day either side, bucket here.
+  const refunded = deps.db
+    .select({ key: partyOfPayment, value: refunds.valueCents, at: refunds.updatedAt })
+    .from(refunds)
+    .innerJoin(payments, eq(payments.id, refunds.paymentId))
+    .leftJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
+    .where(
+      and(
+        inTenant(refunds, tenant),
+        eq(refunds.status, "done"),
+        gte(refunds.updatedAt, addDays(from, -1)),
+        lt(refunds.updatedAt, addDays(to, 2)),
+      ),
+    );
+  const expenseParty = by === "plan" ? expenses.planId : expenses.customerId;
+  const direct = deps.db
+    .select({ key: expenseParty, value: sql<number>`coalesce(sum(${expenses.amountBrlCents}), 0)` })
+    .from(expenses)
+    .where(
+      and(
+        inTenant(expenses, tenant),
+        ne(expenses.status, "CANCELED"),
+        gte(expenses.incurredOn, from),
+        lte(expenses.incurredOn, to),
+        isNotNull(expenseParty),
+      ),
+    )
+    .groupBy(expenseParty);
+  const [paidRows, refundRows, directRows] = await deps.db.batch([paid, refunded, direct]);
+
+  const rows = new Map<string, Row>();
+  const row = (key: string) => {
+    const found = rows.get(key);
+    if (found) return found;
+    const r: Row = { key, name: null, ...zero() };
+    rows.set(key, r);
+    return r;
+  };
+  for (const p of paidRows) {
+    if (p.key === null) continue;
+    const r = row(p.key);
+    r.revenue += Number(p.revenue);
+    r.fees += Number(p.fees);
+  }
+  for (const f of refundRows) {
+    const day = localDay(f.at, zone);
+    if (f.key === null || day < from || day > to) continue;
+    row(f.key).refunds += f.value;
+  }
+  for (const d of directRows) if (d.key !== null) row(d.key).direct += Number(d.value);
+  const names = await namesOf(deps, tenant, by === "plan" ? plans : customers, [...rows.keys()]);
+  for (const r of rows.values()) r.name = names.get(r.key ?? "") ?? null;
+  return [...rows.values()].sort((a, b) => b.revenue - a.revenue || net(b) - net(a) || (a.key ?? "").localeCompare(b.key ?? ""));
+}
+
+async function byMonth(deps: Deps, tenant: Tenant, from: string, to: string) {
+  const months = periodsOf(from, to, "month");
+  const data = await loadDaily(deps, tenant, ["revenue", "refunds", "payment_fees", "expenses"], from, to);
+  const month = sql<string>`substr(${expenses.incurredOn}, 1, 7)`;
+  const directRows = await deps.db
+    .select({ month, value: sql<number>`coalesce(sum(${expenses.amountBrlCents}), 0)` })
+    .from(expenses)
+    .where(
+      and(
+        inTenant(expenses, tenant),
+        ne(expenses.status, "CANCELED"),
+        gte(expenses.incurredOn, from),
+        lte(expenses.incurredOn, to),
+        or(isNotNull(expenses.planId), isNotNull(expenses.customerId)),
+      ),
+    )
+    .groupBy(month);
+  const direct = new Map(directRows.map((d) => [d.month, Number(d.value)]));
+  return months.map((p): Row => {
+    const key = p.start.slice(0, 7);
+    const costs = storedValue(data, "expenses", p);
+    const allocated = Math.min(direct.get(key) ?? 0, costs);
+    return {
+      key,
+      name: key,
+      revenue: storedValue(data, "revenue", p),
+      refunds: storedValue(data, "refunds", p),
+      fees: storedValue(data, "payment_fees", p),
+      direct: allocated,
+      shared: costs - allocated,
+    };
+  });
+}
+
+async function byCategory(deps: Deps, tenant: Tenant, from: string, to: string) {
+  const prefix = "expenses.category.";
+  const [sums, categories] = await deps.db.batch([
+    deps.db
+      .select({ metric: metricDaily.metric, value: sql<number>`coalesce(sum(${metricDaily.value}), 0)` })
+      .from(metricDaily)
+      .where(
+        and(
+          inTenant(metricDaily, tenant),
+          gte(metricDaily.metric, prefix),
+          lt(metricDaily.metric, "expenses.category/"),
+          gte(metricDaily.day, from),
+          lte(metricDaily.day, to),
+        ),
+      )
+      .groupBy(metricDaily.metric),
+    deps.db.select({ id: costCategories.id, name: costCategories.name }).from(costCategories).where(inTenant(costCategories, tenant)),
+  ]);
+  const names = new Map(categories.map((c) => [c.id, c.name]));
+  return sums
+    .map((s): Row => {
+      const id = s.metric.slice(prefix.length);
+      return { key: id, name: names.get(id) ?? null, ...zero(), direct: Number(s.value) };
+    })
+    .filter((r) => r.direct !== 0 && r.name !== null)
+    .sort((a, b) => b.direct - a.direct || (a.key ?? "").localeCompare(b.key ?? ""));
+}
+
+export async function profitability(deps: Deps, principal: Principal, query: ProfitabilityQuery) {
+  requirePermission(principal, "analytics.read");
+  const tenant = tenantOf(principal);
+  const groupBy: Grouping = query.groupBy ?? (query.by === "category" ? "costCategory" : query.by) ?? "month";
+  const range = await resolveRange(deps, tenant, { from: query.from, to: query.to, interval: "day" });
+  const { from, to, timeZone } = range;
+  const totals = await metricTotals(deps, tenant, from, to);
+
+  const rows =
+    groupBy === "month"
+      ? await byMonth(deps, tenant, from, to)
+      : groupBy === "costCategory"
+        ? await byCategory(deps, tenant, from, to)
+        : await byParty(deps, tenant, groupBy, from, to, timeZone);
+
+  // What no row carries: the metrics totals minus the rows' sums.
+  const rest: Row = { key: null, name: null, ...zero() };
+  const sum = (f: (r: Row) => number) => rows.reduce((a, r) => a + f(r), 0);
+  rest.revenue = totals.revenue - sum((r) => r.revenue);
+  rest.refunds = totals.refunds - sum((r) => r.refunds);
+  rest.fees = totals.fees - sum((r) => r.fees);
+  const sharedPool = totals.expenses - sum((r) => r.direct + r.shared);
+  const all = [...rows, rest];
+  // By plan or customer the key:null row's revenue (e.g. one-off charges by plan) bears its share too.
+  const shares =
+    groupBy === "plan" || groupBy === "customer"
+      ? largestRemainder(
+          sharedPool,
+          all.map((r) => net(r)),
+        )
+      : null;
+  if (shares) for (const [i, r] of all.entries()) r.shared = shares[i] ?? 0;
+  else rest.shared = sharedPool;
+
+  const total = all.reduce((t, r) => {
+    t.revenue += r.revenue;
+    t.refunds += r.refunds;
+    t.fees += r.fees;
+    t.direct += r.direct;
+    t.shared += r.shared;
+    return t;
+  }, zero());
+  return {
+    object: "profitability" as const,
+    groupBy,
+    from,
+    to,
+    timeZone,
+    rows: all.map((r) => ({ key: r.key, name: r.name, ...format(r) })),
+    totals: format(total),
+  };
+}
