@@ -1399,6 +1399,170 @@ export interface paths {
         patch: operations["cost-categories-update"];
         trace?: never;
     };
+    "/api/v1/suppliers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List suppliers (search by name or CPF/CNPJ with `q`)
+         * @description **Permission:** `finance.read` — an API key (bearer) or a console session whose role grants it.
+         */
+        get: operations["suppliers-list"];
+        put?: never;
+        /**
+         * Create a supplier
+         * @description **Permission:** `finance.manage` — an API key (bearer) or a console session whose role grants it.
+         */
+        post: operations["suppliers-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/suppliers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a supplier
+         * @description **Permission:** `finance.read` — an API key (bearer) or a console session whose role grants it.
+         */
+        get: operations["suppliers-get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a supplier (409 IN_USE while expenses point at it)
+         * @description **Permission:** `finance.manage` — an API key (bearer) or a console session whose role grants it.
+         */
+        delete: operations["suppliers-delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update or archive a supplier
+         * @description **Permission:** `finance.manage` — an API key (bearer) or a console session whose role grants it.
+         */
+        patch: operations["suppliers-update"];
+        trace?: never;
+    };
+    "/api/v1/expenses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List expenses (filters on dates, category, supplier, status, source, plan, customer, currency)
+         * @description **Permission:** `finance.read` — an API key (bearer) or a console session whose role grants it.
+         */
+        get: operations["expenses-list"];
+        put?: never;
+        /**
+         * Record an expense (BRL, or USD with its exchange rate)
+         * @description **Permission:** `finance.manage` — an API key (bearer) or a console session whose role grants it.
+         */
+        post: operations["expenses-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/expenses/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an expense
+         * @description **Permission:** `finance.read` — an API key (bearer) or a console session whose role grants it.
+         */
+        get: operations["expenses-get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an expense (an imported one: 409 INVALID_STATE)
+         * @description **Permission:** `finance.manage` — an API key (bearer) or a console session whose role grants it.
+         */
+        delete: operations["expenses-delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update or cancel an expense (an imported one: category and allocation only)
+         * @description **Permission:** `finance.manage` — an API key (bearer) or a console session whose role grants it.
+         */
+        patch: operations["expenses-update"];
+        trace?: never;
+    };
+    "/api/v1/expenses/{id}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a PENDING expense PAID (409 INVALID_STATE otherwise)
+         * @description **Permission:** `finance.manage` — an API key (bearer) or a console session whose role grants it.
+         */
+        post: operations["expenses-pay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/profitability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Revenue, costs (direct and shared), gross profit and margin by month, plan, customer or cost category
+         * @description **Permission:** `analytics.read` — an API key (bearer) or a console session whose role grants it.
+         */
+        get: operations["profitability-report"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dashboard in one call: cards with the previous period, revenue vs expenses, top customers and plans, next charges due
+         * @description **Permission:** `analytics.read` — an API key (bearer) or a console session whose role grants it.
+         */
+        get: operations["dashboard-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/metrics": {
         parameters: {
             query?: never;
@@ -6369,6 +6533,327 @@ export interface components {
             object: "cost_category";
             /** @enum {boolean} */
             deleted: true;
+        };
+        Supplier: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            object: "supplier";
+            name: string;
+            cpfCnpj: string | null;
+            email: string | null;
+            phone: string | null;
+            website: string | null;
+            /** Format: uuid */
+            defaultCostCategoryId: string | null;
+            notes: string | null;
+            archived: boolean;
+            createdAt: string;
+            updatedAt: string;
+        };
+        CreateSupplier: {
+            name: string;
+            /**
+             * @description CPF or CNPJ (check digits verified, as for customers); stored without punctuation.
+             * @example 11.222.333/0001-81
+             */
+            cpfCnpj?: string | null;
+            /** Format: email */
+            email?: string | null;
+            phone?: string | null;
+            /** Format: uri */
+            website?: string | null;
+            /** Format: uuid */
+            defaultCostCategoryId?: string | null;
+            notes?: string | null;
+        };
+        UpdateSupplier: {
+            name?: string;
+            /**
+             * @description CPF or CNPJ (check digits verified, as for customers); stored without punctuation.
+             * @example 11.222.333/0001-81
+             */
+            cpfCnpj?: string | null;
+            /** Format: email */
+            email?: string | null;
+            phone?: string | null;
+            /** Format: uri */
+            website?: string | null;
+            /** Format: uuid */
+            defaultCostCategoryId?: string | null;
+            notes?: string | null;
+            archived?: boolean;
+        };
+        DeletedSupplier: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            object: "supplier";
+            /** @enum {boolean} */
+            deleted: true;
+        };
+        Expense: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            object: "expense";
+            description: string;
+            /**
+             * @description In `currency`.
+             * @example 100.00
+             */
+            amount: string;
+            /** @enum {string} */
+            currency: "BRL" | "USD";
+            /**
+             * @description BRL per unit; null for BRL.
+             * @example 5.432100
+             */
+            exchangeRate: string | null;
+            /**
+             * @description amount × exchangeRate, half-even to the cent.
+             * @example 543.21
+             */
+            amountBrl: string;
+            incurredOn: string;
+            dueDate: string | null;
+            paidAt: string | null;
+            /** @enum {string} */
+            status: "PENDING" | "PAID" | "CANCELED";
+            /** Format: uuid */
+            costCategoryId: string;
+            /** Format: uuid */
+            supplierId: string | null;
+            planId: string | null;
+            customerId: string | null;
+            /** @enum {string} */
+            recurrence: "NONE" | "MONTHLY" | "YEARLY";
+            recurrenceEndsOn: string | null;
+            /** Format: uuid */
+            recurrenceParentId: string | null;
+            /** @enum {string} */
+            source: "MANUAL" | "AWS" | "RECURRENCE";
+            sourceRef: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        CreateExpense: {
+            description: string;
+            /**
+             * @description Decimal string, or a JSON number as Asaas clients send it; at most 2 decimals.
+             * @example 129.90
+             */
+            amount: string | number;
+            /**
+             * @default BRL
+             * @enum {string}
+             */
+            currency: "BRL" | "USD";
+            /**
+             * @description BRL per unit of `currency`, > 0, at most 6 decimals; required when currency is not BRL.
+             * @example 5.4321
+             */
+            exchangeRate?: string | number | null;
+            /**
+             * @description The accrual date reports use.
+             * @example 2026-12-20
+             */
+            incurredOn: string;
+            /** @example 2026-12-20 */
+            dueDate?: string | null;
+            /**
+             * @default PENDING
+             * @enum {string}
+             */
+            status: "PENDING" | "PAID";
+            /**
+             * Format: date-time
+             * @description With status PAID; defaults to now.
+             * @example 2026-11-25T14:00:00Z
+             */
+            paidAt?: string | null;
+            /**
+             * Format: uuid
+             * @description Required unless the supplier has a default category.
+             */
+            costCategoryId?: string;
+            /** Format: uuid */
+            supplierId?: string | null;
+            /**
+             * Format: uuid
+             * @description Allocation: a direct cost of this plan.
+             */
+            planId?: string | null;
+            /**
+             * Format: uuid
+             * @description Allocation: a direct cost of this customer.
+             */
+            customerId?: string | null;
+            /**
+             * @default NONE
+             * @enum {string}
+             */
+            recurrence: "NONE" | "MONTHLY" | "YEARLY";
+            /**
+             * @description Last day an occurrence may fall on (inclusive).
+             * @example 2026-12-20
+             */
+            recurrenceEndsOn?: string | null;
+        };
+        UpdateExpense: {
+            description?: string;
+            /**
+             * @description Decimal string, or a JSON number as Asaas clients send it; at most 2 decimals.
+             * @example 129.90
+             */
+            amount?: string | number;
+            /** @enum {string} */
+            currency?: "BRL" | "USD";
+            /**
+             * @description BRL per unit of `currency`, > 0, at most 6 decimals; required when currency is not BRL.
+             * @example 5.4321
+             */
+            exchangeRate?: string | number | null;
+            /** @example 2026-12-20 */
+            incurredOn?: string;
+            /** @example 2026-12-20 */
+            dueDate?: string | null;
+            /** @enum {string} */
+            status?: "PENDING" | "PAID" | "CANCELED";
+            /**
+             * Format: date-time
+             * @example 2026-11-25T14:00:00Z
+             */
+            paidAt?: string | null;
+            /** Format: uuid */
+            costCategoryId?: string;
+            /** Format: uuid */
+            supplierId?: string | null;
+            /** Format: uuid */
+            planId?: string | null;
+            /** Format: uuid */
+            customerId?: string | null;
+            /** @enum {string} */
+            recurrence?: "NONE" | "MONTHLY" | "YEARLY";
+            /** @example 2026-12-20 */
+            recurrenceEndsOn?: string | null;
+        };
+        PayExpense: {
+            /**
+             * Format: date-time
+             * @description When it was paid; defaults to now.
+             * @example 2026-11-25T14:00:00Z
+             */
+            paidAt?: string;
+        };
+        DeletedExpense: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            object: "expense";
+            /** @enum {boolean} */
+            deleted: true;
+        };
+        Profitability: {
+            /** @enum {string} */
+            object: "profitability";
+            /** @enum {string} */
+            groupBy: "month" | "plan" | "customer" | "costCategory";
+            from: string;
+            to: string;
+            timeZone: string;
+            rows: components["schemas"]["ProfitabilityRow"][];
+            totals: {
+                /** @description BRL, a decimal string exact to the cent. */
+                revenue: string;
+                /** @description BRL, a decimal string exact to the cent. */
+                refunds: string;
+                /** @description BRL, a decimal string exact to the cent. */
+                paymentFees: string;
+                /** @description BRL, a decimal string exact to the cent. */
+                netRevenue: string;
+                /** @description BRL, a decimal string exact to the cent. */
+                directCosts: string;
+                /** @description BRL, a decimal string exact to the cent. */
+                sharedCosts: string;
+                /** @description BRL, a decimal string exact to the cent. */
+                grossProfit: string;
+                /** @description grossProfit ÷ revenue × 100 (percent); null when revenue is 0. */
+                margin: string | null;
+            };
+        };
+        ProfitabilityRow: {
+            /** @description The month (YYYY-MM), plan id, customer id or cost category id; null for what no row carries. */
+            key: string | null;
+            name: string | null;
+            /** @description BRL, a decimal string exact to the cent. */
+            revenue: string;
+            /** @description BRL, a decimal string exact to the cent. */
+            refunds: string;
+            /** @description BRL, a decimal string exact to the cent. */
+            paymentFees: string;
+            /** @description BRL, a decimal string exact to the cent. */
+            netRevenue: string;
+            /** @description BRL, a decimal string exact to the cent. */
+            directCosts: string;
+            /** @description BRL, a decimal string exact to the cent. */
+            sharedCosts: string;
+            /** @description BRL, a decimal string exact to the cent. */
+            grossProfit: string;
+            /** @description grossProfit ÷ revenue × 100 (percent); null when revenue is 0. */
+            margin: string | null;
+        };
+        Dashboard: {
+            /** @enum {string} */
+            object: "dashboard";
+            /** @enum {string} */
+            period: "7d" | "30d" | "90d" | "mtd" | "qtd" | "ytd" | "custom";
+            from: string;
+            to: string;
+            previous: {
+                from: string;
+                to: string;
+            };
+            timeZone: string;
+            cards: {
+                key: string;
+                name: string;
+                /** @enum {string} */
+                unit: "BRL" | "COUNT" | "PERCENT";
+                value: string | null;
+                /** @description The same card over the previous equal period. */
+                previous: string | null;
+                /** @description (value − previous) ÷ |previous| × 100, to 2 decimals; null when either is null or previous is 0. */
+                changePercent: string | null;
+            }[];
+            series: {
+                day: string;
+                revenue: string;
+                expenses: string;
+            }[];
+            /** @description By MRR of their ACTIVE subscriptions (highest first). */
+            topCustomers: {
+                id: string;
+                name: string | null;
+                mrr: string;
+                activeSubscriptions: number;
+            }[];
+            /** @description By MRR of their ACTIVE subscriptions (highest first). */
+            topPlans: {
+                id: string;
+                name: string | null;
+                mrr: string;
+                activeSubscriptions: number;
+            }[];
+            nextChargesDue: {
+                id: string;
+                customerId: string;
+                customerName: string | null;
+                value: string;
+                dueDate: string;
+                billingType: string;
+                description: string | null;
+            }[];
         };
         Metric: {
             key: string;
@@ -19114,6 +19599,2003 @@ export interface operations {
             };
             /** @description Idempotency-Key reused with a different request. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "suppliers-list": {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number | null;
+                /** @description Part of the name (case-insensitive) or of the CPF/CNPJ. */
+                q?: string;
+                archived?: "true" | "false";
+                defaultCostCategoryId?: string;
+            };
+            header?: {
+                /** @description Optional: the organization to act in. A key acts only in its own (403 otherwise); a session may name any it belongs to. */
+                "X-Organization-Id"?: string;
+                /** @description Optional: the workspace to act in (default: the organization's default). A workspace-bound key may name only its own (403). */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of suppliers, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "object": "supplier",
+                     *           "name": "Maria Silva",
+                     *           "cpfCnpj": "52998224725",
+                     *           "email": "maria@example.com",
+                     *           "phone": "1132300606",
+                     *           "website": "website",
+                     *           "defaultCostCategoryId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "notes": "notes",
+                     *           "archived": true,
+                     *           "createdAt": "2026-11-21T20:38:35.123Z",
+                     *           "updatedAt": "2026-11-21T20:38:35.123Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Supplier"][];
+                        meta: {
+                            requestId: string;
+                            pagination: {
+                                limit: number;
+                                offset: number;
+                                totalCount: number;
+                                hasMore: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential, or a key from the other environment (ENVIRONMENT_MISMATCH). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks the permission named in the error, or names a tenant it does not belong to. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in this tenant, or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "suppliers-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: the organization to act in. A key acts only in its own (403 otherwise); a session may name any it belongs to. */
+                "X-Organization-Id"?: string;
+                /** @description Optional: the workspace to act in (default: the organization's default). A workspace-bound key may name only its own (403). */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Maria Silva",
+                 *       "cpfCnpj": "11.222.333/0001-81",
+                 *       "email": "maria@example.com",
+                 *       "phone": "1132300606",
+                 *       "website": "https://merchant.example.com/webhooks/ponte",
+                 *       "defaultCostCategoryId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                 *       "notes": "notes"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateSupplier"];
+            };
+        };
+        responses: {
+            /** @description The supplier. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "object": "supplier",
+                     *         "name": "Maria Silva",
+                     *         "cpfCnpj": "52998224725",
+                     *         "email": "maria@example.com",
+                     *         "phone": "1132300606",
+                     *         "website": "website",
+                     *         "defaultCostCategoryId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "notes": "notes",
+                     *         "archived": true,
+                     *         "createdAt": "2026-11-21T20:38:35.123Z",
+                     *         "updatedAt": "2026-11-21T20:38:35.123Z"
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Supplier"];
+                        meta: {
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential, or a key from the other environment (ENVIRONMENT_MISMATCH). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks the permission named in the error, or names a tenant it does not belong to. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in this tenant, or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: an idempotent request still in flight, or a state change the record's status does not allow. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "suppliers-get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: the organization to act in. A key acts only in its own (403 otherwise); a session may name any it belongs to. */
+                "X-Organization-Id"?: string;
+                /** @description Optional: the workspace to act in (default: the organization's default). A workspace-bound key may name only its own (403). */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The supplier. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "object": "supplier",
+                     *         "name": "Maria Silva",
+                     *         "cpfCnpj": "52998224725",
+                     *         "email": "maria@example.com",
+                     *         "phone": "1132300606",
+                     *         "website": "website",
+                     *         "defaultCostCategoryId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "notes": "notes",
+                     *         "archived": true,
+                     *         "createdAt": "2026-11-21T20:38:35.123Z",
+                     *         "updatedAt": "2026-11-21T20:38:35.123Z"
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Supplier"];
+                        meta: {
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential, or a key from the other environment (ENVIRONMENT_MISMATCH). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks the permission named in the error, or names a tenant it does not belong to. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in this tenant, or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "suppliers-delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: the organization to act in. A key acts only in its own (403 otherwise); a session may name any it belongs to. */
+                "X-Organization-Id"?: string;
+                /** @description Optional: the workspace to act in (default: the organization's default). A workspace-bound key may name only its own (403). */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "object": "supplier",
+                     *         "deleted": true
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["DeletedSupplier"];
+                        meta: {
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential, or a key from the other environment (ENVIRONMENT_MISMATCH). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks the permission named in the error, or names a tenant it does not belong to. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in this tenant, or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: an idempotent request still in flight, or a state change the record's status does not allow. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "suppliers-update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: the organization to act in. A key acts only in its own (403 otherwise); a session may name any it belongs to. */
+                "X-Organization-Id"?: string;
+                /** @description Optional: the workspace to act in (default: the organization's default). A workspace-bound key may name only its own (403). */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Maria Silva",
+                 *       "cpfCnpj": "11.222.333/0001-81",
+                 *       "email": "maria@example.com",
+                 *       "phone": "1132300606",
+                 *       "website": "https://merchant.example.com/webhooks/ponte",
+                 *       "defaultCostCategoryId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                 *       "notes": "notes",
+                 *       "archived": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateSupplier"];
+            };
+        };
+        responses: {
+            /** @description The supplier. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "object": "supplier",
+                     *         "name": "Maria Silva",
+                     *         "cpfCnpj": "52998224725",
+                     *         "email": "maria@example.com",
+                     *         "phone": "1132300606",
+                     *         "website": "website",
+                     *         "defaultCostCategoryId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "notes": "notes",
+                     *         "archived": true,
+                     *         "createdAt": "2026-11-21T20:38:35.123Z",
+                     *         "updatedAt": "2026-11-21T20:38:35.123Z"
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Supplier"];
+                        meta: {
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential, or a key from the other environment (ENVIRONMENT_MISMATCH). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks the permission named in the error, or names a tenant it does not belong to. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in this tenant, or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: an idempotent request still in flight, or a state change the record's status does not allow. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "expenses-list": {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number | null;
+                /** @description incurredOn on or after this day. */
+                from?: string;
+                /** @description incurredOn on or before this day. */
+                to?: string;
+                /** @description Only records whose incurredOn is this day (YYYY-MM-DD). */
+                incurredOn?: string;
+                /** @description Only records whose incurredOn is this day or later. */
+                "incurredOn[ge]"?: string;
+                /** @description Only records whose incurredOn is this day or earlier. */
+                "incurredOn[le]"?: string;
+                /** @description Only records whose dueDate is this day (YYYY-MM-DD). */
+                dueDate?: string;
+                /** @description Only records whose dueDate is this day or later. */
+                "dueDate[ge]"?: string;
+                /** @description Only records whose dueDate is this day or earlier. */
+                "dueDate[le]"?: string;
+                /** @description This category or one of its children. */
+                costCategoryId?: string;
+                supplierId?: string;
+                status?: "PENDING" | "PAID" | "CANCELED";
+                source?: "MANUAL" | "AWS" | "RECURRENCE";
+                planId?: string;
+                customerId?: string;
+                currency?: "BRL" | "USD";
+            };
+            header?: {
+                /** @description Optional: the organization to act in. A key acts only in its own (403 otherwise); a session may name any it belongs to. */
+                "X-Organization-Id"?: string;
+                /** @description Optional: the workspace to act in (default: the organization's default). A workspace-bound key may name only its own (403). */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of expenses, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "object": "expense",
+                     *           "description": "Pedido 1001",
+                     *           "amount": "100.00",
+                     *           "currency": "BRL",
+                     *           "exchangeRate": "5.432100",
+                     *           "amountBrl": "543.21",
+                     *           "incurredOn": "incurredOn",
+                     *           "dueDate": "2026-12-01",
+                     *           "paidAt": "paidAt",
+                     *           "status": "PENDING",
+                     *           "costCategoryId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "supplierId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "planId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "recurrence": "NONE",
+                     *           "recurrenceEndsOn": "recurrenceEndsOn",
+                     *           "recurrenceParentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "source": "MANUAL",
+                     *           "sourceRef": "sourceRef",
+                     *           "createdAt": "2026-11-21T20:38:35.123Z",
+                     *           "updatedAt": "2026-11-21T20:38:35.123Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Expense"][];
+                        meta: {
+                            requestId: string;
+                            pagination: {
+                                limit: number;
+                                offset: number;
+                                totalCount: number;
+                                hasMore: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential, or a key from the other environment (ENVIRONMENT_MISMATCH). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks the permission named in the error, or names a tenant it does not belong to. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in this tenant, or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "expenses-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: the organization to act in. A key acts only in its own (403 otherwise); a session may name any it belongs to. */
+                "X-Organization-Id"?: string;
+                /** @description Optional: the workspace to act in (default: the organization's default). A workspace-bound key may name only its own (403). */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "description": "Pedido 1001",
+                 *       "amount": "129.90",
+                 *       "currency": "BRL",
+                 *       "exchangeRate": "5.4321",
+                 *       "incurredOn": "2026-12-20",
+                 *       "dueDate": "2026-12-20",
+                 *       "status": "PENDING",
+                 *       "paidAt": "2026-11-25T14:00:00Z",
+                 *       "costCategoryId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                 *       "supplierId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                 *       "planId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                 *       "customerId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                 *       "recurrence": "NONE",
+                 *       "recurrenceEndsOn": "2026-12-20"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateExpense"];
+            };
+        };
+        responses: {
+            /** @description The expense. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "object": "expense",
+                     *         "description": "Pedido 1001",
+                     *         "amount": "100.00",
+                     *         "currency": "BRL",
+                     *         "exchangeRate": "5.432100",
+                     *         "amountBrl": "543.21",
+                     *         "incurredOn": "incurredOn",
+                     *         "dueDate": "2026-12-01",
+                     *         "paidAt": "paidAt",
+                     *         "status": "PENDING",
+                     *         "costCategoryId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "supplierId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "planId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "customerId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "recurrence": "NONE",
+                     *         "recurrenceEndsOn": "recurrenceEndsOn",
+                     *         "recurrenceParentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "source": "MANUAL",
+                     *         "sourceRef": "sourceRef",
+                     *         "createdAt": "2026-11-21T20:38:35.123Z",
+                     *         "updatedAt": "2026-11-21T20:38:35.123Z"
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Expense"];
+                        meta: {
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential, or a key from the other environment (ENVIRONMENT_MISMATCH). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks the permission named in the error, or names a tenant it does not belong to. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in this tenant, or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: an idempotent request still in flight, or a state change the record's status does not allow. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "expenses-get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: the organization to act in. A key acts only in its own (403 otherwise); a session may name any it belongs to. */
+                "X-Organization-Id"?: string;
+                /** @description Optional: the workspace to act in (default: the organization's default). A workspace-bound key may name only its own (403). */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The expense. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "object": "expense",
+                     *         "description": "Pedido 1001",
+                     *         "amount": "100.00",
+                     *         "currency": "BRL",
+                     *         "exchangeRate": "5.432100",
+                     *         "amountBrl": "543.21",
+                     *         "incurredOn": "incurredOn",
+                     *         "dueDate": "2026-12-01",
+                     *         "paidAt": "paidAt",
+                     *         "status": "PENDING",
+                     *         "costCategoryId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "supplierId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "planId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "customerId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "recurrence": "NONE",
+                     *         "recurrenceEndsOn": "recurrenceEndsOn",
+                     *         "recurrenceParentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "source": "MANUAL",
+                     *         "sourceRef": "sourceRef",
+                     *         "createdAt": "2026-11-21T20:38:35.123Z",
+                     *         "updatedAt": "2026-11-21T20:38:35.123Z"
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Expense"];
+                        meta: {
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential, or a key from the other environment (ENVIRONMENT_MISMATCH). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks the permission named in the error, or names a tenant it does not belong to. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in this tenant, or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "expenses-delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: the organization to act in. A key acts only in its own (403 otherwise); a session may name any it belongs to. */
+                "X-Organization-Id"?: string;
+                /** @description Optional: the workspace to act in (default: the organization's default). A workspace-bound key may name only its own (403). */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "object": "expense",
+                     *         "deleted": true
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["DeletedExpense"];
+                        meta: {
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential, or a key from the other environment (ENVIRONMENT_MISMATCH). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks the permission named in the error, or names a tenant it does not belong to. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in this tenant, or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: an idempotent request still in flight, or a state change the record's status does not allow. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "expenses-update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: the organization to act in. A key acts only in its own (403 otherwise); a session may name any it belongs to. */
+                "X-Organization-Id"?: string;
+                /** @description Optional: the workspace to act in (default: the organization's default). A workspace-bound key may name only its own (403). */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "description": "Pedido 1001",
+                 *       "amount": "129.90",
+                 *       "currency": "BRL",
+                 *       "exchangeRate": "5.4321",
+                 *       "incurredOn": "2026-12-20",
+                 *       "dueDate": "2026-12-20",
+                 *       "status": "PENDING",
+                 *       "paidAt": "2026-11-25T14:00:00Z",
+                 *       "costCategoryId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                 *       "supplierId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                 *       "planId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                 *       "customerId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                 *       "recurrence": "NONE",
+                 *       "recurrenceEndsOn": "2026-12-20"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateExpense"];
+            };
+        };
+        responses: {
+            /** @description The expense. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "object": "expense",
+                     *         "description": "Pedido 1001",
+                     *         "amount": "100.00",
+                     *         "currency": "BRL",
+                     *         "exchangeRate": "5.432100",
+                     *         "amountBrl": "543.21",
+                     *         "incurredOn": "incurredOn",
+                     *         "dueDate": "2026-12-01",
+                     *         "paidAt": "paidAt",
+                     *         "status": "PENDING",
+                     *         "costCategoryId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "supplierId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "planId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "customerId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "recurrence": "NONE",
+                     *         "recurrenceEndsOn": "recurrenceEndsOn",
+                     *         "recurrenceParentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "source": "MANUAL",
+                     *         "sourceRef": "sourceRef",
+                     *         "createdAt": "2026-11-21T20:38:35.123Z",
+                     *         "updatedAt": "2026-11-21T20:38:35.123Z"
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Expense"];
+                        meta: {
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential, or a key from the other environment (ENVIRONMENT_MISMATCH). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks the permission named in the error, or names a tenant it does not belong to. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in this tenant, or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: an idempotent request still in flight, or a state change the record's status does not allow. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "expenses-pay": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: the organization to act in. A key acts only in its own (403 otherwise); a session may name any it belongs to. */
+                "X-Organization-Id"?: string;
+                /** @description Optional: the workspace to act in (default: the organization's default). A workspace-bound key may name only its own (403). */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "paidAt": "2026-11-25T14:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PayExpense"];
+            };
+        };
+        responses: {
+            /** @description The expense. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "object": "expense",
+                     *         "description": "Pedido 1001",
+                     *         "amount": "100.00",
+                     *         "currency": "BRL",
+                     *         "exchangeRate": "5.432100",
+                     *         "amountBrl": "543.21",
+                     *         "incurredOn": "incurredOn",
+                     *         "dueDate": "2026-12-01",
+                     *         "paidAt": "paidAt",
+                     *         "status": "PENDING",
+                     *         "costCategoryId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "supplierId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "planId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "customerId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "recurrence": "NONE",
+                     *         "recurrenceEndsOn": "recurrenceEndsOn",
+                     *         "recurrenceParentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "source": "MANUAL",
+                     *         "sourceRef": "sourceRef",
+                     *         "createdAt": "2026-11-21T20:38:35.123Z",
+                     *         "updatedAt": "2026-11-21T20:38:35.123Z"
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Expense"];
+                        meta: {
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential, or a key from the other environment (ENVIRONMENT_MISMATCH). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks the permission named in the error, or names a tenant it does not belong to. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in this tenant, or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: an idempotent request still in flight, or a state change the record's status does not allow. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "profitability-report": {
+        parameters: {
+            query?: {
+                /** @description First day (inclusive, the organization's time zone); default 29 days before `to`. */
+                from?: string;
+                /** @description Last day (inclusive); default today. */
+                to?: string;
+                /** @description Rows by month (default), plan, customer or costCategory. */
+                groupBy?: "month" | "plan" | "customer" | "costCategory";
+                /** @description Same as groupBy (`category` = costCategory). */
+                by?: "month" | "plan" | "customer" | "category" | "costCategory";
+            };
+            header?: {
+                /** @description Optional: the organization to act in. A key acts only in its own (403 otherwise); a session may name any it belongs to. */
+                "X-Organization-Id"?: string;
+                /** @description Optional: the workspace to act in (default: the organization's default). A workspace-bound key may name only its own (403). */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows, a key:null row for what no row carries, and totals equal to the metrics totals. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "object": "profitability",
+                     *         "groupBy": "month",
+                     *         "from": "from",
+                     *         "to": "to",
+                     *         "timeZone": "timeZone",
+                     *         "rows": [
+                     *           {
+                     *             "key": "key",
+                     *             "name": "Maria Silva",
+                     *             "revenue": "revenue",
+                     *             "refunds": "refunds",
+                     *             "paymentFees": "paymentFees",
+                     *             "netRevenue": "netRevenue",
+                     *             "directCosts": "directCosts",
+                     *             "sharedCosts": "sharedCosts",
+                     *             "grossProfit": "grossProfit",
+                     *             "margin": "margin"
+                     *           }
+                     *         ],
+                     *         "totals": {
+                     *           "revenue": "revenue",
+                     *           "refunds": "refunds",
+                     *           "paymentFees": "paymentFees",
+                     *           "netRevenue": "netRevenue",
+                     *           "directCosts": "directCosts",
+                     *           "sharedCosts": "sharedCosts",
+                     *           "grossProfit": "grossProfit",
+                     *           "margin": "margin"
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "currency": "BRL",
+                     *         "sharedCostRule": "sharedCostRule"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Profitability"];
+                        meta: {
+                            requestId: string;
+                            /** @enum {string} */
+                            currency: "BRL";
+                            /** @description How direct and shared costs are assigned to the rows. */
+                            sharedCostRule: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential, or a key from the other environment (ENVIRONMENT_MISMATCH). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks the permission named in the error, or names a tenant it does not belong to. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in this tenant, or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "dashboard-get": {
+        parameters: {
+            query?: {
+                /** @description Default 30d (today and the 29 days before); mtd/qtd/ytd start on the month's/quarter's/year's first day. custom needs from and to. */
+                period?: "7d" | "30d" | "90d" | "mtd" | "qtd" | "ytd" | "custom";
+                /** @description First day of a custom period (inclusive). */
+                from?: string;
+                /** @description Last day of a custom period (inclusive). */
+                to?: string;
+            };
+            header?: {
+                /** @description Optional: the organization to act in. A key acts only in its own (403 otherwise); a session may name any it belongs to. */
+                "X-Organization-Id"?: string;
+                /** @description Optional: the workspace to act in (default: the organization's default). A workspace-bound key may name only its own (403). */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dashboard. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "object": "dashboard",
+                     *         "period": "7d",
+                     *         "from": "from",
+                     *         "to": "to",
+                     *         "previous": {
+                     *           "from": "from",
+                     *           "to": "to"
+                     *         },
+                     *         "timeZone": "timeZone",
+                     *         "cards": [
+                     *           {
+                     *             "key": "key",
+                     *             "name": "Maria Silva",
+                     *             "unit": "BRL",
+                     *             "value": "129.90",
+                     *             "previous": "previous",
+                     *             "changePercent": "changePercent"
+                     *           }
+                     *         ],
+                     *         "series": [
+                     *           {
+                     *             "day": "day",
+                     *             "revenue": "revenue",
+                     *             "expenses": "expenses"
+                     *           }
+                     *         ],
+                     *         "topCustomers": [
+                     *           {
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "name": "Maria Silva",
+                     *             "mrr": "mrr",
+                     *             "activeSubscriptions": 1
+                     *           }
+                     *         ],
+                     *         "topPlans": [
+                     *           {
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "name": "Maria Silva",
+                     *             "mrr": "mrr",
+                     *             "activeSubscriptions": 1
+                     *           }
+                     *         ],
+                     *         "nextChargesDue": [
+                     *           {
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "customerId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "customerName": "customerName",
+                     *             "value": "129.90",
+                     *             "dueDate": "2026-12-01",
+                     *             "billingType": "PIX",
+                     *             "description": "Pedido 1001"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Dashboard"];
+                        meta: {
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential, or a key from the other environment (ENVIRONMENT_MISMATCH). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks the permission named in the error, or names a tenant it does not belong to. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in this tenant, or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
