@@ -18,7 +18,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SHOTS = join(ROOT, "test-results", "screenshots");
-const OVERALL_TIMEOUT_MS = 480_000;
+const OVERALL_TIMEOUT_MS = 900_000;
 const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
@@ -178,7 +178,7 @@ async function main() {
   const response = await page.goto(`${base}/api/v1/docs`, { timeout: 180_000 });
   const csp = response.headers()["content-security-policy"] ?? "";
   check(/script-src 'self'/.test(csp) && /default-src 'none'/.test(csp), "the page is served with a CSP admitting only 'self'");
-  await page.locator(".swagger-ui .info .title").waitFor({ timeout: 90_000 });
+  await page.locator(".swagger-ui .info .title").waitFor({ timeout: 300_000 });
   check((await page.locator(".swagger-ui .info .title").textContent()).includes("Ponte API"), "Swagger UI shows the document's title");
   check(requested.includes("/vendor/swagger-ui-dist/swagger-ui-bundle.js"), "the renderer is loaded from the worker's own assets");
   check(requested.includes("/api/v1/openapi.json"), "the generated document is fetched from /api/v1/openapi.json");
@@ -234,7 +234,7 @@ async function main() {
   check((await current.locator(".live-responses-table").textContent()).includes("Loja Docs"), "try-it shows the organization's data");
   await shot("docs-03-try-it");
   await page.reload({ timeout: 180_000 });
-  await page.locator(".swagger-ui .info .title").waitFor({ timeout: 90_000 });
+  await page.locator(".swagger-ui .info .title").waitFor({ timeout: 300_000 });
   const stored = await page.evaluate(() => localStorage.getItem("authorized") ?? "");
   check(stored.includes("bearerAuth") && stored.includes(key), "the bearer key is kept across a reload (persistAuthorization)");
 
