@@ -10,8 +10,9 @@ import { MemoTrieRouter } from "./http/memo-router";
 import { provideDeps } from "./http/provide-deps";
 import { requestId } from "./http/request-id";
 import { documentPassthroughRoutes, registerPassthroughRoutes } from "./compat/passthrough-routes";
+import { asaasDialect } from "./compat/asaas-dialect";
 import { compatGroupDescriptions } from "./compat/catalogue-route";
-import { finishDocument, PLATFORM_TAGS } from "./http/document";
+import { ASAAS_SECURITY_SCHEME, ASAAS_SECURITY_SCHEME_OBJECT, finishDocument, PLATFORM_TAGS } from "./http/document";
 import { registerApiKeyRoutes } from "./modules/api-keys/routes";
 import { registerConsole } from "./console";
 import { registerAuditRoutes } from "./modules/audit/routes";
@@ -64,6 +65,11 @@ export function buildApp() {
   app.use("*", requestId());
   app.use("*", d1QueryCounter());
   app.use("*", provideDeps());
+  // The Asaas dialect (access_token requests only): translates ids and bodies in, Asaas's shapes out.
+  app.use(
+    "/api/v1/*",
+    asaasDialect((req, env, ctx) => app.fetch(req, env, ctx)),
+  );
   app.use("/api/v1/*", bodyGuard());
 
   registerHealthRoutes(app);
@@ -102,6 +108,8 @@ export function buildApp() {
     name: "ponte_session",
     description: "Developer console session (HttpOnly cookie).",
   });
+
+  app.openAPIRegistry.registerComponent("securitySchemes", ASAAS_SECURITY_SCHEME, ASAAS_SECURITY_SCHEME_OBJECT);
 
   let cachedDocument: ReturnType<typeof app.getOpenAPI31Document> | undefined;
   const openApiDocument = () => (cachedDocument ??= openApiDocumentOf(app));

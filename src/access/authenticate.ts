@@ -39,9 +39,13 @@ const KEY_LOOKUP = `
 
 const unauthorized = (message: string) => new ApiError("UNAUTHORIZED", message);
 
+/** The header an Asaas client sends its key in (the Asaas dialect, src/compat/asaas-dialect.ts). */
+export const ASAAS_KEY_HEADER = "access_token";
+
+/** The API key: `Authorization: Bearer <key>`, or (only when Authorization is absent) Asaas's `access_token: <key>`. */
 export function bearerToken(c: Context): string | null {
   const header = c.req.header("authorization");
-  if (!header) return null;
+  if (!header) return c.req.header(ASAAS_KEY_HEADER)?.trim() || null;
   const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
   if (!token) throw unauthorized("Authorization header must be 'Bearer <API key>'.");
   return token;

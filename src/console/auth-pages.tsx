@@ -24,6 +24,9 @@ import { deleteCookie } from "hono/cookie";
 
 type FormValues = Record<string, string>;
 
+/** Where sign-up and sign-in land: the dashboard (PLATFORM.md, "the first page after sign-in"). */
+export const FIRST_PAGE = "/console/dashboard";
+
 const text = (form: Record<string, unknown>, name: string) => (typeof form[name] === "string" ? (form[name] as string) : "");
 
 function SignInPage({ c, error, values }: { c: ConsoleContext; error?: string | undefined; values?: FormValues | undefined }) {
@@ -103,7 +106,7 @@ export function registerConsoleAuthPages(app: Hono<ConsoleEnv>) {
       const result = await logIn(c.var.deps, input, clientIp(c));
       setSessionCookie(c, result.token);
       deleteCookie(c, TENANT_COOKIE, { path: "/console" });
-      return c.redirect("/console", 303);
+      return c.redirect(FIRST_PAGE, 303);
     } catch (err) {
       if (!isExpected(err)) throw err;
       if (err.headers["Retry-After"]) c.header("Retry-After", err.headers["Retry-After"]);
@@ -120,7 +123,7 @@ export function registerConsoleAuthPages(app: Hono<ConsoleEnv>) {
       const result = await signUp(c.var.deps, input, clientIp(c));
       setSessionCookie(c, result.token);
       deleteCookie(c, TENANT_COOKIE, { path: "/console" });
-      return c.redirect("/console", 303);
+      return c.redirect(FIRST_PAGE, 303);
     } catch (err) {
       if (!isExpected(err)) throw err;
       return c.html(<SignUpPage c={c} error={plainError(err)} values={values} />, statusOf(err) as 400);

@@ -29,7 +29,11 @@ export interface ConsoleEnv extends AppEnv {
 
 export type ConsoleContext = Context<ConsoleEnv>;
 
-/** Every console response: a CSP that admits only this response's inline style and script, no caching (secrets), no framing. */
+/**
+ * Every console response: a CSP that admits this response's inline style and script plus files from this
+ * very origin (public/: the chart library, the console's scripts; never a CDN), fetches to this origin
+ * only (live formula validation), no caching (secrets), no framing.
+ */
 export const consoleHeaders = (): MiddlewareHandler<ConsoleEnv> => async (c, next) => {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   const nonce = btoa(String.fromCharCode(...bytes));
@@ -37,7 +41,7 @@ export const consoleHeaders = (): MiddlewareHandler<ConsoleEnv> => async (c, nex
   await next();
   c.header(
     "Content-Security-Policy",
-    `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+    `default-src 'none'; style-src 'nonce-${nonce}' 'self'; script-src 'nonce-${nonce}' 'self'; connect-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
   );
   c.header("Cache-Control", "no-store");
   c.header("Referrer-Policy", "same-origin");

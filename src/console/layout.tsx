@@ -1,5 +1,6 @@
 // The console's page shell: one inline stylesheet and one tiny copy-button script (both under a
-// per-response CSP nonce), the navigation, and the organization/workspace switcher.
+// per-response CSP nonce), same-origin files a page asks for (charts), the navigation, and the
+// organization/workspace switcher.
 import type { Child } from "hono/jsx";
 import type { MembershipView } from "../modules/accounts/service";
 
@@ -45,6 +46,7 @@ code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font
 .secret{display:flex;gap:.5rem;align-items:center}.secret input{font-family:ui-monospace,monospace}
 .who{color:#bcccdc;font-size:.9rem}
 pre{white-space:pre-wrap;word-break:break-word;background:#f0f4f8;padding:.6rem;border-radius:4px}
+.chart{margin:0 0 1rem}.chart-plot{min-height:280px}form.inline{display:flex;gap:.5rem;align-items:center;margin-bottom:.5rem}form.inline label{margin:0}form.inline select{width:auto}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.4rem;z-index:9}
 `;
 
@@ -65,7 +67,11 @@ export interface ShellContext {
 }
 
 const NAV: [href: string, label: string][] = [
+  ["/console/dashboard", "Dashboard"],
   ["/console", "Overview"],
+  ["/console/metrics", "Metrics"],
+  ["/console/formulas", "Formulas"],
+  ["/console/cost-categories", "Cost categories"],
   ["/console/api-keys", "API keys"],
   ["/console/webhooks", "Webhook endpoints"],
   ["/console/webhook-logs", "Webhook log"],
@@ -100,7 +106,8 @@ function Switcher({ memberships, current }: { memberships: MembershipView[]; cur
   );
 }
 
-export function Page(props: { title: string; shell: ShellContext; children?: Child }) {
+/** `scripts`/`styles`: same-origin files under public/ (the CSP admits 'self'), e.g. the chart library. */
+export function Page(props: { title: string; shell: ShellContext; children?: Child; scripts?: string[]; styles?: string[] }) {
   const { shell } = props;
   return (
     <html lang="en">
@@ -110,6 +117,12 @@ export function Page(props: { title: string; shell: ShellContext; children?: Chi
         <link rel="icon" href="data:," />
         <title>{`${props.title} · Ponte console`}</title>
         <style nonce={shell.nonce} dangerouslySetInnerHTML={{ __html: CSS }} />
+        {(props.styles ?? []).map((href) => (
+          <link rel="stylesheet" href={href} />
+        ))}
+        {(props.scripts ?? []).map((src) => (
+          <script src={src} defer />
+        ))}
       </head>
       <body>
         <a class="skip" href="#main">

@@ -40,6 +40,16 @@ export const PLATFORM_TAGS: Readonly<Record<string, string>> = {
   health: "Liveness and readiness of the deployment.",
 };
 
+/** The third security scheme: Asaas's own (`access_token: ponte_test_…`), answered in Asaas's wire format. */
+export const ASAAS_SECURITY_SCHEME = "asaasAccessToken";
+export const ASAAS_SECURITY_SCHEME_OBJECT = {
+  type: "apiKey",
+  in: "header",
+  name: "access_token",
+  description:
+    "The Asaas dialect: the same API key in Asaas's `access_token` header (no Authorization). The compatibility operations then speak Asaas's wire format: objects at the top level, Asaas lists, `{errors:[{code, description}]}`, upstream ids (README, Migrating from Asaas).",
+} as const;
+
 const TENANT_HEADERS = [
   {
     name: ORGANIZATION_HEADER,
@@ -72,9 +82,9 @@ interface Response {
 
 interface Operation {
   tags?: string[];
+  security?: Record<string, string[]>[];
   parameters?: unknown[];
   description?: string;
-  security?: Record<string, string[]>[];
   requestBody?: unknown;
   responses?: unknown;
   "x-permission"?: string;
@@ -102,9 +112,8 @@ function accessLine(op: Operation): string {
   const schemes = new Set((op.security ?? []).flatMap((s) => Object.keys(s)));
   const permission = op["x-permission"];
   if (permission) {
-    const who = schemes.has("sessionCookie")
-      ? "an API key (bearer) or a console session whose role grants it"
-      : "an API key (bearer) that holds it";
+    const key = schemes.has(ASAAS_SECURITY_SCHEME) ? "an API key (bearer, or the `access_token` header)" : "an API key (bearer)";
+    const who = schemes.has("sessionCookie") ? `${key} or a console session whose role grants it` : `${key} that holds it`;
     return `**Permission:** \`${permission}\` — ${who}.`;
   }
   if (schemes.has("sessionCookie")) return "**Permission:** none — a signed-in console session (cookie); acts on the user, not a tenant.";
@@ -175,7 +184,11 @@ export function finishDocument<D extends Document>(doc: D, descriptions: Readonl
       const op = item[method];
       if (!op) continue;
       for (const tag of op.tags ?? []) if (!order.includes(tag)) order.push(tag);
-      if (op["x-implementation"]) op.description = compatibilityDescription(op);
+      if (op["x-implementation"]) {
+        op.description = compatibilityDescription(op);
+        // The Asaas dialect: every compatibility operation also takes the key in Asaas's `access_token` header.
+        if (op.security?.some((s) => "bearerAuth" in s)) op.security = [...op.security, { [ASAAS_SECURITY_SCHEME]: [] }];
+      }
       op.description = withAccessLine(op);
       addExamples(op, method, (doc.components?.schemas ?? {}) as Record<string, Schema>);
       if (!op["x-permission"]) continue;

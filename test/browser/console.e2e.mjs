@@ -17,7 +17,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SHOTS = join(ROOT, "test-results", "screenshots");
-const OVERALL_TIMEOUT_MS = 240_000;
+const OVERALL_TIMEOUT_MS = 420_000; // the analytics pages added six page loads; a shared, loaded machine needs the room
 const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
@@ -179,8 +179,11 @@ async function main() {
   await page.getByLabel("Organization (your company)").fill("Loja E2E");
   await shot("02-sign-up");
   await page.getByRole("button", { name: "Create account" }).click();
+  await page.waitForURL(`${base}/console/dashboard`);
+  check((await page.locator("h1").textContent()).includes("Dashboard"), "sign-up lands on the dashboard");
+  await page.getByRole("link", { name: "Overview", exact: true }).click();
   await page.waitForURL(`${base}/console`);
-  check((await page.locator("h1").textContent()).includes("Loja E2E"), "sign-up lands on the overview of the new organization");
+  check((await page.locator("h1").textContent()).includes("Loja E2E"), "the overview names the new organization");
   const cookies = await context.cookies(base);
   const session = cookies.find((c) => c.name === "ponte_session");
   check(
@@ -216,6 +219,9 @@ async function main() {
   // 5. Gateway account: connect an upstream key, token once, Verify → active; then a payment shows on the overview.
   await gatewayFlow(page, base, shot, secret);
 
+  // 5b. Analytics and cost categories: dashboard chart, metrics explorer, formulas with live validation, the category tree.
+  await analyticsFlow(page, base, shot);
+
   // 6. Team: invite a colleague (link once), they join from the link, the owner changes their role, revokes another invitation, removes them.
   await teamFlow(page, base, shot, email, password);
 
@@ -231,10 +237,70 @@ async function main() {
   await page.keyboard.press("Tab");
   await page.keyboard.type(password);
   await page.keyboard.press("Enter");
-  await page.waitForURL(`${base}/console`);
+  await page.waitForURL(`${base}/console/dashboard`);
   check(true, "signed back in using only the keyboard");
 
   check(jsErrors.length === 0, `no JavaScript errors on any page${jsErrors.length ? `: ${jsErrors.join(" | ")}` : ""}`);
+}
+
+/** uPlot drew into the chart: a canvas with a non-zero size inside the figure. */
+async function chartDrawn(page, selector, what) {
+  const canvas = page.locator(`${selector} canvas`).first();
+  await canvas.waitFor();
+  const size = await canvas.evaluate((c) => ({ w: c.width, h: c.height }));
+  check(size.w > 0 && size.h > 0, `${what}: the chart canvas is drawn (${size.w}×${size.h})`);
+}
+
+async function analyticsFlow(page, base, shot) {
+  await page.getByRole("link", { name: "Dashboard", exact: true }).click();
+  await page.waitForURL(`${base}/console/dashboard`);
+  check((await page.locator("[data-card]").count()) === 6, "the dashboard shows six cards");
+  await chartDrawn(page, "#revenue-vs-expenses", "dashboard revenue vs expenses");
+  await shot("16-dashboard");
+
+  await page.getByRole("link", { name: "Metrics", exact: true }).click();
+  await page.getByLabel("Metric", { exact: true }).selectOption("billed");
+  await page.getByLabel("Interval", { exact: true }).selectOption("week");
+  await page.getByRole("button", { name: "Show" }).click();
+  await page.waitForURL(/\/console\/metrics\?metric=billed/);
+  // The payment created through the API (gateway step) is billed today: 42.50.
+  check((await page.locator("[data-total]").textContent()).includes("R$ 42.50"), "the explorer totals billed to the cent");
+  await chartDrawn(page, "#metric-series", "metrics explorer");
+  await shot("17-metrics-explorer");
+
+  await page.getByRole("link", { name: "Formulas", exact: true }).click();
+  const box = page.getByLabel("Expression", { exact: true });
+  await box.fill("revenue * (2 +");
+  const status = page.locator("#formula-expression-status");
+  await status.locator(".badge.bad").waitFor();
+  check(/position \d+/.test(await status.textContent()), "live validation names the error's position");
+  check((await status.locator("pre").textContent()).includes("^"), "a caret marks the position under the expression");
+  check((await box.getAttribute("aria-invalid")) === "true", "the expression box is marked invalid");
+  await shot("18-formula-invalid");
+  await box.fill("(billed - expenses) / billed * 100");
+  await status.locator(".badge.ok").waitFor();
+  check((await status.textContent()).includes("billed (metric)"), "a valid expression lists its variables");
+  await page.getByLabel("Key (other formulas use it as a variable)").fill("billed_margin");
+  await page.getByLabel("Name", { exact: true }).fill("Billed margin");
+  await page.getByLabel("Unit", { exact: true }).selectOption("PERCENT");
+  await page.getByRole("button", { name: "Create formula" }).click();
+  await page.waitForURL(/\/console\/formulas\/[0-9a-f-]{36}\?created=1$/);
+  check((await page.locator("main").textContent()).includes("Formula created."), "the formula is created");
+  await chartDrawn(page, "#formula-series", "formula series");
+  await shot("19-formula");
+
+  await page.getByRole("link", { name: "Cost categories", exact: true }).click();
+  check((await page.locator("main table").textContent()).includes("expenses.infrastructure"), "the default categories are listed");
+  await page.getByLabel("Name", { exact: true }).fill("Cloud hosting");
+  await page.getByLabel("Parent", { exact: true }).selectOption({ label: "Infrastructure" });
+  await page.getByRole("button", { name: "Create category" }).click();
+  check(
+    (await page.locator("main").textContent()).includes("Created Cloud hosting (expenses.cloud_hosting)."),
+    "a child category is created",
+  );
+  await page.getByRole("button", { name: "Archive Cloud hosting" }).click();
+  check((await page.locator('tr[data-category="cloud_hosting"]').textContent()).includes("archived"), "the category is archived");
+  await shot("20-cost-categories");
 }
 
 async function webhookFlow(page, base, shot) {
@@ -373,7 +439,7 @@ async function teamFlow(page, base, shot, ownerEmail, ownerPassword) {
   await page.getByLabel("Email", { exact: true }).fill(ownerEmail);
   await page.getByLabel("Password", { exact: true }).fill(ownerPassword);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(`${base}/console`);
+  await page.waitForURL(`${base}/console/dashboard`);
   await page.getByRole("link", { name: "Team", exact: true }).click();
   await page.getByLabel(`Role for ${colleague}`).selectOption("developer");
   await page.getByRole("button", { name: `Change role of ${colleague}` }).click();

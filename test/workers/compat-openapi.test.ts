@@ -54,7 +54,7 @@ describe("OpenAPI document", () => {
       expect(op["x-surface"]).toBe("public");
       expect(op["x-implementation"]).toBe("passthrough");
       expect(op["x-permission"]).toBe(row.permission);
-      expect(op.security).toEqual([{ bearerAuth: [] }]);
+      expect(op.security).toEqual([{ bearerAuth: [] }, { asaasAccessToken: [] }]);
       expect(Object.keys(op.responses)).toEqual(
         expect.arrayContaining([String(row.successStatus), "400", "401", "403", "404", "409", "429", "502", "504"]),
       );

@@ -20,11 +20,11 @@ const page = (path: string, cookie?: string) =>
   SELF.fetch(`${BASE}${path}`, { redirect: "manual", headers: cookie ? { Cookie: cookie } : {} });
 
 describe("console sign-up, sign-in, sign-out", () => {
-  it("sign-up by form sets the session cookie and lands on the overview", async () => {
+  it("sign-up by form sets the session cookie and lands on the dashboard; the overview shows the organization", async () => {
     const email = uniqueEmail("form");
     const res = await form("/console/sign-up", { name: "Bia", email, password: PASSWORD, organizationName: "Padaria da Bia" });
     expect(res.status).toBe(303);
-    expect(res.headers.get("location")).toBe("/console");
+    expect(res.headers.get("location")).toBe("/console/dashboard");
     const cookie = sessionCookieFrom(res.headers)!;
     const overview = await page("/console", cookie);
     expect(overview.status).toBe(200);
@@ -32,7 +32,7 @@ describe("console sign-up, sign-in, sign-out", () => {
     expect(html).toContain("Padaria da Bia");
     expect(html).toContain("Active API keys");
     expect(overview.headers.get("content-security-policy")).toMatch(
-      /default-src 'none'; style-src 'nonce-[^']+'; script-src 'nonce-[^']+'/,
+      /default-src 'none'; style-src 'nonce-[^']+' 'self'; script-src 'nonce-[^']+' 'self'; connect-src 'self';/,
     );
     expect(overview.headers.get("cache-control")).toBe("no-store");
   });
