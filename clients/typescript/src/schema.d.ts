@@ -780,7 +780,7 @@ export interface paths {
          * Listar clientes
          * @description Status: available. Served natively by Ponte (Ponte owns the record). Upstream: `GET /v3/customers`.
          *
-         *     **Permission:** `customers.read` — an API key (bearer) that holds it.
+         *     **Permission:** `customers.read` — an API key (bearer, or the `access_token` header) that holds it.
          */
         get: operations["listar-clientes"];
         put?: never;
@@ -788,7 +788,7 @@ export interface paths {
          * Criar novo cliente
          * @description Status: available. Served natively by Ponte (Ponte owns the record). Upstream: `POST /v3/customers`.
          *
-         *     **Permission:** `customers.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `customers.manage` — an API key (bearer, or the `access_token` header) that holds it.
          */
         post: operations["criar-novo-cliente"];
         delete?: never;
@@ -808,14 +808,14 @@ export interface paths {
          * Recuperar um único cliente
          * @description Status: available. Served natively by Ponte (Ponte owns the record). Upstream: `GET /v3/customers/{id}`.
          *
-         *     **Permission:** `customers.read` — an API key (bearer) that holds it.
+         *     **Permission:** `customers.read` — an API key (bearer, or the `access_token` header) that holds it.
          */
         get: operations["recuperar-um-unico-cliente"];
         /**
          * Atualizar cliente existente
          * @description Status: available. Served natively by Ponte (Ponte owns the record). Upstream: `PUT /v3/customers/{id}`.
          *
-         *     **Permission:** `customers.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `customers.manage` — an API key (bearer, or the `access_token` header) that holds it.
          */
         put: operations["atualizar-cliente-existente"];
         post?: never;
@@ -823,7 +823,7 @@ export interface paths {
          * Remover cliente
          * @description Status: available. Served natively by Ponte (Ponte owns the record). Upstream: `DELETE /v3/customers/{id}`.
          *
-         *     **Permission:** `customers.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `customers.manage` — an API key (bearer, or the `access_token` header) that holds it.
          */
         delete: operations["remover-cliente"];
         options?: never;
@@ -844,7 +844,7 @@ export interface paths {
          * Restaurar cliente removido
          * @description Status: available. Served natively by Ponte (Ponte owns the record). Upstream: `POST /v3/customers/{id}/restore`.
          *
-         *     **Permission:** `customers.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `customers.manage` — an API key (bearer, or the `access_token` header) that holds it.
          */
         post: operations["restaurar-cliente-removido"];
         delete?: never;
@@ -932,7 +932,7 @@ export interface paths {
          * Listar cobranças
          * @description Status: available. Served natively by Ponte (Ponte owns the record). Upstream: `GET /v3/payments`.
          *
-         *     **Permission:** `payments.read` — an API key (bearer) that holds it.
+         *     **Permission:** `payments.read` — an API key (bearer, or the `access_token` header) that holds it.
          */
         get: operations["listar-cobrancas"];
         put?: never;
@@ -940,7 +940,7 @@ export interface paths {
          * Criar nova cobrança
          * @description Status: available. Served natively by Ponte (Ponte owns the record). Upstream: `POST /v3/payments`.
          *
-         *     **Permission:** `payments.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `payments.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Creates the Ponte record, then the upstream payment (with the Ponte id as its externalReference). A refused card answers 400 and keeps a FAILED payment (see details.paymentId). An upstream timeout answers 504 but the payment exists with syncStatus pending; retrying with the same Idempotency-Key resumes it and never payments twice.
          */
@@ -964,7 +964,7 @@ export interface paths {
          * Criar cobrança com cartão de crédito
          * @description Status: available. Served natively by Ponte (Ponte owns the record). Upstream: `POST /v3/payments`.
          *
-         *     **Permission:** `payments.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `payments.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Same operation as criar-nova-cobranca with billingType CREDIT_CARD and creditCardToken, or creditCard + creditCardHolderInfo (+ remoteIp). Card data goes straight to the upstream; Ponte keeps only token, brand and last 4.
          */
@@ -986,14 +986,14 @@ export interface paths {
          * Recuperar uma única cobrança
          * @description Status: available. Served natively by Ponte (Ponte owns the record). Upstream: `GET /v3/payments/{id}`.
          *
-         *     **Permission:** `payments.read` — an API key (bearer) that holds it.
+         *     **Permission:** `payments.read` — an API key (bearer, or the `access_token` header) that holds it.
          */
         get: operations["recuperar-uma-unica-cobranca"];
         /**
          * Atualizar cobrança existente
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `PUT /v3/payments/{id}`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `PUT /v3/payments/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -1003,7 +1003,7 @@ export interface paths {
          * Excluir cobrança
          * @description Status: available. Served natively by Ponte (Ponte owns the record). Upstream: `DELETE /v3/payments/{id}`.
          *
-         *     **Permission:** `payments.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `payments.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Cancels an open (PENDING or OVERDUE) payment: status CANCELED, event payment.canceled.
          */
@@ -1024,7 +1024,7 @@ export interface paths {
          * Recuperar status de uma cobrança
          * @description Status: available. Served natively by Ponte (Ponte owns the record). Upstream: `GET /v3/payments/{id}/status`.
          *
-         *     **Permission:** `payments.read` — an API key (bearer) that holds it.
+         *     **Permission:** `payments.read` — an API key (bearer, or the `access_token` header) that holds it.
          */
         get: operations["recuperar-status-de-uma-cobranca"];
         put?: never;
@@ -1046,7 +1046,7 @@ export interface paths {
          * Obter QR Code para pagamentos via Pix
          * @description Status: available. Served natively by Ponte (Ponte owns the record). Upstream: `GET /v3/payments/{id}/pixQrCode`.
          *
-         *     **Permission:** `payments.read` — an API key (bearer) that holds it.
+         *     **Permission:** `payments.read` — an API key (bearer, or the `access_token` header) that holds it.
          */
         get: operations["obter-qr-code-para-pagamentos-via-pix"];
         put?: never;
@@ -1090,7 +1090,7 @@ export interface paths {
          * Estornar cobrança
          * @description Status: available. Served natively by Ponte (Ponte owns the record). Upstream: `POST /v3/payments/{id}/refund`.
          *
-         *     **Permission:** `payments.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `payments.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Full (no value) or partial refund of a CONFIRMED, RECEIVED or RECEIVED_IN_CASH payment. Partial refunds keep the status and raise refundedValue; the sum never exceeds the payment value (409 INVALID_STATE).
          */
@@ -1112,7 +1112,7 @@ export interface paths {
          * Listar estornos de uma cobrança
          * @description Status: available. Served natively by Ponte (Ponte owns the record). Upstream: `GET /v3/payments/{id}/refunds`.
          *
-         *     **Permission:** `payments.read` — an API key (bearer) that holds it.
+         *     **Permission:** `payments.read` — an API key (bearer, or the `access_token` header) that holds it.
          */
         get: operations["listar-estornos-de-uma-cobranca"];
         put?: never;
@@ -1156,7 +1156,7 @@ export interface paths {
          * Tokenização de cartão de crédito
          * @description Status: available. Served natively by Ponte (Ponte owns the record). Upstream: `POST /v3/creditCard/tokenizeCreditCard`.
          *
-         *     **Permission:** `payment_methods.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `payment_methods.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     The card goes straight to the upstream tokenizer; Ponte stores only the token, brand and last 4 digits. Use the returned id as creditCardToken on a payment.
          */
@@ -1222,7 +1222,7 @@ export interface paths {
          * Listar assinaturas
          * @description Status: available. Served natively by Ponte (Ponte owns the record). Upstream: `GET /v3/subscriptions`.
          *
-         *     **Permission:** `subscriptions.read` — an API key (bearer) or a console session whose role grants it.
+         *     **Permission:** `subscriptions.read` — an API key (bearer, or the `access_token` header) or a console session whose role grants it.
          */
         get: operations["listar-assinaturas"];
         put?: never;
@@ -1230,7 +1230,7 @@ export interface paths {
          * Criar nova assinatura
          * @description Status: available. Served natively by Ponte (Ponte owns the record). Upstream: `POST /v3/subscriptions`.
          *
-         *     **Permission:** `subscriptions.manage` — an API key (bearer) or a console session whose role grants it.
+         *     **Permission:** `subscriptions.manage` — an API key (bearer, or the `access_token` header) or a console session whose role grants it.
          *
          *     Starts a subscription from an active plan (value, cycle and billing type default to the plan's). An archived plan answers 409 INVALID_STATE.
          */
@@ -1254,7 +1254,7 @@ export interface paths {
          * Criar assinatura com cartão de crédito
          * @description Status: available. Served natively by Ponte (Ponte owns the record). Upstream: `POST /v3/subscriptions`.
          *
-         *     **Permission:** `subscriptions.manage` — an API key (bearer) or a console session whose role grants it.
+         *     **Permission:** `subscriptions.manage` — an API key (bearer, or the `access_token` header) or a console session whose role grants it.
          *
          *     Same operation as criar-nova-assinatura, paid by credit card (creditCardToken, or creditCard + creditCardHolderInfo).
          */
@@ -1276,14 +1276,14 @@ export interface paths {
          * Recuperar uma única assinatura
          * @description Status: available. Served natively by Ponte (Ponte owns the record). Upstream: `GET /v3/subscriptions/{id}`.
          *
-         *     **Permission:** `subscriptions.read` — an API key (bearer) or a console session whose role grants it.
+         *     **Permission:** `subscriptions.read` — an API key (bearer, or the `access_token` header) or a console session whose role grants it.
          */
         get: operations["recuperar-uma-unica-assinatura"];
         /**
          * Atualizar assinatura existente
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `PUT /v3/subscriptions/{id}`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `PUT /v3/subscriptions/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -1296,7 +1296,7 @@ export interface paths {
          * Update a subscription (value, billing type, next due date, description)
          * @description Status: available. Served natively by Ponte (Ponte owns the record).
          *
-         *     **Permission:** `subscriptions.manage` — an API key (bearer) or a console session whose role grants it.
+         *     **Permission:** `subscriptions.manage` — an API key (bearer, or the `access_token` header) or a console session whose role grants it.
          */
         patch: operations["service-subscriptions-update"];
         trace?: never;
@@ -1314,7 +1314,7 @@ export interface paths {
          * Remover assinatura
          * @description Status: available. Served natively by Ponte (Ponte owns the record). Upstream: `DELETE /v3/subscriptions/{id}`.
          *
-         *     **Permission:** `subscriptions.manage` — an API key (bearer) or a console session whose role grants it.
+         *     **Permission:** `subscriptions.manage` — an API key (bearer, or the `access_token` header) or a console session whose role grants it.
          *
          *     Cancels the subscription upstream (no further payments): status CANCELED, event subscription.canceled. Already canceled: 409 INVALID_STATE.
          */
@@ -1726,7 +1726,7 @@ export interface paths {
          * Recuperar notificações de um cliente
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/customers/{id}/notifications`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/customers/{id}/notifications`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -1752,7 +1752,7 @@ export interface paths {
          * Capturar cobrança com Pré-Autorização
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/payments/{id}/captureAuthorizedPayment`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/payments/{id}/captureAuthorizedPayment`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -1776,7 +1776,7 @@ export interface paths {
          * Pagar uma cobrança com cartão de crédito
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/payments/{id}/payWithCreditCard`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/payments/{id}/payWithCreditCard`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -1798,7 +1798,7 @@ export interface paths {
          * Recuperar informações de pagamento de uma cobrança
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/payments/{id}/billingInfo`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/payments/{id}/billingInfo`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -1822,7 +1822,7 @@ export interface paths {
          * Informações sobre visualização da cobrança
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/payments/{id}/viewingInfo`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/payments/{id}/viewingInfo`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -1848,7 +1848,7 @@ export interface paths {
          * Restaurar cobrança removida
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/payments/{id}/restore`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/payments/{id}/restore`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -1870,7 +1870,7 @@ export interface paths {
          * Obter linha digitável do boleto
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/payments/{id}/identificationField`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/payments/{id}/identificationField`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -1896,7 +1896,7 @@ export interface paths {
          * Confirmar recebimento em dinheiro
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/payments/{id}/receiveInCash`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/payments/{id}/receiveInCash`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -1920,7 +1920,7 @@ export interface paths {
          * Desfazer confirmação de recebimento em dinheiro
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/payments/{id}/undoReceivedInCash`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/payments/{id}/undoReceivedInCash`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -1944,7 +1944,7 @@ export interface paths {
          * Simulador de vendas
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/payments/simulate`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/payments/simulate`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -1966,7 +1966,7 @@ export interface paths {
          * Recuperando limites de cobranças
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/payments/limits`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/payments/limits`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -1992,7 +1992,7 @@ export interface paths {
          * Pagar uma cobrança com cartão
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/payments/{id}/payWithCard`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/payments/{id}/payWithCard`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2014,7 +2014,7 @@ export interface paths {
          * Listar cobranças com dados resumidos
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/lean/payments`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/lean/payments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2024,7 +2024,7 @@ export interface paths {
          * Criar nova cobrança com dados resumidos na resposta
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/lean/payments`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/lean/payments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2048,7 +2048,7 @@ export interface paths {
          * Criar cobrança com cartão de crédito com dados resumidos na resposta
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/lean/payments`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/lean/payments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2072,7 +2072,7 @@ export interface paths {
          * Capturar cobrança com Pré-Autorização com dados resumidos na resposta
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/lean/payments/{id}/captureAuthorizedPayment`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/lean/payments/{id}/captureAuthorizedPayment`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2094,7 +2094,7 @@ export interface paths {
          * Recuperar uma única cobrança com dados resumidos
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/lean/payments/{id}`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/lean/payments/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2103,7 +2103,7 @@ export interface paths {
          * Atualizar cobrança existente com dados resumidos na resposta
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `PUT /v3/lean/payments/{id}`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `PUT /v3/lean/payments/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2113,7 +2113,7 @@ export interface paths {
          * Excluir cobrança com dados resumidos
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `DELETE /v3/lean/payments/{id}`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `DELETE /v3/lean/payments/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2136,7 +2136,7 @@ export interface paths {
          * Restaurar cobrança removida com dados resumidos na resposta
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/lean/payments/{id}/restore`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/lean/payments/{id}/restore`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2160,7 +2160,7 @@ export interface paths {
          * Confirmar recebimento em dinheiro com dados resumidos na resposta
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/lean/payments/{id}/receiveInCash`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/lean/payments/{id}/receiveInCash`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2184,7 +2184,7 @@ export interface paths {
          * Desfazer confirmação de recebimento em dinheiro com dados resumidos na resposta
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/lean/payments/{id}/undoReceivedInCash`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/lean/payments/{id}/undoReceivedInCash`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2208,7 +2208,7 @@ export interface paths {
          * Estornar cobrança com dados resumidos na resposta
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/lean/payments/{id}/refund`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/lean/payments/{id}/refund`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2230,7 +2230,7 @@ export interface paths {
          * Listar documentos de uma cobrança
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/payments/{id}/documents`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/payments/{id}/documents`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2240,7 +2240,7 @@ export interface paths {
          * Fazer upload de documentos da cobrança
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/payments/{id}/documents`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/payments/{id}/documents`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2262,7 +2262,7 @@ export interface paths {
          * Recuperar um único documento da cobrança
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/payments/{id}/documents/{documentId}`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/payments/{id}/documents/{documentId}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2271,7 +2271,7 @@ export interface paths {
          * Atualizar definições de um documento da cobrança
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `PUT /v3/payments/{id}/documents/{documentId}`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `PUT /v3/payments/{id}/documents/{documentId}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2281,7 +2281,7 @@ export interface paths {
          * Excluir documento de uma cobrança
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `DELETE /v3/payments/{id}/documents/{documentId}`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `DELETE /v3/payments/{id}/documents/{documentId}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2302,7 +2302,7 @@ export interface paths {
          * Listar parcelamentos
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/installments`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/installments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2312,7 +2312,7 @@ export interface paths {
          * Criar parcelamento
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/installments`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/installments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2336,7 +2336,7 @@ export interface paths {
          * Criar parcelamento com cartão de crédito
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/installments`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/installments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2358,7 +2358,7 @@ export interface paths {
          * Recuperar um único parcelamento
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/installments/{id}`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/installments/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2369,7 +2369,7 @@ export interface paths {
          * Remover parcelamento
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `DELETE /v3/installments/{id}`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `DELETE /v3/installments/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2390,7 +2390,7 @@ export interface paths {
          * Listar cobranças de um parcelamento
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/installments/{id}/payments`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/installments/{id}/payments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2401,7 +2401,7 @@ export interface paths {
          * Cancelar cobranças de um parcelamento (pendentes e vencidas)
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `DELETE /v3/installments/{id}/payments`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `DELETE /v3/installments/{id}/payments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2422,7 +2422,7 @@ export interface paths {
          * Gerar carnê de parcelamento
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/installments/{id}/paymentBook`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/installments/{id}/paymentBook`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2447,7 +2447,7 @@ export interface paths {
          * Atualizar splits do parcelamento
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `PUT /v3/installments/{id}/splits`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `PUT /v3/installments/{id}/splits`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2472,7 +2472,7 @@ export interface paths {
          * Estornar parcelamento
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/installments/{id}/refund`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/installments/{id}/refund`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2495,7 +2495,7 @@ export interface paths {
          * Atualiza o cartão de crédito sem efetuar cobrança
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `PUT /v3/subscriptions/{id}/creditCard`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `PUT /v3/subscriptions/{id}/creditCard`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2518,7 +2518,7 @@ export interface paths {
          * Listar cobranças de uma assinatura
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/subscriptions/{id}/payments`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/subscriptions/{id}/payments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2542,7 +2542,7 @@ export interface paths {
          * Gerar carnê de assinatura
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/subscriptions/{id}/paymentBook`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/subscriptions/{id}/paymentBook`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2566,7 +2566,7 @@ export interface paths {
          * Recuperar configuração para emissão de notas fiscais
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/subscriptions/{id}/invoiceSettings`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/subscriptions/{id}/invoiceSettings`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2575,7 +2575,7 @@ export interface paths {
          * Atualizar configuração para emissão de Notas Fiscais
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `PUT /v3/subscriptions/{id}/invoiceSettings`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `PUT /v3/subscriptions/{id}/invoiceSettings`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2584,7 +2584,7 @@ export interface paths {
          * Criar configuração para emissão de Notas Fiscais
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/subscriptions/{id}/invoiceSettings`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/subscriptions/{id}/invoiceSettings`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2593,7 +2593,7 @@ export interface paths {
          * Remover configuração para emissão de Notas Fiscais
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `DELETE /v3/subscriptions/{id}/invoiceSettings`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `DELETE /v3/subscriptions/{id}/invoiceSettings`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2614,7 +2614,7 @@ export interface paths {
          * Listar notas fiscais das cobranças de uma assinatura
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/subscriptions/{id}/invoices`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/subscriptions/{id}/invoices`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2638,7 +2638,7 @@ export interface paths {
          * Listar links de pagamentos
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/paymentLinks`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/paymentLinks`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2648,7 +2648,7 @@ export interface paths {
          * Criar um link de pagamentos
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/paymentLinks`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/paymentLinks`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2670,7 +2670,7 @@ export interface paths {
          * Recuperar um único link de pagamentos
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/paymentLinks/{id}`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/paymentLinks/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2679,7 +2679,7 @@ export interface paths {
          * Atualizar um link de pagamentos
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `PUT /v3/paymentLinks/{id}`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `PUT /v3/paymentLinks/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2689,7 +2689,7 @@ export interface paths {
          * Remover um link de pagamentos
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `DELETE /v3/paymentLinks/{id}`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `DELETE /v3/paymentLinks/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2712,7 +2712,7 @@ export interface paths {
          * Restaurar um link de pagamentos
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/paymentLinks/{id}/restore`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/paymentLinks/{id}/restore`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2734,7 +2734,7 @@ export interface paths {
          * Listar imagens de um link de pagamentos
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/paymentLinks/{id}/images`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/paymentLinks/{id}/images`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2744,7 +2744,7 @@ export interface paths {
          * Adicionar uma imagem a um link de pagamentos
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/paymentLinks/{id}/images`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/paymentLinks/{id}/images`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2766,7 +2766,7 @@ export interface paths {
          * Recuperar uma única imagem do link de pagamentos
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/paymentLinks/{paymentLinkId}/images/{imageId}`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/paymentLinks/{paymentLinkId}/images/{imageId}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2777,7 +2777,7 @@ export interface paths {
          * Remover uma imagem do link de pagamentos
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `DELETE /v3/paymentLinks/{paymentLinkId}/images/{imageId}`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `DELETE /v3/paymentLinks/{paymentLinkId}/images/{imageId}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2799,7 +2799,7 @@ export interface paths {
          * Definir imagem principal do link de pagamentos
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `PUT /v3/paymentLinks/{paymentLinkId}/images/{imageId}/setAsMain`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `PUT /v3/paymentLinks/{paymentLinkId}/images/{imageId}/setAsMain`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2824,7 +2824,7 @@ export interface paths {
          * Criar novo checkout
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/checkouts`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/checkouts`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2848,7 +2848,7 @@ export interface paths {
          * Cancelar um checkout
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/checkouts/{id}/cancel`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/checkouts/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2870,7 +2870,7 @@ export interface paths {
          * Recuperar configuração da pré-autorização
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/creditCard/preAuthorization/config`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/creditCard/preAuthorization/config`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2880,7 +2880,7 @@ export interface paths {
          * Salvar ou atualizar configuração da pré-autorização
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/creditCard/preAuthorization/config`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/creditCard/preAuthorization/config`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2902,7 +2902,7 @@ export interface paths {
          * Recuperar uma única antecipação
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/anticipations/{id}`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/anticipations/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2926,7 +2926,7 @@ export interface paths {
          * Listar antecipações
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/anticipations`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/anticipations`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2936,7 +2936,7 @@ export interface paths {
          * Solicitar antecipação
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/anticipations`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/anticipations`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2960,7 +2960,7 @@ export interface paths {
          * Simular antecipação
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/anticipations/simulate`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/anticipations/simulate`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2982,7 +2982,7 @@ export interface paths {
          * Recuperar status da antecipação automática
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/anticipations/configurations`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/anticipations/configurations`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -2991,7 +2991,7 @@ export interface paths {
          * Atualizar status da antecipação automática
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `PUT /v3/anticipations/configurations`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `PUT /v3/anticipations/configurations`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3014,7 +3014,7 @@ export interface paths {
          * Recuperar limites de antecipações
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/anticipations/limits`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/anticipations/limits`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3040,7 +3040,7 @@ export interface paths {
          * Cancelar antecipação
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/anticipations/{id}/cancel`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/anticipations/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3064,7 +3064,7 @@ export interface paths {
          * Estornar boleto
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/payments/{id}/bankSlip/refund`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/payments/{id}/bankSlip/refund`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3088,7 +3088,7 @@ export interface paths {
          * Criar disputa de chargeback
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/chargebacks/{id}/dispute`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/chargebacks/{id}/dispute`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3110,7 +3110,7 @@ export interface paths {
          * Listar chargebacks
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/chargebacks`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/chargebacks`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3134,7 +3134,7 @@ export interface paths {
          * Recuperar um único chargeback
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/payments/{id}/chargeback`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/payments/{id}/chargeback`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3158,7 +3158,7 @@ export interface paths {
          * Recuperar um único split pago
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/payments/splits/paid/{id}`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/payments/splits/paid/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3182,7 +3182,7 @@ export interface paths {
          * Listar splits pagos
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/payments/splits/paid`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/payments/splits/paid`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3206,7 +3206,7 @@ export interface paths {
          * Recuperar um único split recebido
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/payments/splits/received/{id}`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/payments/splits/received/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3230,7 +3230,7 @@ export interface paths {
          * Listar splits recebidos
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/payments/splits/received`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/payments/splits/received`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3254,7 +3254,7 @@ export interface paths {
          * Recuperar configuração padrão da Conta Escrow
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/accounts/escrow`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/accounts/escrow`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3264,7 +3264,7 @@ export interface paths {
          * Criar configuração padrão da Conta Escrow para todas as subcontas
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/accounts/escrow`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/accounts/escrow`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3288,7 +3288,7 @@ export interface paths {
          * Encerrar garantia da cobrança na Conta Escrow
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/escrow/{id}/finish`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/escrow/{id}/finish`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3310,7 +3310,7 @@ export interface paths {
          * Recuperar configuração da Conta Escrow para a subconta
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/accounts/{id}/escrow`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/accounts/{id}/escrow`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3320,7 +3320,7 @@ export interface paths {
          * Salvar ou atualizar configuração da Conta Escrow para a subconta
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/accounts/{id}/escrow`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/accounts/{id}/escrow`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3342,7 +3342,7 @@ export interface paths {
          * Recuperar garantia da cobrança na Conta Escrow
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/payments/{id}/escrow`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/payments/{id}/escrow`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3367,7 +3367,7 @@ export interface paths {
          * Atualizar notificação existente
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `PUT /v3/notifications/{id}`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `PUT /v3/notifications/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3391,7 +3391,7 @@ export interface paths {
          * Atualizar notificações existentes em lote
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `PUT /v3/notifications/batch`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `PUT /v3/notifications/batch`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3414,7 +3414,7 @@ export interface paths {
          * Listar consultas
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/creditBureauReport`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/creditBureauReport`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3424,7 +3424,7 @@ export interface paths {
          * Realizar consulta
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/creditBureauReport`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/creditBureauReport`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3446,7 +3446,7 @@ export interface paths {
          * Recuperar uma consulta
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/creditBureauReport/{id}`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/creditBureauReport/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3470,7 +3470,7 @@ export interface paths {
          * Listar negativações
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/paymentDunnings`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/paymentDunnings`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3480,7 +3480,7 @@ export interface paths {
          * Criar uma negativação
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/paymentDunnings`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/paymentDunnings`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3504,7 +3504,7 @@ export interface paths {
          * Simular uma negativação
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/paymentDunnings/simulate`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/paymentDunnings/simulate`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3526,7 +3526,7 @@ export interface paths {
          * Recuperar uma única negativação
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/paymentDunnings/{id}`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/paymentDunnings/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3550,7 +3550,7 @@ export interface paths {
          * Listar histórico de eventos
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/paymentDunnings/{id}/history`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/paymentDunnings/{id}/history`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3574,7 +3574,7 @@ export interface paths {
          * Listar pagamentos recebidos
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/paymentDunnings/{id}/partialPayments`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/paymentDunnings/{id}/partialPayments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3598,7 +3598,7 @@ export interface paths {
          * Listar cobranças disponíveis para negativação
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/paymentDunnings/paymentsAvailableForDunning`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/paymentDunnings/paymentsAvailableForDunning`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3624,7 +3624,7 @@ export interface paths {
          * Reenviar documentos
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/paymentDunnings/{id}/documents`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/paymentDunnings/{id}/documents`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3648,7 +3648,7 @@ export interface paths {
          * Cancelar negativação
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/paymentDunnings/{id}/cancel`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/paymentDunnings/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3670,7 +3670,7 @@ export interface paths {
          * Listar notas fiscais
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/invoices`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/invoices`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3680,7 +3680,7 @@ export interface paths {
          * Agendar nota fiscal
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/invoices`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/invoices`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3702,7 +3702,7 @@ export interface paths {
          * Recuperar uma única nota fiscal
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/invoices/{id}`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/invoices/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3711,7 +3711,7 @@ export interface paths {
          * Atualizar nota fiscal
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `PUT /v3/invoices/{id}`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `PUT /v3/invoices/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3736,7 +3736,7 @@ export interface paths {
          * Emitir uma nota fiscal
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/invoices/{id}/authorize`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/invoices/{id}/authorize`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3760,7 +3760,7 @@ export interface paths {
          * Cancelar uma nota fiscal
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/invoices/{id}/cancel`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/invoices/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3782,7 +3782,7 @@ export interface paths {
          * Listar configurações municipais
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/fiscalInfo/municipalOptions`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/fiscalInfo/municipalOptions`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3806,7 +3806,7 @@ export interface paths {
          * Recuperar informações fiscais
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/fiscalInfo`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/fiscalInfo`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3816,7 +3816,7 @@ export interface paths {
          * Criar e atualizar informações fiscais
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/fiscalInfo`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/fiscalInfo`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3838,7 +3838,7 @@ export interface paths {
          * Listar serviços municipais
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/fiscalInfo/services`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/fiscalInfo/services`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3862,7 +3862,7 @@ export interface paths {
          * Listar códigos NBS
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/fiscalInfo/nbsCodes`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/fiscalInfo/nbsCodes`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3888,7 +3888,7 @@ export interface paths {
          * Configurar portal emissor de notas fiscais
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/fiscalInfo/nationalPortal`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/fiscalInfo/nationalPortal`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3910,7 +3910,7 @@ export interface paths {
          * Listar códigos de serviços federais
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/fiscalInfo/federalServiceCodes`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/fiscalInfo/federalServiceCodes`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3934,7 +3934,7 @@ export interface paths {
          * Listar códigos de indicadores de operações
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/fiscalInfo/operationIndicatorCodes`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/fiscalInfo/operationIndicatorCodes`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3958,7 +3958,7 @@ export interface paths {
          * Listar códigos de classificações tributárias
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/fiscalInfo/taxClassificationCodes`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/fiscalInfo/taxClassificationCodes`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -3982,7 +3982,7 @@ export interface paths {
          * Listar códigos de situações tributárias
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/fiscalInfo/taxSituationCodes`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/fiscalInfo/taxSituationCodes`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4006,7 +4006,7 @@ export interface paths {
          * Listar chaves
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/pix/addressKeys`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/pix/addressKeys`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4016,7 +4016,7 @@ export interface paths {
          * Criar uma chave
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/pix/addressKeys`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/pix/addressKeys`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4038,7 +4038,7 @@ export interface paths {
          * Recuperar uma única chave
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/pix/addressKeys/{id}`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/pix/addressKeys/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4049,7 +4049,7 @@ export interface paths {
          * Remover chave
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `DELETE /v3/pix/addressKeys/{id}`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `DELETE /v3/pix/addressKeys/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4072,7 +4072,7 @@ export interface paths {
          * Criar QR Code estático
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/pix/qrCodes/static`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/pix/qrCodes/static`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4097,7 +4097,7 @@ export interface paths {
          * Deletar QR Code estático
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `DELETE /v3/pix/qrCodes/static/{id}`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `DELETE /v3/pix/qrCodes/static/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4118,7 +4118,7 @@ export interface paths {
          * Consulta de fichas disponíveis no balde
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/pix/tokenBucket/addressKey`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/pix/tokenBucket/addressKey`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4142,7 +4142,7 @@ export interface paths {
          * Consultar Chave Pix
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/pix/addressKeys/external`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/pix/addressKeys/external`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4168,7 +4168,7 @@ export interface paths {
          * Pagar um QRCode
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/pix/qrCodes/pay`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/pix/qrCodes/pay`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4192,7 +4192,7 @@ export interface paths {
          * Decodificar um QRCode para pagamento
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/pix/qrCodes/decode`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/pix/qrCodes/decode`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4214,7 +4214,7 @@ export interface paths {
          * Recuperar uma única transação
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/pix/transactions/{id}`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/pix/transactions/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4238,7 +4238,7 @@ export interface paths {
          * Listar transações
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/pix/transactions`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/pix/transactions`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4264,7 +4264,7 @@ export interface paths {
          * Cancelar uma transação agendada
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/pix/transactions/{id}/cancel`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/pix/transactions/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4286,7 +4286,7 @@ export interface paths {
          * Listar autorizações
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/pix/automatic/authorizations`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/pix/automatic/authorizations`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4296,7 +4296,7 @@ export interface paths {
          * Criar uma autorização
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/pix/automatic/authorizations`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/pix/automatic/authorizations`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4318,7 +4318,7 @@ export interface paths {
          * Recuperar uma única autorização
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/pix/automatic/authorizations/{id}`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/pix/automatic/authorizations/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4329,7 +4329,7 @@ export interface paths {
          * Cancelar uma autorização
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `DELETE /v3/pix/automatic/authorizations/{id}`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `DELETE /v3/pix/automatic/authorizations/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4350,7 +4350,7 @@ export interface paths {
          * Recuperar uma única instrução de pagamento
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/pix/automatic/paymentInstructions/{id}`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/pix/automatic/paymentInstructions/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4374,7 +4374,7 @@ export interface paths {
          * Listar instruções de pagamento
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/pix/automatic/paymentInstructions`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/pix/automatic/paymentInstructions`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4400,7 +4400,7 @@ export interface paths {
          * Criar retentativa de instrução de pagamento
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/pix/automatic/paymentInstructions/{id}/retries`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/pix/automatic/paymentInstructions/{id}/retries`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4422,7 +4422,7 @@ export interface paths {
          * Listar recorrências
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/pix/transactions/recurrings`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/pix/transactions/recurrings`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4446,7 +4446,7 @@ export interface paths {
          * Recuperar uma única recorrência
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/pix/transactions/recurrings/{id}`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/pix/transactions/recurrings/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4472,7 +4472,7 @@ export interface paths {
          * Cancelar uma recorrência
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/pix/transactions/recurrings/{id}/cancel`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/pix/transactions/recurrings/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4494,7 +4494,7 @@ export interface paths {
          * Listar itens de uma recorrência
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/pix/transactions/recurrings/{id}/items`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/pix/transactions/recurrings/{id}/items`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4520,7 +4520,7 @@ export interface paths {
          * Cancelar item de uma recorrência
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/pix/transactions/recurrings/items/{id}/cancel`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/pix/transactions/recurrings/items/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4542,7 +4542,7 @@ export interface paths {
          * Listar transferências
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/transfers`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/transfers`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4552,7 +4552,7 @@ export interface paths {
          * Transferir para conta de outra Instituição ou chave Pix
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/transfers`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/transfers`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4576,7 +4576,7 @@ export interface paths {
          * Transferir para conta Asaas
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/transfers`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/transfers`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4598,7 +4598,7 @@ export interface paths {
          * Recuperar uma única transferência
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/transfers/{id}`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/transfers/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4625,7 +4625,7 @@ export interface paths {
          * Cancelar uma transferência
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `DELETE /v3/transfers/{id}/cancel`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `DELETE /v3/transfers/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4646,7 +4646,7 @@ export interface paths {
          * Listar pagamento de contas
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/bill`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/bill`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4656,7 +4656,7 @@ export interface paths {
          * Criar um pagamento de conta
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/bill`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/bill`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4680,7 +4680,7 @@ export interface paths {
          * Simular um pagamento de conta
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/bill/simulate`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/bill/simulate`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4702,7 +4702,7 @@ export interface paths {
          * Recuperar um único pagamento de conta
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/bill/{id}`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/bill/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4728,7 +4728,7 @@ export interface paths {
          * Cancelar pagamento de contas
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/bill/{id}/cancel`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/bill/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4750,7 +4750,7 @@ export interface paths {
          * Listar recargas de celular
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/mobilePhoneRecharges`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/mobilePhoneRecharges`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4760,7 +4760,7 @@ export interface paths {
          * Solicitar recarga
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/mobilePhoneRecharges`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/mobilePhoneRecharges`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4782,7 +4782,7 @@ export interface paths {
          * Recuperar uma única recarga de celular
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/mobilePhoneRecharges/{id}`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/mobilePhoneRecharges/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4808,7 +4808,7 @@ export interface paths {
          * Cancelar uma recarga de celular
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/mobilePhoneRecharges/{id}/cancel`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/mobilePhoneRecharges/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4830,7 +4830,7 @@ export interface paths {
          * Buscar qual provedor o número pertence e os valores disponíveis para recarga
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/mobilePhoneRecharges/{phoneNumber}/provider`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/mobilePhoneRecharges/{phoneNumber}/provider`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4854,7 +4854,7 @@ export interface paths {
          * Recuperar extrato
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/financialTransactions`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/financialTransactions`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4878,7 +4878,7 @@ export interface paths {
          * Recuperar saldo da conta
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/finance/balance`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/finance/balance`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4902,7 +4902,7 @@ export interface paths {
          * Estatísticas de cobranças
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/finance/payment/statistics`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/finance/payment/statistics`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4926,7 +4926,7 @@ export interface paths {
          * Recuperar valores de split
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/finance/split/statistics`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/finance/split/statistics`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4950,7 +4950,7 @@ export interface paths {
          * Recuperar dados comerciais
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/myAccount/commercialInfo`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/myAccount/commercialInfo`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4960,7 +4960,7 @@ export interface paths {
          * Atualizar dados comerciais
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/myAccount/commercialInfo`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/myAccount/commercialInfo`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4982,7 +4982,7 @@ export interface paths {
          * Recuperar configurações de personalização
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/myAccount/paymentCheckoutConfig`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/myAccount/paymentCheckoutConfig`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -4992,7 +4992,7 @@ export interface paths {
          * Salvar personalização da fatura
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/myAccount/paymentCheckoutConfig`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/myAccount/paymentCheckoutConfig`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -5014,7 +5014,7 @@ export interface paths {
          * Recuperar número de conta no Asaas
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/myAccount/accountNumber`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/myAccount/accountNumber`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -5038,7 +5038,7 @@ export interface paths {
          * Recuperar taxas da conta
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/myAccount/fees`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/myAccount/fees`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -5062,7 +5062,7 @@ export interface paths {
          * Consultar situação cadastral da conta
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/myAccount/status`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/myAccount/status`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -5086,7 +5086,7 @@ export interface paths {
          * Recuperar WalletId
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/wallets`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/wallets`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -5113,7 +5113,7 @@ export interface paths {
          * Excluir subconta White Label
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `DELETE /v3/myAccount`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `DELETE /v3/myAccount`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -5134,7 +5134,7 @@ export interface paths {
          * Listar webhooks
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/webhooks`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/webhooks`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -5144,7 +5144,7 @@ export interface paths {
          * Criar novo webhook
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/webhooks`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/webhooks`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -5166,7 +5166,7 @@ export interface paths {
          * Recuperar um único webhook
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/webhooks/{id}`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/webhooks/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -5175,7 +5175,7 @@ export interface paths {
          * Atualizar webhook existente
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `PUT /v3/webhooks/{id}`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `PUT /v3/webhooks/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -5185,7 +5185,7 @@ export interface paths {
          * Remover um webhook
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `DELETE /v3/webhooks/{id}`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `DELETE /v3/webhooks/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -5208,7 +5208,7 @@ export interface paths {
          * Remover penalização de webhook
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/webhooks/{id}/removeBackoff`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/webhooks/{id}/removeBackoff`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -5230,7 +5230,7 @@ export interface paths {
          * Listar subcontas
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/accounts`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/accounts`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -5240,7 +5240,7 @@ export interface paths {
          * Criar subconta
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/accounts`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/accounts`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -5264,7 +5264,7 @@ export interface paths {
          * Reenviar link de ativação para subconta não-BaaS
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/accounts/{id}/resendActivationLink`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/accounts/{id}/resendActivationLink`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -5286,7 +5286,7 @@ export interface paths {
          * Recuperar uma única subconta
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/accounts/{id}`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/accounts/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -5297,7 +5297,7 @@ export interface paths {
          * Encerrar subconta não-BaaS
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `DELETE /v3/accounts/{id}`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `DELETE /v3/accounts/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -5318,7 +5318,7 @@ export interface paths {
          * Listar chaves de API de uma subconta
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/accounts/{id}/accessTokens`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/accounts/{id}/accessTokens`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -5328,7 +5328,7 @@ export interface paths {
          * Criar chave de API para uma subconta
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/accounts/{id}/accessTokens`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/accounts/{id}/accessTokens`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -5351,7 +5351,7 @@ export interface paths {
          * Atualizar chave de API de uma subconta
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `PUT /v3/accounts/{id}/accessTokens/{accessTokenId}`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `PUT /v3/accounts/{id}/accessTokens/{accessTokenId}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -5361,7 +5361,7 @@ export interface paths {
          * Excluir chave de API de uma subconta
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `DELETE /v3/accounts/{id}/accessTokens/{accessTokenId}`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `DELETE /v3/accounts/{id}/accessTokens/{accessTokenId}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -5384,7 +5384,7 @@ export interface paths {
          * (Apenas Sandbox) Aprovar conta
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/sandbox/myAccount/approve`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/sandbox/myAccount/approve`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -5408,7 +5408,7 @@ export interface paths {
          * (Apenas sandbox) Confirmar o pagamento
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/sandbox/payment/{id}/confirm`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/sandbox/payment/{id}/confirm`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -5432,7 +5432,7 @@ export interface paths {
          * (Apenas sandbox) Forçar o vencimento de uma cobrança
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `POST /v3/sandbox/payment/{id}/overdue`.
          *
-         *     **Permission:** `gateway_accounts.manage` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `POST /v3/sandbox/payment/{id}/overdue`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
@@ -5454,7 +5454,7 @@ export interface paths {
          * Recuperar efeitos de contrato que estão bloqueando a antecipação de uma cobrança
          * @description Status: available. Forwarded through the gateway with the workspace's gateway account. Upstream: `GET /v3/payments/{id}/contractualEffectRestrictions`.
          *
-         *     **Permission:** `gateway_accounts.read` — an API key (bearer) that holds it.
+         *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
          *     Passthrough to the upstream's `GET /v3/payments/{id}/contractualEffectRestrictions`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
          */
