@@ -4,7 +4,7 @@ import { API_VERSION } from "./config";
 import type { AppEnv } from "./http/app-env";
 import { d1QueryCounter } from "./http/query-counter";
 import { bodyGuard } from "./http/body-guard";
-import { renderDocsPage } from "./http/docs-page";
+import { DOCS_CSP, DOCS_PAGE } from "./http/docs-page";
 import { handleError, notFoundHandler, validationHook } from "./http/error-handler";
 import { MemoTrieRouter } from "./http/memo-router";
 import { provideDeps } from "./http/provide-deps";
@@ -123,7 +123,11 @@ export function buildApp() {
   let cachedDocument: ReturnType<typeof app.getOpenAPI31Document> | undefined;
   const openApiDocument = () => (cachedDocument ??= openApiDocumentOf(app));
   app.get("/api/v1/openapi.json", (c) => c.json(openApiDocument()));
-  app.get("/api/v1/docs", (c) => c.html(renderDocsPage(openApiDocument() as Parameters<typeof renderDocsPage>[0])));
+  app.get("/api/v1/docs", (c) => {
+    c.header("Content-Security-Policy", DOCS_CSP);
+    c.header("X-Content-Type-Options", "nosniff");
+    return c.html(DOCS_PAGE);
+  });
 
   registerConsole(app);
 

@@ -1,7 +1,10 @@
 // The finishing pass over the generated OpenAPI document: what holds for every operation is stated
 // once here rather than on each route — the tenant headers every authenticated operation honours,
 // the availability status of every compatibility operation, and the top-level `tags` list with what
-// each group is.
+// each group is; and, for the reference (/api/v1/docs), each operation's permission as a line of its
+// description, an example on every JSON body and success response, and the error responses a
+// credential-checked operation can answer, each with one example per error code (src/http/examples.ts).
+import { errorExampleComponents, errorExamples, exampleOf, type Schema } from "./examples";
 import { ORGANIZATION_HEADER, WORKSPACE_HEADER } from "./tenant-headers";
 
 /** What each platform (non-compatibility) group covers. */
@@ -69,11 +72,23 @@ const TENANT_HEADERS = [
 
 const METHODS = ["get", "put", "post", "delete", "patch"] as const;
 
+interface MediaType {
+  schema?: unknown;
+  example?: unknown;
+  examples?: Record<string, unknown>;
+}
+interface Response {
+  description?: string;
+  content?: Record<string, MediaType>;
+}
+
 interface Operation {
   tags?: string[];
   security?: Record<string, string[]>[];
   parameters?: unknown[];
   description?: string;
+  requestBody?: unknown;
+  responses?: unknown;
   "x-permission"?: string;
   "x-implementation"?: string;
   "x-upstream"?: string;
@@ -91,6 +106,69 @@ function compatibilityDescription(op: Operation): string {
 interface Document {
   paths?: Record<string, Partial<Record<(typeof METHODS)[number], Operation>>>;
   tags?: { name: string; description?: string }[];
+  components?: { schemas?: Record<string, unknown>; examples?: Record<string, unknown> };
+}
+
+/** The line of an operation's description that says who may call it. */
+function accessLine(op: Operation): string {
+  const schemes = new Set((op.security ?? []).flatMap((s) => Object.keys(s)));
+  const permission = op["x-permission"];
+  if (permission) {
+    const key = schemes.has(ASAAS_SECURITY_SCHEME) ? "an API key (bearer, or the `access_token` header)" : "an API key (bearer)";
+    const who = schemes.has("sessionCookie") ? `${key} or a console session whose role grants it` : `${key} that holds it`;
+    return `**Permission:** \`${permission}\` — ${who}.`;
+  }
+  if (schemes.has("sessionCookie")) return "**Permission:** none — a signed-in console session (cookie); acts on the user, not a tenant.";
+  return "**Permission:** none — no credential needed.";
+}
+
+/** The error statuses a credential-checked operation can answer; a write also 409 (idempotency key in flight, state). */
+const GUARDED_ERRORS = ["400", "401", "403", "404", "429"] as const;
+
+const ERROR_SCHEMA = { $ref: "#/components/schemas/Error" };
+
+/**
+ * Examples for the reference: one built from the schema on each JSON request body and success
+ * response that has none, and named error-envelope examples on each error response. Adds the
+ * error responses a credential-checked operation can answer where the route did not list them.
+ * Replaces the media-type objects rather than editing them: the generator may share them.
+ */
+function addExamples(op: Operation, method: string, schemas: Readonly<Record<string, Schema>>): void {
+  const body = op.requestBody as { content?: Record<string, MediaType> } | undefined;
+  const json = body?.content?.["application/json"];
+  if (body?.content && json && json.example === undefined && json.examples === undefined) {
+    const example = exampleOf(json.schema, schemas);
+    if (example !== undefined) body.content = { ...body.content, "application/json": { ...json, example } };
+  }
+  if (!op.responses) op.responses = {};
+  const responses = op.responses as Record<string, Response>;
+  if (op["x-permission"]) {
+    for (const status of [...GUARDED_ERRORS, ...(method === "get" ? [] : ["409"])]) {
+      responses[status] ??= { description: "Error", content: { "application/json": { schema: ERROR_SCHEMA } } };
+    }
+  }
+  for (const [status, response] of Object.entries(responses)) {
+    const media = response.content?.["application/json"];
+    if (!response.content || !media || media.example !== undefined || media.examples !== undefined) continue;
+    if (status.startsWith("2")) {
+      const example = exampleOf(media.schema, schemas);
+      if (example !== undefined)
+        responses[status] = { ...response, content: { ...response.content, "application/json": { ...media, example } } };
+    } else {
+      const examples = errorExamples(Number(status), op["x-permission"]);
+      if (Object.keys(examples).length > 0) {
+        responses[status] = { ...response, content: { ...response.content, "application/json": { ...media, examples } } };
+      }
+    }
+  }
+}
+
+/** The description with the access line: after the status line of a compatibility operation, first otherwise. */
+function withAccessLine(op: Operation): string {
+  const [first, ...rest] = (op.description ?? "").split("\n\n").filter(Boolean);
+  const line = accessLine(op);
+  if (first?.startsWith("Status: ")) return [first, line, ...rest].join("\n\n");
+  return [line, first, ...rest].filter(Boolean).join("\n\n");
 }
 
 const named = (p: unknown): string | undefined =>
@@ -98,7 +176,7 @@ const named = (p: unknown): string | undefined =>
 
 /**
  * Adds the tenant headers to every operation a credential is checked on (`x-permission`), where the
- * route did not already document them, and the top-level `tags` list in first-use order, each with
+ * route did not already document them, each operation's permission line and examples, and the top-level `tags` list in first-use order, each with
  * its description from `descriptions` (a tag without one fails here, so none goes undocumented).
  */
 export function finishDocument<D extends Document>(doc: D, descriptions: Readonly<Record<string, string>>): D {
@@ -113,11 +191,14 @@ export function finishDocument<D extends Document>(doc: D, descriptions: Readonl
         // The Asaas dialect: every compatibility operation also takes the key in Asaas's `access_token` header.
         if (op.security?.some((s) => "bearerAuth" in s)) op.security = [...op.security, { [ASAAS_SECURITY_SCHEME]: [] }];
       }
+      op.description = withAccessLine(op);
+      addExamples(op, method, (doc.components?.schemas ?? {}) as Record<string, Schema>);
       if (!op["x-permission"]) continue;
       const present = new Set((op.parameters ?? []).map(named));
       op.parameters = [...(op.parameters ?? []), ...TENANT_HEADERS.filter((h) => !present.has(h.name.toLowerCase()))];
     }
   }
+  doc.components = { ...doc.components, examples: { ...doc.components?.examples, ...errorExampleComponents() } };
   doc.tags = order.map((name) => {
     const description = descriptions[name];
     if (!description) throw new Error(`OpenAPI tag '${name}' has no description (src/http/document.ts or the catalogue)`);

@@ -15,7 +15,7 @@ describe("OpenAPI document", () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(validator.version).toBe("3.1");
-  });
+  }, 30_000);
 
   it("carries version 1.0.0 and the security schemes", () => {
     expect(doc.openapi).toBe("3.1.0");

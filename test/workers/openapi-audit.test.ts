@@ -22,7 +22,8 @@ describe("the OpenAPI document after the audit", () => {
     expect(new Set(listed)).toEqual(used);
     expect(listed).toHaveLength(used.size);
     for (const tag of doc.tags ?? []) expect(tag.description?.length ?? 0, tag.name).toBeGreaterThan(20);
-  });
+    // The first test generates the document (cold): seconds on a loaded machine.
+  }, 30_000);
 
   it("documents X-Organization-Id and X-Workspace-Id (optional headers) on every operation a credential is checked on", async () => {
     const guarded = operationsOf(await load()).filter(({ op }) => op["x-permission"]);
