@@ -637,6 +637,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/listen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream a ponte-listen:// endpoint's deliveries over a WebSocket (npm run listen --transport ws)
+         * @description **Permission:** `webhook_endpoints.manage` — an API key (bearer) that holds it.
+         *
+         *     Upgrade to a WebSocket. The server sends `{type:"ready"}`, then `{type:"delivery",id,headers,body}` per attempt (the exact signed delivery); the client answers `{type:"result",id,status}` with its local receiver's status, which becomes the attempt's status (no answer within 9.5 s: 504). A newer connection replaces an older one.
+         */
+        get: operations["webhook-endpoints-listen"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/gateway-accounts": {
         parameters: {
             query?: never;
@@ -1517,6 +1539,102 @@ export interface paths {
          * @description **Permission:** `finance.manage` — an API key (bearer) or a console session whose role grants it.
          */
         post: operations["expenses-pay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/aws-connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List AWS connections
+         * @description **Permission:** `finance.read` — an API key (bearer) or a console session whose role grants it.
+         */
+        get: operations["aws-connections-list"];
+        put?: never;
+        /**
+         * Connect an AWS account (ACCESS_KEY: the secret is write-only; ROLE: Ponte generates the externalId)
+         * @description **Permission:** `finance.manage` — an API key (bearer) or a console session whose role grants it.
+         */
+        post: operations["aws-connections-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/aws-connections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an AWS connection (status, last error, synced through)
+         * @description **Permission:** `finance.read` — an API key (bearer) or a console session whose role grants it.
+         */
+        get: operations["aws-connections-get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an AWS connection (the expenses it imported stay)
+         * @description **Permission:** `finance.manage` — an API key (bearer) or a console session whose role grants it.
+         */
+        delete: operations["aws-connections-delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an AWS connection: name, category, exchange rate, credentials or role (back to PENDING), disable
+         * @description **Permission:** `finance.manage` — an API key (bearer) or a console session whose role grants it.
+         */
+        patch: operations["aws-connections-update"];
+        trace?: never;
+    };
+    "/api/v1/aws-connections/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify an AWS connection with STS GetCallerIdentity (after AssumeRole for ROLE)
+         * @description **Permission:** `finance.manage` — an API key (bearer) or a console session whose role grants it.
+         *
+         *     200 either way: ACTIVE with `awsAccountId`, or FAILED with AWS's error in `lastError` (e.g. `InvalidClientTokenId: …`). 409 INVALID_STATE when DISABLED.
+         */
+        post: operations["aws-connections-verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/aws-connections/{id}/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import the AWS costs of {from, to} (default the last 30 days) as expenses, one per day and service
+         * @description **Permission:** `finance.manage` — an API key (bearer) or a console session whose role grants it.
+         *
+         *     Cost Explorer GetCostAndUsage (UnblendedCost, DAILY, grouped by SERVICE, every NextPageToken page). Expenses are upserted by `sourceRef` (`aws:<connection>:<day>:<service>`): a re-sync corrects amounts, never duplicates. 200 either way: `ok: false` leaves the connection FAILED with `lastError`.
+         */
+        post: operations["aws-connections-sync"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6369,7 +6487,8 @@ export interface components {
             id: string;
             /** @enum {string} */
             object: "subscription";
-            plan: string;
+            /** @description The Ponte plan it started from; null when adopted from the upstream. */
+            plan: string | null;
             customer: string;
             /** @enum {string} */
             billingType: "PIX" | "BOLETO" | "CREDIT_CARD" | "UNDEFINED";
@@ -6389,6 +6508,7 @@ export interface components {
              * @enum {string}
              */
             syncStatus: "pending" | "synced" | "failed";
+            origin: components["schemas"]["RecordOrigin"];
             createdAt: string;
             updatedAt: string;
         };
@@ -6753,6 +6873,116 @@ export interface components {
             object: "expense";
             /** @enum {boolean} */
             deleted: true;
+        };
+        AwsConnection: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            object: "aws_connection";
+            name: string;
+            /** @enum {string} */
+            authType: "ROLE" | "ACCESS_KEY";
+            roleArn: string | null;
+            /** @description ROLE: put it in the role's trust policy (sts:ExternalId). */
+            externalId: string | null;
+            accessKeyId: string | null;
+            /** Format: uuid */
+            costCategoryId: string;
+            exchangeRate: string;
+            /** @enum {string} */
+            granularity: "DAILY";
+            /** @enum {string} */
+            groupBy: "SERVICE";
+            /** @enum {string} */
+            status: "PENDING" | "ACTIVE" | "FAILED" | "DISABLED";
+            awsAccountId: string | null;
+            lastVerifiedAt: string | null;
+            lastSyncedAt: string | null;
+            lastError: string | null;
+            syncedThrough: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        CreateAwsConnection: {
+            name: string;
+            /** @enum {string} */
+            authType: "ROLE" | "ACCESS_KEY";
+            /**
+             * @description ROLE only.
+             * @example arn:aws:iam::123456789012:role/PonteCostReader
+             */
+            roleArn?: string;
+            /**
+             * @description ACCESS_KEY only.
+             * @example AKIAIOSFODNN7EXAMPLE
+             */
+            accessKeyId?: string;
+            /** @description Write-only: stored encrypted, never returned. */
+            secretAccessKey?: string;
+            /**
+             * Format: uuid
+             * @description Where imported costs are filed; default the `infrastructure` category.
+             */
+            costCategoryId?: string;
+            /**
+             * @description BRL per USD applied to imported costs (≤ 6 decimals).
+             * @example 5.40
+             */
+            exchangeRate: string;
+        };
+        UpdateAwsConnection: {
+            name?: string;
+            /** @example arn:aws:iam::123456789012:role/PonteCostReader */
+            roleArn?: string;
+            /** @example AKIAIOSFODNN7EXAMPLE */
+            accessKeyId?: string;
+            /** @description Write-only: stored encrypted, never returned. */
+            secretAccessKey?: string;
+            /** Format: uuid */
+            costCategoryId?: string;
+            /**
+             * @description BRL per USD applied to imported costs (≤ 6 decimals).
+             * @example 5.40
+             */
+            exchangeRate?: string;
+            /** @description true: DISABLED (no sync); false: back to PENDING until verified. */
+            disabled?: boolean;
+        };
+        DeletedAwsConnection: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            object: "aws_connection";
+            /** @enum {boolean} */
+            deleted: true;
+        };
+        AwsSyncResult: {
+            /** @enum {string} */
+            object: "aws_sync";
+            /** @description false: AWS refused or failed; the connection is FAILED and `connection.lastError` says why. */
+            ok: boolean;
+            from: string;
+            to: string;
+            /** @description Cost Explorer pages read (NextPageToken followed). */
+            pages: number;
+            created: number;
+            updated: number;
+            /** @description Imported days/services AWS no longer reports (or now reports as zero or a credit). */
+            deleted: number;
+            unchanged: number;
+            connection: components["schemas"]["AwsConnection"];
+        };
+        SyncAwsConnection: {
+            /**
+             * @description First day (UTC, inclusive); default 30 days before `to`.
+             * @example 2026-10-01
+             */
+            from?: string;
+            /**
+             * @description Last day (UTC, inclusive); default today.
+             * @example 2026-10-31
+             */
+            to?: string;
         };
         Profitability: {
             /** @enum {string} */
@@ -12077,6 +12307,113 @@ export interface operations {
             };
             /** @description Idempotency-Key reused with a different request. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhook-endpoints-listen": {
+        parameters: {
+            query: {
+                /** @description A webhook endpoint of this workspace whose url is `ponte-listen://<session id>`. */
+                endpointId: string;
+            };
+            header?: {
+                /** @description Optional: the organization to act in. A key acts only in its own (403 otherwise); a session may name any it belongs to. */
+                "X-Organization-Id"?: string;
+                /** @description Optional: the workspace to act in (default: the organization's default). A workspace-bound key may name only its own (403). */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching Protocols: the WebSocket. */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential, or a key from the other environment (ENVIRONMENT_MISMATCH). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks the permission named in the error, or names a tenant it does not belong to. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in this tenant, or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: an idempotent request still in flight, or a state change the record's status does not allow. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17730,6 +18067,7 @@ export interface operations {
                      *           "canceledAt": "canceledAt",
                      *           "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
                      *           "syncStatus": "pending",
+                     *           "origin": "api",
                      *           "createdAt": "2026-11-21T20:38:35.123Z",
                      *           "updatedAt": "2026-11-21T20:38:35.123Z"
                      *         }
@@ -17903,6 +18241,7 @@ export interface operations {
                      *         "canceledAt": "canceledAt",
                      *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
                      *         "syncStatus": "pending",
+                     *         "origin": "api",
                      *         "createdAt": "2026-11-21T20:38:35.123Z",
                      *         "updatedAt": "2026-11-21T20:38:35.123Z"
                      *       },
@@ -18099,6 +18438,7 @@ export interface operations {
                      *         "canceledAt": "canceledAt",
                      *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
                      *         "syncStatus": "pending",
+                     *         "origin": "api",
                      *         "createdAt": "2026-11-21T20:38:35.123Z",
                      *         "updatedAt": "2026-11-21T20:38:35.123Z"
                      *       },
@@ -18262,6 +18602,7 @@ export interface operations {
                      *         "canceledAt": "canceledAt",
                      *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
                      *         "syncStatus": "pending",
+                     *         "origin": "api",
                      *         "createdAt": "2026-11-21T20:38:35.123Z",
                      *         "updatedAt": "2026-11-21T20:38:35.123Z"
                      *       },
@@ -18535,6 +18876,7 @@ export interface operations {
                      *         "canceledAt": "canceledAt",
                      *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
                      *         "syncStatus": "pending",
+                     *         "origin": "api",
                      *         "createdAt": "2026-11-21T20:38:35.123Z",
                      *         "updatedAt": "2026-11-21T20:38:35.123Z"
                      *       },
@@ -18698,6 +19040,7 @@ export interface operations {
                      *         "canceledAt": "canceledAt",
                      *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
                      *         "syncStatus": "pending",
+                     *         "origin": "api",
                      *         "createdAt": "2026-11-21T20:38:35.123Z",
                      *         "updatedAt": "2026-11-21T20:38:35.123Z"
                      *       },
@@ -21199,6 +21542,1069 @@ export interface operations {
                      */
                     "application/json": {
                         data: components["schemas"]["Expense"];
+                        meta: {
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential, or a key from the other environment (ENVIRONMENT_MISMATCH). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks the permission named in the error, or names a tenant it does not belong to. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in this tenant, or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: an idempotent request still in flight, or a state change the record's status does not allow. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "aws-connections-list": {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number | null;
+                status?: "PENDING" | "ACTIVE" | "FAILED" | "DISABLED";
+            };
+            header?: {
+                /** @description Optional: the organization to act in. A key acts only in its own (403 otherwise); a session may name any it belongs to. */
+                "X-Organization-Id"?: string;
+                /** @description Optional: the workspace to act in (default: the organization's default). A workspace-bound key may name only its own (403). */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of connections, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "object": "aws_connection",
+                     *           "name": "Maria Silva",
+                     *           "authType": "ROLE",
+                     *           "roleArn": "roleArn",
+                     *           "externalId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "accessKeyId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "costCategoryId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "exchangeRate": "exchangeRate",
+                     *           "granularity": "DAILY",
+                     *           "groupBy": "SERVICE",
+                     *           "status": "PENDING",
+                     *           "awsAccountId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "lastVerifiedAt": "lastVerifiedAt",
+                     *           "lastSyncedAt": "lastSyncedAt",
+                     *           "lastError": "lastError",
+                     *           "syncedThrough": "syncedThrough",
+                     *           "createdAt": "2026-11-21T20:38:35.123Z",
+                     *           "updatedAt": "2026-11-21T20:38:35.123Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AwsConnection"][];
+                        meta: {
+                            requestId: string;
+                            pagination: {
+                                limit: number;
+                                offset: number;
+                                totalCount: number;
+                                hasMore: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential, or a key from the other environment (ENVIRONMENT_MISMATCH). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks the permission named in the error, or names a tenant it does not belong to. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in this tenant, or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "aws-connections-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: the organization to act in. A key acts only in its own (403 otherwise); a session may name any it belongs to. */
+                "X-Organization-Id"?: string;
+                /** @description Optional: the workspace to act in (default: the organization's default). A workspace-bound key may name only its own (403). */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Maria Silva",
+                 *       "authType": "ROLE",
+                 *       "roleArn": "arn:aws:iam::123456789012:role/PonteCostReader",
+                 *       "accessKeyId": "AKIAIOSFODNN7EXAMPLE",
+                 *       "secretAccessKey": "secretAccessKeyx",
+                 *       "costCategoryId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                 *       "exchangeRate": "5.40"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateAwsConnection"];
+            };
+        };
+        responses: {
+            /** @description The connection (PENDING until verified). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "object": "aws_connection",
+                     *         "name": "Maria Silva",
+                     *         "authType": "ROLE",
+                     *         "roleArn": "roleArn",
+                     *         "externalId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "accessKeyId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "costCategoryId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "exchangeRate": "exchangeRate",
+                     *         "granularity": "DAILY",
+                     *         "groupBy": "SERVICE",
+                     *         "status": "PENDING",
+                     *         "awsAccountId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "lastVerifiedAt": "lastVerifiedAt",
+                     *         "lastSyncedAt": "lastSyncedAt",
+                     *         "lastError": "lastError",
+                     *         "syncedThrough": "syncedThrough",
+                     *         "createdAt": "2026-11-21T20:38:35.123Z",
+                     *         "updatedAt": "2026-11-21T20:38:35.123Z"
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AwsConnection"];
+                        meta: {
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential, or a key from the other environment (ENVIRONMENT_MISMATCH). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks the permission named in the error, or names a tenant it does not belong to. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in this tenant, or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: an idempotent request still in flight, or a state change the record's status does not allow. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "aws-connections-get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: the organization to act in. A key acts only in its own (403 otherwise); a session may name any it belongs to. */
+                "X-Organization-Id"?: string;
+                /** @description Optional: the workspace to act in (default: the organization's default). A workspace-bound key may name only its own (403). */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "object": "aws_connection",
+                     *         "name": "Maria Silva",
+                     *         "authType": "ROLE",
+                     *         "roleArn": "roleArn",
+                     *         "externalId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "accessKeyId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "costCategoryId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "exchangeRate": "exchangeRate",
+                     *         "granularity": "DAILY",
+                     *         "groupBy": "SERVICE",
+                     *         "status": "PENDING",
+                     *         "awsAccountId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "lastVerifiedAt": "lastVerifiedAt",
+                     *         "lastSyncedAt": "lastSyncedAt",
+                     *         "lastError": "lastError",
+                     *         "syncedThrough": "syncedThrough",
+                     *         "createdAt": "2026-11-21T20:38:35.123Z",
+                     *         "updatedAt": "2026-11-21T20:38:35.123Z"
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AwsConnection"];
+                        meta: {
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential, or a key from the other environment (ENVIRONMENT_MISMATCH). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks the permission named in the error, or names a tenant it does not belong to. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in this tenant, or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "aws-connections-delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: the organization to act in. A key acts only in its own (403 otherwise); a session may name any it belongs to. */
+                "X-Organization-Id"?: string;
+                /** @description Optional: the workspace to act in (default: the organization's default). A workspace-bound key may name only its own (403). */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "object": "aws_connection",
+                     *         "deleted": true
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["DeletedAwsConnection"];
+                        meta: {
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential, or a key from the other environment (ENVIRONMENT_MISMATCH). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks the permission named in the error, or names a tenant it does not belong to. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in this tenant, or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: an idempotent request still in flight, or a state change the record's status does not allow. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "aws-connections-update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: the organization to act in. A key acts only in its own (403 otherwise); a session may name any it belongs to. */
+                "X-Organization-Id"?: string;
+                /** @description Optional: the workspace to act in (default: the organization's default). A workspace-bound key may name only its own (403). */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Maria Silva",
+                 *       "roleArn": "arn:aws:iam::123456789012:role/PonteCostReader",
+                 *       "accessKeyId": "AKIAIOSFODNN7EXAMPLE",
+                 *       "secretAccessKey": "secretAccessKeyx",
+                 *       "costCategoryId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                 *       "exchangeRate": "5.40",
+                 *       "disabled": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateAwsConnection"];
+            };
+        };
+        responses: {
+            /** @description The connection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "object": "aws_connection",
+                     *         "name": "Maria Silva",
+                     *         "authType": "ROLE",
+                     *         "roleArn": "roleArn",
+                     *         "externalId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "accessKeyId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "costCategoryId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "exchangeRate": "exchangeRate",
+                     *         "granularity": "DAILY",
+                     *         "groupBy": "SERVICE",
+                     *         "status": "PENDING",
+                     *         "awsAccountId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "lastVerifiedAt": "lastVerifiedAt",
+                     *         "lastSyncedAt": "lastSyncedAt",
+                     *         "lastError": "lastError",
+                     *         "syncedThrough": "syncedThrough",
+                     *         "createdAt": "2026-11-21T20:38:35.123Z",
+                     *         "updatedAt": "2026-11-21T20:38:35.123Z"
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AwsConnection"];
+                        meta: {
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential, or a key from the other environment (ENVIRONMENT_MISMATCH). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks the permission named in the error, or names a tenant it does not belong to. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in this tenant, or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: an idempotent request still in flight, or a state change the record's status does not allow. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "aws-connections-verify": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: the organization to act in. A key acts only in its own (403 otherwise); a session may name any it belongs to. */
+                "X-Organization-Id"?: string;
+                /** @description Optional: the workspace to act in (default: the organization's default). A workspace-bound key may name only its own (403). */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection after verification. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "object": "aws_connection",
+                     *         "name": "Maria Silva",
+                     *         "authType": "ROLE",
+                     *         "roleArn": "roleArn",
+                     *         "externalId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "accessKeyId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "costCategoryId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "exchangeRate": "exchangeRate",
+                     *         "granularity": "DAILY",
+                     *         "groupBy": "SERVICE",
+                     *         "status": "PENDING",
+                     *         "awsAccountId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "lastVerifiedAt": "lastVerifiedAt",
+                     *         "lastSyncedAt": "lastSyncedAt",
+                     *         "lastError": "lastError",
+                     *         "syncedThrough": "syncedThrough",
+                     *         "createdAt": "2026-11-21T20:38:35.123Z",
+                     *         "updatedAt": "2026-11-21T20:38:35.123Z"
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AwsConnection"];
+                        meta: {
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential, or a key from the other environment (ENVIRONMENT_MISMATCH). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks the permission named in the error, or names a tenant it does not belong to. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in this tenant, or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: an idempotent request still in flight, or a state change the record's status does not allow. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "aws-connections-sync": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: the organization to act in. A key acts only in its own (403 otherwise); a session may name any it belongs to. */
+                "X-Organization-Id"?: string;
+                /** @description Optional: the workspace to act in (default: the organization's default). A workspace-bound key may name only its own (403). */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "from": "2026-10-01",
+                 *       "to": "2026-10-31"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SyncAwsConnection"];
+            };
+        };
+        responses: {
+            /** @description What the sync did. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "object": "aws_sync",
+                     *         "ok": true,
+                     *         "from": "from",
+                     *         "to": "to",
+                     *         "pages": 1,
+                     *         "created": 1,
+                     *         "updated": 1,
+                     *         "deleted": 1,
+                     *         "unchanged": 1,
+                     *         "connection": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "object": "aws_connection",
+                     *           "name": "Maria Silva",
+                     *           "authType": "ROLE",
+                     *           "roleArn": "roleArn",
+                     *           "externalId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "accessKeyId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "costCategoryId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "exchangeRate": "exchangeRate",
+                     *           "granularity": "DAILY",
+                     *           "groupBy": "SERVICE",
+                     *           "status": "PENDING",
+                     *           "awsAccountId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "lastVerifiedAt": "lastVerifiedAt",
+                     *           "lastSyncedAt": "lastSyncedAt",
+                     *           "lastError": "lastError",
+                     *           "syncedThrough": "syncedThrough",
+                     *           "createdAt": "2026-11-21T20:38:35.123Z",
+                     *           "updatedAt": "2026-11-21T20:38:35.123Z"
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AwsSyncResult"];
                         meta: {
                             requestId: string;
                         };
