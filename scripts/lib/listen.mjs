@@ -22,6 +22,7 @@ export const EVENT_KINDS = [
   "payment.restored",
   "subscription.created",
   "subscription.canceled",
+  "subscription.updated",
 ];
 
 export const USAGE = `Usage: npm run listen -- --forward-to <url> [--events <kind,pattern,…>] [--api <base url>] [--key <api key>]

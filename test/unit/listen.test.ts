@@ -93,6 +93,7 @@ describe("event patterns", () => {
     expect(expandEventPatterns(["subscription.*", "upstream.*", "payment.received"])).toEqual([
       "subscription.created",
       "subscription.canceled",
+      "subscription.updated",
       "upstream.*",
       "payment.received",
     ]);
