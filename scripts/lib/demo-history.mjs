@@ -288,6 +288,24 @@ export function demoHistorySql({ organizationId, workspaceId, now = new Date(), 
       customerId: s.customerId,
     });
 
+  // An AWS connection to the simulator's AWS (ROLE: nothing secret to seal), ready to verify and sync
+  // from the console or the API; the simulator answers any role outside account 000000000000.
+  const awsConnections = [
+    {
+      id: "01900000-0000-7000-8800-000000000001",
+      ...tenant,
+      name: "Produção (simulador)",
+      authType: "ROLE",
+      roleArn: "arn:aws:iam::123456789012:role/PonteCostReader",
+      externalId: "ponte-demo-01900000-0000-7000-8800-000000000001",
+      costCategoryId: category("infrastructure"),
+      exchangeRateMicros: 5_400_000,
+      status: "PENDING",
+      createdAt: `${today}T12:00:00.000Z`,
+      updatedAt: `${today}T12:00:00.000Z`,
+    },
+  ];
+
   const guard = `NOT EXISTS (SELECT 1 FROM plans WHERE workspace_id = ${q(workspaceId)})`;
   const sql = [
     "-- Ponte demo history (scripts/lib/demo-history.mjs): added only to a workspace without plans (plans last, in one statement).",
@@ -328,6 +346,12 @@ export function demoHistorySql({ organizationId, workspaceId, now = new Date(), 
       guard,
     ),
     insertAll(
+      "aws_connections",
+      cols("id organizationId workspaceId name authType roleArn externalId costCategoryId exchangeRateMicros status createdAt updatedAt"),
+      awsConnections,
+      guard,
+    ),
+    insertAll(
       "customers",
       cols("id organizationId workspaceId upstreamId syncStatus name cpfCnpj personType email mobilePhone origin createdAt updatedAt"),
       customers,
@@ -352,6 +376,7 @@ export function demoHistorySql({ organizationId, workspaceId, now = new Date(), 
       refunds: refunds.length,
       suppliers: suppliers.length,
       expenses: expenses.length,
+      awsConnections: awsConnections.length,
     },
     from: start,
     to: today,
