@@ -171,7 +171,7 @@ async function render(c: ConsoleContext, state: PageState, status: 200 | 400 | 4
                 <td>
                   {canManage && e.status === "PENDING" && e.source !== "AWS" ? (
                     <form method="post" action={`/console/expenses/${e.id}/pay`}>
-                      <button type="submit" class="secondary" aria-label={`Mark “${e.description}” of ${e.incurredOn} paid`}>
+                      <button type="submit" class="secondary" aria-label={`Mark paid: “${e.description}” of ${e.incurredOn}`}>
                         Mark paid
                       </button>
                     </form>

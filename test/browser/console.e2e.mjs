@@ -253,6 +253,7 @@ async function main() {
 
   // 7. Finance: add a supplier, record a USD expense at its rate, filter, mark it paid.
   await financeFlow(page, base, shot);
+  await awsAndProfitabilityFlow(page, base, shot);
   // 7b. The data pages: customers, payments (and one payment with its timeline), subscriptions, plans, gateway log, audit.
   for (const [i, path] of ["customers", "payments", "subscriptions", "plans", "gateway-logs", "audit"].entries()) {
     await page
@@ -549,12 +550,53 @@ async function financeFlow(page, base, shot) {
   await page.waitForURL(/status=PENDING/);
   await shot("17-expenses");
   await page
-    .getByRole("button", { name: /^Mark .*paid$/ })
+    .getByRole("button", { name: /^Mark paid/ })
     .first()
     .click();
   await page.waitForURL(`${base}/console/expenses?done=paid`);
   check((await page.locator("table").textContent()).includes("paid"), "marking the expense paid shows it as paid");
   await shot("18-expense-paid");
+}
+
+// AWS connections against the simulator's AWS: connect by role, verify, sync; a refused role shows its
+// last error; then the profitability report.
+async function awsAndProfitabilityFlow(page, base, shot) {
+  const nav = () => page.getByRole("navigation", { name: "Console" });
+  await nav().getByRole("link", { name: "AWS connections", exact: true }).click();
+  await page.waitForURL(`${base}/console/aws-connections`);
+  const connect = async (name, roleArn) => {
+    await page.getByLabel("Name", { exact: true }).fill(name);
+    await page.getByLabel("How Ponte signs in").selectOption("ROLE");
+    await page.getByLabel("Role ARN (role only)").fill(roleArn);
+    await page.getByLabel("Exchange rate (BRL per USD)").fill("5.40");
+    await page.getByRole("button", { name: "Connect" }).click();
+    await page.waitForLoadState("load");
+  };
+  await connect("Production E2E", "arn:aws:iam::123456789012:role/PonteCostReader");
+  await page.getByRole("button", { name: "Verify Production E2E" }).click();
+  await page.waitForLoadState("load");
+  await shot("21-aws-connection-verified");
+  check(
+    (await page.locator('[data-status="ACTIVE"]').count()) === 1,
+    "verifying a role the simulator's AWS accepts makes the connection active",
+  );
+  await page.getByRole("button", { name: "Sync Production E2E" }).click();
+  await page.waitForLoadState("load");
+  check(!(await page.locator("table").textContent()).includes("through —"), "a sync imports the costs and shows the day it covered");
+  await shot("22-aws-connection-synced");
+  await connect("Denied E2E", "arn:aws:iam::000000000000:role/Nope");
+  await page.getByRole("button", { name: "Verify Denied E2E" }).click();
+  await page.waitForLoadState("load");
+  check(
+    (await page.locator("[data-last-error]").textContent())?.includes("AccessDenied"),
+    "a refused role is FAILED with AWS's error shown",
+  );
+  await shot("23-aws-connection-failed");
+
+  await nav().getByRole("link", { name: "Profitability", exact: true }).click();
+  await page.waitForURL(`${base}/console/profitability`);
+  check((await page.locator("h1").textContent()) === "Profitability", "the profitability report renders");
+  await shot("24-profitability");
 }
 
 async function shutdown() {
