@@ -223,9 +223,11 @@ async function main() {
     .first()
     .click();
   const dialog = page.locator(".dialog-ux .modal-ux");
-  await dialog.locator("section:has-text('bearerAuth') input").fill(key);
-  await dialog.locator("section:has-text('bearerAuth')").getByRole("button", { name: "Authorize" }).click();
-  await dialog.getByRole("button", { name: "Close" }).first().click();
+  const bearer = dialog.locator(".auth-container").filter({ hasText: "bearerAuth" });
+  await bearer.locator("input").fill(key);
+  await bearer.getByRole("button", { name: "Apply credentials" }).click(); // Swagger UI's label for its Authorize button
+  await bearer.getByRole("button", { name: "Remove authorization" }).waitFor();
+  await page.locator(".dialog-ux .btn-done").first().click();
   const current = await expand("organizations", "organizations-get-current");
   await current.getByRole("button", { name: "Try it out" }).click();
   await current.getByRole("button", { name: "Execute" }).click();
