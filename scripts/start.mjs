@@ -5,6 +5,7 @@
 // at the API, and ends with the URLs and the key. Each step is printed as it starts.
 import { execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { ROOT, toolEnv } from "./lib/local.mjs";
 import { connectUpstreamWebhooks, rebuildDemoRollupsIfMissing, seed } from "./seed.mjs";
 
@@ -37,8 +38,14 @@ const dev = spawn(
     "--test-scheduled",
     "--show-interactive-dev-session=false",
   ],
-  { cwd: ROOT, stdio: "inherit", env: toolEnv() },
+  { cwd: ROOT, stdio: ["inherit", "pipe", "inherit"], env: toolEnv() },
 );
+// wrangler dev compares worker-configuration.d.ts with types generated for the local environment
+// alone, but the file types all three environments (npm run types; npm run typecheck checks it is
+// current), so "Your types might be out of date" is always printed and never true here: drop that line.
+createInterface({ input: dev.stdout }).on("line", (line) => {
+  if (!line.includes("Your types might be out of date")) process.stdout.write(`${line}\n`);
+});
 const stop = () => dev.kill("SIGINT");
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
