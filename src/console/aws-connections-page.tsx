@@ -5,7 +5,7 @@ import type { Hono } from "hono";
 import { SyncBody, syncAwsConnection } from "../modules/aws-connections/cost-import";
 import { CreateAwsConnectionBody, createAwsConnection, listAwsConnections, verifyAwsConnection } from "../modules/aws-connections/service";
 import { listCostCategories } from "../modules/cost-categories/service";
-import { type ConsoleContext, type ConsoleEnv, isExpected, parseForm, plainError, shellFor, statusOf } from "./context";
+import { type ConsoleContext, type ConsoleEnv, renderingActions, parseForm, shellFor } from "./context";
 import { Alert, Page } from "./layout";
 
 type Connection = Awaited<ReturnType<typeof listAwsConnections>>["rows"][number];
@@ -181,22 +181,8 @@ const text = (form: Record<string, unknown>, name: string) => {
 export function registerAwsConnectionPages(app: Hono<ConsoleEnv>) {
   app.get("/aws-connections", (c) => render(c));
 
-  const action = (path: string, run: (c: ConsoleContext, form: Record<string, unknown>) => Promise<PageState>, created = false) =>
-    app.post(`/aws-connections${path}`, async (c) => {
-      const form = await c.req.parseBody();
-      try {
-        return await render(c, await run(c, form), created ? 201 : 200);
-      } catch (err) {
-        if (!isExpected(err)) throw err;
-        return render(c, { error: plainError(err) }, statusOf(err));
-      }
-    });
+  const { action, idOf } = renderingActions<PageState>(app, "/aws-connections", render);
   const ctx = (c: ConsoleContext) => c.get("console");
-  const idOf = (c: ConsoleContext) => {
-    const id = c.req.param("id");
-    if (!id) throw new Error("aws-connections console action without an :id in its route");
-    return id;
-  };
 
   action(
     "",

@@ -10,7 +10,7 @@ import {
   updateGatewayAccount,
   verifyGatewayAccount,
 } from "../modules/gateway-accounts/service";
-import { type ConsoleContext, type ConsoleEnv, isExpected, parseForm, plainError, shellFor, statusOf } from "./context";
+import { type ConsoleContext, type ConsoleEnv, renderingActions, parseForm, shellFor } from "./context";
 import { Alert, Page, SecretOnce } from "./layout";
 
 type Account = Awaited<ReturnType<typeof listGatewayAccounts>>["rows"][number];
@@ -192,23 +192,8 @@ const keyFrom = (form: Record<string, unknown>) => (typeof form.upstreamApiKey =
 export function registerGatewayPages(app: Hono<ConsoleEnv>) {
   app.get("/gateway", (c) => render(c));
 
-  // One handler shape for every action: one service call (which checks the permission), then the page with its outcome.
-  const action = (path: string, run: (c: ConsoleContext, form: Record<string, unknown>) => Promise<PageState>, created = false) =>
-    app.post(`/gateway${path}`, async (c) => {
-      const form = await c.req.parseBody();
-      try {
-        return await render(c, await run(c, form), created ? 201 : 200);
-      } catch (err) {
-        if (!isExpected(err)) throw err;
-        return render(c, { error: plainError(err) }, statusOf(err));
-      }
-    });
+  const { action, idOf: accountIdOf } = renderingActions<PageState>(app, "/gateway", render);
   const ctx = (c: ConsoleContext) => c.get("console");
-  const accountIdOf = (c: ConsoleContext) => {
-    const id = c.req.param("id");
-    if (!id) throw new Error("gateway console action without an :id in its route");
-    return id;
-  };
 
   action(
     "",
