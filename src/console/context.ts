@@ -144,3 +144,25 @@ export function renderingActions<S extends { error?: string | undefined }>(
   };
   return { action, idOf };
 }
+
+/**
+ * A POST action on one record (`:id`) that redirects on success — so a reload does not repeat it —
+ * and re-renders the page with the reason and its status on an expected failure.
+ */
+export function redirectingAction<S extends { error?: string | undefined }>(
+  app: Hono<ConsoleEnv>,
+  path: string,
+  to: string,
+  run: (c: ConsoleContext, id: string) => Promise<unknown>,
+  render: (c: ConsoleContext, state: S, status: 400) => Promise<Response>,
+) {
+  app.post(path, async (c) => {
+    try {
+      await run(c, c.req.param("id") ?? "");
+      return c.redirect(to, 303);
+    } catch (err) {
+      if (!isExpected(err)) throw err;
+      return render(c, { error: plainError(err) } as S, statusOf(err) as 400);
+    }
+  });
+}

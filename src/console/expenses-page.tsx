@@ -7,7 +7,7 @@ import { listCostCategories } from "../modules/cost-categories/service";
 import { CreateExpenseBody, EXPENSE_SOURCES, EXPENSE_STATUSES, ExpenseListQuery, type ExpenseFilters } from "../modules/expenses/rows";
 import { createExpense, listExpenses, payExpense } from "../modules/expenses/service";
 import { listSuppliers } from "../modules/suppliers/service";
-import { type ConsoleContext, type ConsoleEnv, isExpected, parseForm, plainError, shellFor, statusOf } from "./context";
+import { type ConsoleContext, type ConsoleEnv, isExpected, parseForm, plainError, redirectingAction, shellFor, statusOf } from "./context";
 import { Alert, Page } from "./layout";
 
 interface PageState {
@@ -286,14 +286,11 @@ export function registerExpensePages(app: Hono<ConsoleEnv>) {
     }
   });
 
-  app.post("/expenses/:id/pay", async (c) => {
-    const { deps, principal } = c.get("console");
-    try {
-      await payExpense(deps, principal, c.req.param("id"), {});
-      return c.redirect("/console/expenses?done=paid", 303);
-    } catch (err) {
-      if (!isExpected(err)) throw err;
-      return render(c, { error: plainError(err) }, statusOf(err) as 400);
-    }
-  });
+  redirectingAction(
+    app,
+    "/expenses/:id/pay",
+    "/console/expenses?done=paid",
+    (c, id) => payExpense(c.get("console").deps, c.get("console").principal, id, {}),
+    render,
+  );
 }

@@ -3,7 +3,7 @@
 import type { Hono } from "hono";
 import { listCostCategories } from "../modules/cost-categories/service";
 import { CreateSupplierBody, deleteSupplier, createSupplier, listSuppliers, updateSupplier } from "../modules/suppliers/service";
-import { type ConsoleContext, type ConsoleEnv, isExpected, parseForm, plainError, shellFor, statusOf } from "./context";
+import { type ConsoleContext, type ConsoleEnv, isExpected, parseForm, plainError, redirectingAction, shellFor, statusOf } from "./context";
 import { Alert, Page } from "./layout";
 
 interface PageState {
@@ -149,15 +149,7 @@ export function registerSupplierPages(app: Hono<ConsoleEnv>) {
   });
 
   const action = (name: string, run: (c: ConsoleContext, id: string) => Promise<unknown>, done: string) =>
-    app.post(`/suppliers/:id/${name}`, async (c) => {
-      try {
-        await run(c, c.req.param("id"));
-        return c.redirect(`/console/suppliers?done=${done}`, 303);
-      } catch (err) {
-        if (!isExpected(err)) throw err;
-        return render(c, { error: plainError(err) }, statusOf(err) as 400);
-      }
-    });
+    redirectingAction(app, `/suppliers/:id/${name}`, `/console/suppliers?done=${done}`, run, render);
   const session = (c: ConsoleContext) => c.get("console");
   action("archive", (c, id) => updateSupplier(session(c).deps, session(c).principal, id, { archived: true }), "archived");
   action("restore", (c, id) => updateSupplier(session(c).deps, session(c).principal, id, { archived: false }), "restored");
