@@ -1,15 +1,14 @@
-// Worker entry: HTTP through the app, the events queue into the webhook fan-out, the cron into the
-// sweepers, and the Durable Object classes the bindings name.
-import { buildApp } from "./app";
-import { rewriteAsaasRequest, speaksAsaas } from "./compat/asaas-dialect";
+// Worker entry: HTTP through the app (built per path segment on demand), the events queue into the
+// webhook fan-out, the cron into the sweepers, and the Durable Object classes the bindings name.
+// The queue and cron handlers are imported when they first run, not at start-up.
+import { rewriteAsaasRequest, speaksAsaas } from "./compat/asaas-dialect/request";
 import type { Env } from "./config";
-import { consumeEventBatch } from "./events/consumer";
-import { runSweepers } from "./scheduled";
+import { lazyApp } from "./lazy-app";
 
 export { EndpointDO } from "./events/endpoint-do";
 export { ListenDO } from "./events/listen-do";
 
-const app = buildApp();
+const app = lazyApp();
 
 export default {
   // A request in the Asaas dialect (access_token, no Authorization) has its method aliases rewritten
@@ -17,9 +16,11 @@ export default {
   fetch: (req, env, ctx) =>
     speaksAsaas(req.headers) ? rewriteAsaasRequest(req).then((r) => app.fetch(r, env, ctx)) : app.fetch(req, env, ctx),
   async queue(batch, env, ctx) {
+    const { consumeEventBatch } = await import("./events/consumer");
     await consumeEventBatch(batch, env, ctx);
   },
   async scheduled(_controller, env, ctx) {
+    const { runSweepers } = await import("./scheduled");
     await runSweepers(env, ctx);
   },
 } satisfies ExportedHandler<Env>;

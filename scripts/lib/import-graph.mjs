@@ -16,7 +16,7 @@ export const LAYERS = [
   ["access"],
   ["gateway", "events", "compat", "billing"],
   ["modules"],
-  ["app", "scheduled", "index", "console"],
+  ["app", "route-groups", "lazy-app", "scheduled", "index", "console"],
 ];
 
 const EXTENSIONS = [".ts", ".tsx", "/index.ts", "/index.tsx"];

@@ -14,6 +14,7 @@ import { CATALOGUE, type CatalogueOperation } from "./catalogue";
 import { catalogueRoute, documentedPath, pathParamNames, routerPath } from "./catalogue-route";
 import type { UpstreamFile } from "../gateway/client";
 import { forwardPassthrough } from "./dispatch";
+import { segmentOf } from "../http/segment";
 
 /** An id in a path: one segment of letters, digits and `_ - . ~ + @ =`, not starting with a dot (so never `.` or `..`). */
 export const SAFE_PATH_SEGMENT = /^[A-Za-z0-9_~+@=-][A-Za-z0-9_.~+@=-]{0,127}$/;
@@ -165,12 +166,13 @@ export type PassthroughAnswerHook = (deps: Deps, principal: Principal, operation
 /**
  * Registers the routes. Their documentation (a zod schema per operation: most of the worker's start-up
  * CPU when built eagerly) is registered only when the OpenAPI document is first generated: the app's
- * document getters call `documentPassthroughRoutes` first.
+ * document getters call `documentPassthroughRoutes` first. With `segment`, only the operations under
+ * /api/v1/<segment> (an app built for one segment, src/lazy-app.ts).
  */
-export function registerPassthroughRoutes(app: OpenAPIHono<AppEnv>, afterAnswer?: PassthroughAnswerHook) {
+export function registerPassthroughRoutes(app: OpenAPIHono<AppEnv>, afterAnswer?: PassthroughAnswerHook, segment?: string) {
   const groups = new Map<string, CatalogueOperation[]>();
   for (const op of CATALOGUE) {
-    if (op.kind !== "passthrough") continue;
+    if (op.kind !== "passthrough" || (segment !== undefined && segmentOf(op.path) !== segment)) continue;
     const key = `${op.method} ${op.path}`;
     groups.set(key, [...(groups.get(key) ?? []), op]);
   }

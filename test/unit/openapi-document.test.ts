@@ -6,14 +6,14 @@ import type { OpenApiDocument } from "../openapi-types";
 // The app is typed against workers-types, which the Node type project does not load: import it untyped.
 const appModule = "../../src/app";
 const { buildApp, openApiDocumentOf } = (await import(appModule)) as {
-  buildApp: () => unknown;
+  buildApp: () => Promise<unknown>;
   openApiDocumentOf: (app: unknown) => OpenApiDocument;
 };
 
 describe("OpenAPI document", () => {
   it("validates against the OpenAPI 3.1 schema", async () => {
     // The document as served: generated, then finished (tenant headers, tag list, availability).
-    const doc = openApiDocumentOf(buildApp());
+    const doc = openApiDocumentOf(await buildApp());
     const result = await new Validator().validate(JSON.parse(JSON.stringify(doc)));
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);

@@ -8,10 +8,10 @@ import { type Method, propertyOf, requestSchema } from "./openapi-walk";
 // The app is typed against workers-types, which the Node type project does not load: import it untyped.
 const appModule = "../../src/app";
 const { buildApp, OPENAPI_CONFIG } = (await import(appModule)) as {
-  buildApp: () => { getOpenAPI31Document(config: unknown): OpenAPIObject };
+  buildApp: () => Promise<{ getOpenAPI31Document(config: unknown): OpenAPIObject }>;
   OPENAPI_CONFIG: unknown;
 };
-const doc = buildApp().getOpenAPI31Document(OPENAPI_CONFIG);
+const doc = (await buildApp()).getOpenAPI31Document(OPENAPI_CONFIG);
 
 /** The request body of an operation, with a resolved `field(name)`. */
 function bodySchema(path: string, method: Method) {

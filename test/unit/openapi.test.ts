@@ -5,7 +5,7 @@ import type { OpenAPIObject } from "openapi3-ts/oas31";
 import { buildApp, OPENAPI_CONFIG } from "../../src/app";
 import { operationsOf, responseOf, resolveSchema } from "./openapi-walk";
 
-const doc = buildApp().getOpenAPI31Document(OPENAPI_CONFIG) as OpenAPIObject;
+const doc = (await buildApp()).getOpenAPI31Document(OPENAPI_CONFIG) as OpenAPIObject;
 const operations = operationsOf(doc);
 
 describe("OpenAPI document", () => {

@@ -7,12 +7,12 @@ import { TrieRouter } from "hono/router/trie-router";
 
 const appModule = "../../src/app";
 const { buildApp } = (await import(appModule)) as {
-  buildApp: () => { router: { name: string }; routes: { method: string; path: string }[] };
+  buildApp: () => Promise<{ router: { name: string }; routes: { method: string; path: string }[] }>;
 };
 
-describe("router", () => {
-  const app = buildApp();
+const app = await buildApp();
 
+describe("router", () => {
   it("is the memoised TrieRouter, and a memoised match equals a fresh one", () => {
     expect(app.router.name).toBe("MemoTrieRouter");
     const router = app.router as unknown as { match: (m: string, p: string) => unknown };

@@ -81,7 +81,7 @@ describe("POST /api/v1/gateway-accounts", () => {
 
   it("uses PUBLIC_BASE_URL for the inbound webhook URL when set", async () => {
     const tenant = await seedTenant();
-    const res = await buildApp().request(
+    const res = await (await buildApp()).request(
       `${BASE}/api/v1/gateway-accounts`,
       {
         method: "POST",

@@ -85,7 +85,7 @@ describe("error envelope on every failure", () => {
         else controller.close();
       },
     });
-    const res = await buildApp().request(
+    const res = await (await buildApp()).request(
       `${BASE}/api/v1/workspaces`,
       { method: "POST", body: stream, headers: { "Content-Type": "application/json" }, duplex: "half" } as RequestInit,
       env,
@@ -115,7 +115,7 @@ describe("error envelope on every failure", () => {
   });
 
   it("500 for an unexpected exception, with no stack or internals", async () => {
-    const app = buildApp();
+    const app = await buildApp();
     app.get("/api/v1/__boom", () => {
       throw new Error("db password is hunter2 at /src/secret.ts:42");
     });

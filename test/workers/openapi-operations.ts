@@ -34,8 +34,8 @@ export interface ApiOperation {
 }
 
 /** The document the app serves at /api/v1/openapi.json, built in process (tests are collected before any request can be made). */
-export function openApiDocument(): OpenApiDocument {
-  return openApiDocumentOf(buildApp()) as unknown as OpenApiDocument;
+export async function openApiDocument(): Promise<OpenApiDocument> {
+  return openApiDocumentOf(await buildApp()) as unknown as OpenApiDocument;
 }
 
 /** The same document as served over HTTP, to check the in-process one is the real one. */
@@ -57,8 +57,8 @@ function schemaProperties(schema: SchemaObject | undefined, components: OpenApiD
 let cached: ApiOperation[] | undefined;
 
 /** Every operation of the document, in document order. */
-export function apiOperations(): ApiOperation[] {
-  cached ??= operationsOf(openApiDocument());
+export async function apiOperations(): Promise<ApiOperation[]> {
+  cached ??= operationsOf(await openApiDocument());
   return cached;
 }
 

@@ -115,7 +115,7 @@ describe("upstream failures become the error envelope", () => {
     const t = await connectedTenant();
     await addFault(t.upstreamKey, { fault: "timeout", delayMs: 5000 });
     const started = Date.now();
-    const res = await buildApp().request(
+    const res = await (await buildApp()).request(
       `${BASE}/api/v1/finance/balance`,
       { headers: { Authorization: `Bearer ${t.key}` } },
       { ...env, UPSTREAM_TIMEOUT_MS: "100" },

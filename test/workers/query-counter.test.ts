@@ -9,9 +9,9 @@ describe("D1 query counting (local benchmarks)", () => {
   it("is off unless the deployment allows it (D1_QUERY_COUNTING=1) and the request asks (X-D1-Query-Count: 1)", async () => {
     const t = await seedTenant();
     const headers = { Authorization: `Bearer ${t.key}`, "X-D1-Query-Count": "1" };
-    const notAllowed = await buildApp().request(`${BASE}/api/v1/organizations/current`, { headers }, env);
+    const notAllowed = await (await buildApp()).request(`${BASE}/api/v1/organizations/current`, { headers }, env);
     expect(notAllowed.headers.get("X-D1-Queries")).toBeNull();
-    const notAsked = await buildApp().request(
+    const notAsked = await (await buildApp()).request(
       `${BASE}/api/v1/organizations/current`,
       { headers: { Authorization: `Bearer ${t.key}` } },
       { ...env, D1_QUERY_COUNTING: "1" },
@@ -21,7 +21,7 @@ describe("D1 query counting (local benchmarks)", () => {
 
   it("an authenticated read: one auth query when cold, none on a warm isolate", async () => {
     const t = await seedTenant();
-    const app = buildApp();
+    const app = await buildApp();
     const get = () =>
       app.request(
         `${BASE}/api/v1/organizations/current`,
@@ -38,7 +38,7 @@ describe("D1 query counting (local benchmarks)", () => {
   });
 
   it("a rejected (unknown) key costs exactly the one auth query, every time", async () => {
-    const app = buildApp();
+    const app = await buildApp();
     for (let i = 0; i < 2; i++) {
       const res = await app.request(
         `${BASE}/api/v1/organizations/current`,
@@ -55,7 +55,7 @@ describe("D1 round trips of a PIX charge create (issue 15: at most 2 on the requ
   it("one batch before the upstream call (idempotency claim + resume lookup + customer + pending record), one after (link + payment.created)", async () => {
     const t = await seedBillingTenant({ webhooks: false });
     const customer = await createCustomer(t);
-    const app = buildApp();
+    const app = await buildApp();
     const dueDate = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
     const create = (idempotencyKey?: string) =>
       app.request(

@@ -23,7 +23,7 @@ describe("rate limiting", () => {
         return { success: keys.length < 2 };
       },
     };
-    const app = buildApp();
+    const app = await buildApp();
     const get = () =>
       app.request(`${BASE}/api/v1/workspaces`, { headers: { Authorization: `Bearer ${t.key}` } }, { ...env, API_RATE_LIMITER: limiter });
     for (let i = 0; i < RATE_LIMIT_UNIT; i++) {
@@ -47,7 +47,7 @@ describe("rate limiting", () => {
     const a = await seedTenant();
     const b = await seedTenant();
     const limiter = { limit: async ({ key }: { key: string }) => ({ success: !key.endsWith((await hashApiKey(a.key)).slice(0, 32)) }) };
-    const app = buildApp();
+    const app = await buildApp();
     const get = (key: string) =>
       app.request(`${BASE}/api/v1/workspaces`, { headers: { Authorization: `Bearer ${key}` } }, { ...env, API_RATE_LIMITER: limiter });
     await get(a.key);
@@ -58,7 +58,7 @@ describe("rate limiting", () => {
 
   it("never answers 429 before authentication has answered 401", async () => {
     const limiter = { limit: async () => ({ success: false }) };
-    const app = buildApp();
+    const app = await buildApp();
     const bad = () =>
       app.request(
         `${BASE}/api/v1/workspaces`,
@@ -73,7 +73,7 @@ describe("rate limiting", () => {
   it("a failing limiter never fails the request", async () => {
     const t = await seedTenant();
     const limiter = { limit: async () => Promise.reject(new Error("limiter down")) };
-    const res = await buildApp().request(
+    const res = await (await buildApp()).request(
       `${BASE}/api/v1/workspaces`,
       { headers: { Authorization: `Bearer ${t.key}` } },
       { ...env, API_RATE_LIMITER: limiter },

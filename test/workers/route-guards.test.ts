@@ -15,7 +15,7 @@ import { type ApiResponse, call, type ErrorBody, expectError, seedApiKey } from 
 import { mockReceiver } from "./webhooks-support";
 
 const PASSTHROUGH = new Set(CATALOGUE.filter((op) => op.kind === "passthrough").map((op) => op.operationId));
-const AUTHENTICATED = apiOperations().filter((op) => op.security.length > 0);
+const AUTHENTICATED = (await apiOperations()).filter((op) => op.security.length > 0);
 const GUARDED = AUTHENTICATED.filter((op) => op.permission !== null);
 const WITH_RECORDS = AUTHENTICATED.filter((op) => op.pathParams.length > 0);
 
