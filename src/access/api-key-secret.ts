@@ -24,6 +24,21 @@ export function keyEnvironmentOf(secret: string): KeyEnvironment | null {
 
 export const hashApiKey = sha256Hex;
 
+// The hashes of keys presented recently in this isolate, so a repeat request skips a SHA-256 (a call
+// into the runtime's WebCrypto). Bounded; the oldest entry goes first. Holds only what the isolate is
+// already handling (the presented secret) and is never logged or exposed.
+const presentedHashes = new Map<string, string>();
+
+/** `hashApiKey`, remembered for the last LIMITS.apiKeyCacheEntries keys presented. */
+export async function hashPresentedApiKey(secret: string): Promise<string> {
+  const known = presentedHashes.get(secret);
+  if (known !== undefined) return known;
+  const hash = await hashApiKey(secret);
+  if (presentedHashes.size >= LIMITS.apiKeyCacheEntries) presentedHashes.delete(presentedHashes.keys().next().value as string);
+  presentedHashes.set(secret, hash);
+  return hash;
+}
+
 export function displayParts(secret: string): { displayPrefix: string; last4: string } {
   const prefixLength = secret.indexOf("_", 6) + 1 + 4;
   return { displayPrefix: secret.slice(0, prefixLength), last4: secret.slice(-4) };

@@ -4,7 +4,7 @@ import { keyEnvironmentFor, LIMITS } from "../config";
 import type { AppEnv } from "../http/app-env";
 import { ApiError } from "../http/errors";
 import { rateLimitKeyFor } from "../http/rate-limit";
-import { hashApiKey, keyEnvironmentOf } from "./api-key-secret";
+import { hashPresentedApiKey, keyEnvironmentOf } from "./api-key-secret";
 import { cachedKeyLookup } from "./key-cache";
 import { expandStoredPermissions } from "../lib/permissions";
 import type { Principal } from "./principal";
@@ -67,7 +67,7 @@ async function apiKeyPrincipal(c: Context<AppEnv>, secret: string): Promise<Prin
     );
   }
   const headerWorkspace = c.req.header(WORKSPACE_HEADER) ?? null;
-  const keyHash = await hashApiKey(secret);
+  const keyHash = await hashPresentedApiKey(secret);
   c.set("rateLimitKey", rateLimitKeyFor("api_key", keyHash.slice(0, 32)));
   const row = await cachedKeyLookup<KeyRow>({
     keyHash,
