@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+// What Ponte's own JavaScript costs per request, apart from the runtime around it: the app for a
+// segment (as the worker builds it, src/lazy-app.ts) is bundled with esbuild (as sim/build.mjs is)
+// and driven in this Node process with stand-in bindings: a D1 that answers every query at once
+// with one row, a rate limiter that always allows. Every middleware, the authentication, the
+// permission check, drizzle's query building and result mapping, and the envelope run for real.
+// Compare with bench:auth, where the same requests cross wrangler dev's runtime and its simulated D1.
+//   npm run bench:js          (REQUESTS=20000 to change)
+import { build } from "esbuild";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ROOT } from "../scripts/lib/local.mjs";
+import { envNumber, printSummary } from "./lib/harness.mjs";
+
+const REQUESTS = envNumber("REQUESTS", 20_000);
+const dir = mkdtempSync(join(tmpdir(), "ponte-bench-js-"));
+process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+writeFileSync(
+  join(dir, "entry.ts"),
+  `import { groupsFor } from ${JSON.stringify(join(ROOT, "src/route-groups"))};
+import { createApp } from ${JSON.stringify(join(ROOT, "src/app"))};
+export async function appFor(segment: string) { return createApp(await Promise.all(groupsFor(segment).map((g) => g.load(segment)))); }`,
+);
+await build({
+  entryPoints: [join(dir, "entry.ts")],
+  bundle: true,
+  format: "esm",
+  platform: "neutral",
+  outfile: join(dir, "app.mjs"),
+  external: ["cloudflare:*", "node:*"],
+  mainFields: ["module", "main"],
+  conditions: ["workerd", "worker", "import"],
+  logLevel: "error",
+});
+const { appFor } = await import(join(dir, "app.mjs"));
+
+const key = `ponte_test_${"b".repeat(40)}`;
+const keyRow = {
+  id: "01900000-0000-7000-8000-00000000000a",
+  organization_id: "01900000-0000-7000-8000-00000000d001",
+  workspace_id: null,
+  environment: "test",
+  permissions: JSON.stringify(["organizations.read"]),
+  revoked_at: null,
+  last_used_at: new Date().toISOString(),
+  default_workspace_id: "01900000-0000-7000-8000-00000000d002",
+  selected_workspace_id: "01900000-0000-7000-8000-00000000d002",
+  selected_workspace_archived_at: null,
+};
+const orgRow = [
+  "01900000-0000-7000-8000-00000000d001",
+  "Ponte Demo",
+  "01900000-0000-7000-8000-00000000d002",
+  "America/Sao_Paulo",
+  "2026-01-01T00:00:00.000Z",
+  "2026-01-01T00:00:00.000Z",
+];
+const statement = (sql) => ({
+  bind: () => statement(sql),
+  first: async () => (sql.includes("api_keys k") ? keyRow : null),
+  all: async () => ({ results: [], success: true, meta: {} }),
+  raw: async () => [orgRow],
+  run: async () => ({ success: true, meta: {} }),
+});
+const DB = { prepare: statement, batch: async (s) => s.map(() => ({ results: [] })) };
+DB.withSession = () => ({ ...DB, getBookmark: () => null });
+const env = { DB, ENVIRONMENT: "local", API_RATE_LIMITER: { limit: async () => ({ success: true }) } };
+const ctx = { waitUntil() {}, passThroughOnException() {} };
+
+const cases = [
+  { name: "health", segment: "health", path: "/api/v1/health", headers: {} },
+  {
+    name: "authenticatedRead",
+    segment: "organizations",
+    path: "/api/v1/organizations/current",
+    headers: { Authorization: `Bearer ${key}` },
+  },
+];
+const result = {};
+for (const { name, segment, path, headers } of cases) {
+  const app = await appFor(segment);
+  const once = async () => {
+    const res = await app.fetch(new Request(`http://127.0.0.1${path}`, { headers }), env, ctx);
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
+  };
+  for (let i = 0; i < 2000; i++) await once(); // warm: JIT, the key cache, the router's memo
+  const t0 = performance.now();
+  for (let i = 0; i < REQUESTS; i++) await once();
+  result[name] = { path, microsecondsPerRequest: +(((performance.now() - t0) / REQUESTS) * 1000).toFixed(1) };
+}
+console.log(JSON.stringify({ node: process.version, requests: REQUESTS, ...result }, null, 2));
+printSummary({
+  bench: "js",
+  healthUs: result.health.microsecondsPerRequest,
+  authenticatedReadUs: result.authenticatedRead.microsecondsPerRequest,
+});
