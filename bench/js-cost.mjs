@@ -5,6 +5,7 @@
 // with one row, a rate limiter that always allows. Every middleware, the authentication, the
 // permission check, drizzle's query building and result mapping, and the envelope run for real.
 // Compare with bench:auth, where the same requests cross wrangler dev's runtime and its simulated D1.
+// It also reports what a segment's first request in an isolate pays to load and build its routes.
 //   npm run bench:js          (REQUESTS=20000 to change)
 import { build } from "esbuild";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -18,9 +19,23 @@ const dir = mkdtempSync(join(tmpdir(), "ponte-bench-js-"));
 process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
 writeFileSync(
   join(dir, "entry.ts"),
-  `import { groupsFor } from ${JSON.stringify(join(ROOT, "src/route-groups"))};
-import { createApp } from ${JSON.stringify(join(ROOT, "src/app"))};
-export async function appFor(segment: string) { return createApp(await Promise.all(groupsFor(segment).map((g) => g.load(segment)))); }`,
+  `import { groupsFor, ROUTE_GROUPS } from ${JSON.stringify(join(ROOT, "src/route-groups"))};
+import { buildApp, createApp } from ${JSON.stringify(join(ROOT, "src/app"))};
+export async function appFor(segment: string) { return createApp(await Promise.all(groupsFor(segment).map((g) => g.load(segment)))); }
+/** What a segment's first request pays (src/lazy-app.ts), segment by segment from a fresh process. */
+export async function firstRequestBuilds() {
+  const rows = [];
+  for (const segment of [...new Set(ROUTE_GROUPS.flatMap((g) => g.segments))]) {
+    const t0 = performance.now();
+    const registrars = await Promise.all(groupsFor(segment).map((g) => g.load(segment)));
+    const t1 = performance.now();
+    createApp(registrars);
+    rows.push({ segment, loadMs: t1 - t0, buildMs: performance.now() - t1 });
+  }
+  const t0 = performance.now();
+  await buildApp();
+  return { rows, wholeApiBuildMs: performance.now() - t0 };
+}`,
 );
 await build({
   entryPoints: [join(dir, "entry.ts")],
@@ -33,7 +48,20 @@ await build({
   conditions: ["workerd", "worker", "import"],
   logLevel: "error",
 });
-const { appFor } = await import(join(dir, "app.mjs"));
+const { appFor, firstRequestBuilds } = await import(join(dir, "app.mjs"));
+
+// First, in this fresh process, what each segment's first request pays: evaluating its modules the
+// first time (shared modules are paid by whichever segment loads them first) and building its routes.
+const builds = await firstRequestBuilds();
+const slowest = (field) => builds.rows.reduce((a, b) => (b[field] > a[field] ? b : a));
+const round = (ms) => +ms.toFixed(2);
+const firstRequest = {
+  segments: builds.rows.length,
+  slowestLoad: { segment: slowest("loadMs").segment, ms: round(slowest("loadMs").loadMs) },
+  slowestBuild: { segment: slowest("buildMs").segment, ms: round(slowest("buildMs").buildMs) },
+  allSegmentsMs: round(builds.rows.reduce((sum, r) => sum + r.loadMs + r.buildMs, 0)),
+  wholeApiBuildMs: round(builds.wholeApiBuildMs),
+};
 
 const key = `ponte_test_${"b".repeat(40)}`;
 const keyRow = {
@@ -90,7 +118,7 @@ for (const { name, segment, path, headers } of cases) {
   for (let i = 0; i < REQUESTS; i++) await once();
   result[name] = { path, microsecondsPerRequest: +(((performance.now() - t0) / REQUESTS) * 1000).toFixed(1) };
 }
-console.log(JSON.stringify({ node: process.version, requests: REQUESTS, ...result }, null, 2));
+console.log(JSON.stringify({ node: process.version, requests: REQUESTS, firstRequest, ...result }, null, 2));
 printSummary({
   bench: "js",
   healthUs: result.health.microsecondsPerRequest,
