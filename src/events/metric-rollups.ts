@@ -9,7 +9,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { metricDaily } from "../db/schema";
-import { DEFAULT_TIME_ZONE, isDay, localDay, localDays } from "../lib/time-zones";
+import { addDays, DEFAULT_TIME_ZONE, isDay, localDay, localDays } from "../lib/time-zones";
 import type { Tenant } from "../lib/tenant";
 
 export const FLOW_METRICS = [
@@ -59,6 +59,15 @@ export function paidWhen(payment: Pick<PaymentFacts, "paymentDate">, at: string)
   return isDay(payment.paymentDate) ? { day: payment.paymentDate } : { at };
 }
 
+/**
+ * When a charge became overdue, for the open amounts it moves: the day after its due date (a local
+ * date; the upstream turns a charge OVERDUE then), else `at`. The rebuild dates it the same way, so a
+ * late webhook, or one that arrives while the UTC date is already the next, lands on the same day.
+ */
+export function overdueWhen(payment: Pick<PaymentFacts, "dueDate">, at: string): When {
+  return isDay(payment.dueDate) ? { day: addDays(payment.dueDate, 1) } : { at };
+}
+
 export interface MetricDelta extends When {
   metric: StoredMetric;
   /** Cents or a count; never zero (zero deltas are dropped). */
@@ -74,6 +83,8 @@ export interface PaymentFacts {
   refundedCents: number;
   netValueCents?: number | null;
   paymentDate: string | null;
+  /** The due date (a local date): a charge is overdue from the next day. */
+  dueDate?: string | null;
   createdAt: string;
 }
 export interface SubscriptionFacts {
@@ -128,8 +139,10 @@ export function metricDeltas(kind: string, facts: MetricFacts, at: string): Metr
     const { before, after, refundCents } = facts.payment;
     if (kind === "payment.created" && before === null) add("billed", after.valueCents, { at: after.createdAt });
     const paid = !isPaid(before) && isPaid(after);
-    // Paid: revenue, fees and the open amount it leaves all move on the payment's day (see paidWhen).
-    const when = paid ? paidWhen(after, at) : { at };
+    const wentOverdue = overdueOf(before) === 0 && overdueOf(after) !== 0;
+    // Paid: revenue, fees and the open amount it leaves all move on the payment's day (see paidWhen);
+    // gone overdue: pending and overdue move on the day after the due date (see overdueWhen).
+    const when = paid ? paidWhen(after, at) : wentOverdue ? overdueWhen(after, at) : { at };
     if (paid) {
       add("revenue", after.valueCents, when);
       if (typeof after.netValueCents === "number") add("payment_fees", after.valueCents - after.netValueCents, when);

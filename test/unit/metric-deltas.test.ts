@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { dayOf, expenseDeltas, metricDeltas, monthlyCents, paidWhen, type PaymentFacts } from "../../src/events/metric-rollups";
+import {
+  dayOf,
+  expenseDeltas,
+  metricDeltas,
+  monthlyCents,
+  overdueWhen,
+  paidWhen,
+  type PaymentFacts,
+} from "../../src/events/metric-rollups";
 import { localDay, localDays } from "../../src/lib/time-zones";
 
 const AT = "2026-11-24T02:30:00.000Z"; // 23:30 on the 23rd in São Paulo
@@ -66,14 +74,29 @@ describe("metricDeltas (payments)", () => {
       ["pending_amount", "2026-11-23"],
     ]);
   });
-  it("PENDING → OVERDUE and → CANCELED move the open amounts when they happen", () => {
-    const overdue = metricDeltas("payment.overdue", { payment: { before: pay("PENDING"), after: pay("OVERDUE") } }, AT);
-    expect(overdue).toEqual([
+  it("PENDING → OVERDUE moves the open amounts on the day after the due date, whenever the webhook comes", () => {
+    const due = { dueDate: "2026-11-25" };
+    const justAfterMidnightUtc = "2026-11-26T00:05:00.000Z"; // 21:05 on the 25th in São Paulo
+    const late = "2026-11-29T15:00:00.000Z";
+    for (const at of [justAfterMidnightUtc, late]) {
+      const d = metricDeltas("payment.overdue", { payment: { before: pay("PENDING", due), after: pay("OVERDUE", due) } }, at);
+      expect(d).toEqual([
+        { metric: "pending_amount", value: -25000, day: "2026-11-26" },
+        { metric: "overdue_amount", value: 25000, day: "2026-11-26" },
+      ]);
+    }
+    // Without a due date in the facts: when it happened.
+    expect(metricDeltas("payment.overdue", { payment: { before: pay("PENDING"), after: pay("OVERDUE") } }, AT)).toEqual([
       { metric: "pending_amount", value: -25000, at: AT },
       { metric: "overdue_amount", value: 25000, at: AT },
     ]);
-    const canceled = metricDeltas("payment.canceled", { payment: { before: pay("PENDING"), after: pay("CANCELED") } }, AT);
+  });
+  it("→ CANCELED leaves the open amount when it happens", () => {
+    const due = { dueDate: "2026-11-25" };
+    const canceled = metricDeltas("payment.canceled", { payment: { before: pay("PENDING", due), after: pay("CANCELED", due) } }, AT);
     expect(canceled).toEqual([{ metric: "pending_amount", value: -25000, at: AT }]);
+    const fromOverdue = metricDeltas("payment.canceled", { payment: { before: pay("OVERDUE", due), after: pay("CANCELED", due) } }, AT);
+    expect(fromOverdue).toEqual([{ metric: "overdue_amount", value: -25000, at: AT }]);
   });
   it("CONFIRMED → RECEIVED counts nothing twice; OVERDUE → RECEIVED moves overdue", () => {
     expect(metricDeltas("payment.received", { payment: { before: pay("CONFIRMED"), after: pay("RECEIVED") } }, AT)).toEqual([]);
@@ -156,5 +179,9 @@ describe("local days", () => {
   it("paidWhen: the payment date when the charge has one, else the instant given", () => {
     expect(paidWhen({ paymentDate: "2026-11-26" }, AT)).toEqual({ day: "2026-11-26" });
     expect(paidWhen({ paymentDate: null }, AT)).toEqual({ at: AT });
+  });
+  it("overdueWhen: the day after the due date (across a month end), else the instant given", () => {
+    expect(overdueWhen({ dueDate: "2026-11-30" }, AT)).toEqual({ day: "2026-12-01" });
+    expect(overdueWhen({ dueDate: null }, AT)).toEqual({ at: AT });
   });
 });

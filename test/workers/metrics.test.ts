@@ -152,6 +152,33 @@ describe("a received charge moves the metrics exactly", () => {
     expect(await rollupRows(t)).toEqual(incremental);
   });
 
+  it("marked OVERDUE at 21:50 in São Paulo with that day as due date: the open amounts move the next day, as the rebuild says", async () => {
+    // Timestamps set explicitly (see above): the upstream says OVERDUE at 00:50 UTC the day after the
+    // creation day, with the creation day as due date; a charge is overdue from the day after.
+    const t = await seedBillingTenant({ webhooks: false });
+    const customer = await createCustomer(t);
+    const payment = (await createPayment(t, customer.id, { value: "250.00" })).body.data;
+    const row = await testDeps().db.select().from(payments).where(eq(payments.id, payment.id)).get();
+    if (!row) throw new Error("payment row missing");
+    const createdOn = localDay(row.createdAt, "America/Sao_Paulo");
+    const overdueOn = addDays(createdOn, 1);
+    const at = new Date(`${overdueOn}T00:50:00.000Z`);
+    const moved = await transitionPayment(testDeps({ now: () => at }), row, "OVERDUE", { dueDate: createdOn });
+    expect(moved.changed).toBe(true);
+
+    const incremental = await rollupRows(t);
+    expect(incremental).toEqual([
+      { metric: "billed", day: createdOn, value: 25000 },
+      { metric: "new_customers", day: createdOn, value: 1 },
+      { metric: "overdue_amount", day: overdueOn, value: 25000 },
+      { metric: "pending_amount", day: createdOn, value: 25000 },
+      { metric: "pending_amount", day: overdueOn, value: -25000 },
+    ]);
+    const rebuilt = await call("POST", "/api/v1/metrics/rebuild", { key: t.key });
+    expect(rebuilt.status, JSON.stringify(rebuilt.body)).toBe(200);
+    expect(await rollupRows(t)).toEqual(incremental);
+  });
+
   it("a canceled pending charge leaves pending_amount; billed stays", async () => {
     const t = await seedBillingTenant();
     const customer = await createCustomer(t);

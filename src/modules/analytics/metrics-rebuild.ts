@@ -11,8 +11,7 @@ import { type Principal, requirePermission, tenantOf } from "../../access/princi
 import { customers, expenses, metricDaily, payments, refunds, subscriptions } from "../../db/schema";
 import { inTenant } from "../../db/tenant-scope";
 import type { Deps } from "../../deps";
-import { dayOf as deltaDay, expenseDeltas, monthlyCents, PAID_STATUSES, paidWhen } from "../../events/metric-rollups";
-import { addDays } from "../../lib/time-zones";
+import { dayOf as deltaDay, expenseDeltas, monthlyCents, overdueWhen, PAID_STATUSES, paidWhen } from "../../events/metric-rollups";
 import type { Tenant } from "../../lib/tenant";
 import { organizationTimeZone } from "./metrics-service";
 
@@ -60,7 +59,7 @@ export async function rebuildMetrics(deps: Deps, principal: Principal) {
       const created = dayOf(p.createdAt);
       add("billed", created, v);
       add("pending_amount", created, v);
-      const overdueFrom = addDays(p.dueDate, 1);
+      const overdueFrom = deltaDay(overdueWhen(p, p.updatedAt), zone);
       let leftOn: string | null = null; // the day it stopped being open (pending or overdue)
       if (PAID_STATUSES.includes(p.status)) {
         const paidOn = deltaDay(paidWhen(p, p.updatedAt), zone);
