@@ -9,7 +9,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { metricDaily } from "../db/schema";
-import { DEFAULT_TIME_ZONE, isDay, localDays } from "../lib/time-zones";
+import { addDays, DEFAULT_TIME_ZONE, isDay, localDay, localDays } from "../lib/time-zones";
 import type { Tenant } from "../lib/tenant";
 
 export const FLOW_METRICS = [
@@ -26,13 +26,52 @@ export const FLOW_METRICS = [
 export const LEVEL_METRICS = ["mrr", "active_subscriptions", "pending_amount", "overdue_amount", "paying_customers"] as const;
 export type StoredMetric = (typeof FLOW_METRICS)[number] | (typeof LEVEL_METRICS)[number] | `expenses.category.${string}`;
 
-export interface MetricDelta {
+/**
+ * When a change happened, for the metrics: a local date the record carries (a payment date, an
+ * expense's `incurredOn`), or an instant (a creation, a cancellation, the event's time).
+ */
+export interface When {
+  /** A local date (YYYY-MM-DD) already; wins over `at`. */
+  day?: string;
+  /** An ISO instant, bucketed in the organization's time zone. */
+  at?: string;
+}
+
+/**
+ * The one rule for the day a metric delta belongs to, for the incremental rollups (`rollupStatement`,
+ * which picks the same day in SQL from `localDays`) and the rebuild alike: the local date the record
+ * carries if any, else the day of the instant in the organization's zone (never the UTC date).
+ */
+export function dayOf(when: When, zone: string): string {
+  if (isDay(when.day)) return when.day;
+  if (!when.at) throw new Error("a metric delta needs a day or an instant");
+  return localDay(when.at, zone);
+}
+
+/**
+ * When a charge was paid, for every metric its payment moves (revenue, fees, and the pending or overdue
+ * amount it leaves): its payment date when it has one (a local date, what the upstream reports), else
+ * `at` (when Ponte learned of it; the rebuild passes the record's `updatedAt`). One day for all of them,
+ * so the money leaves pending on the day it arrives in revenue, and a rebuild from the records (which
+ * keep the payment date, not the time the webhook came) puts it on the same day.
+ */
+export function paidWhen(payment: Pick<PaymentFacts, "paymentDate">, at: string): When {
+  return isDay(payment.paymentDate) ? { day: payment.paymentDate } : { at };
+}
+
+/**
+ * When a charge became overdue, for the open amounts it moves: the day after its due date (a local
+ * date; the upstream turns a charge OVERDUE then), else `at`. The rebuild dates it the same way, so a
+ * late webhook, or one that arrives while the UTC date is already the next, lands on the same day.
+ */
+export function overdueWhen(payment: Pick<PaymentFacts, "dueDate">, at: string): When {
+  return isDay(payment.dueDate) ? { day: addDays(payment.dueDate, 1) } : { at };
+}
+
+export interface MetricDelta extends When {
   metric: StoredMetric;
   /** Cents or a count; never zero (zero deltas are dropped). */
   value: number;
-  /** A local date (YYYY-MM-DD) already, e.g. a payment date; otherwise `at` is bucketed in the organization's zone. */
-  day?: string;
-  at?: string;
   /** Counts only if the customer has no other ACTIVE subscription (paying customers), checked in the write itself. */
   unlessOtherActive?: { customerId: string; subscriptionId: string };
 }
@@ -44,6 +83,8 @@ export interface PaymentFacts {
   refundedCents: number;
   netValueCents?: number | null;
   paymentDate: string | null;
+  /** The due date (a local date): a charge is overdue from the next day. */
+  dueDate?: string | null;
   createdAt: string;
 }
 export interface SubscriptionFacts {
@@ -91,20 +132,24 @@ const mrrOf = (s: SubscriptionFacts | null) => (s && s.status === "ACTIVE" ? mon
 /** What one recorded change does to the daily metrics. `at` is when it happened (the event's time). */
 export function metricDeltas(kind: string, facts: MetricFacts, at: string): MetricDelta[] {
   const out: MetricDelta[] = [];
-  const add = (metric: StoredMetric, value: number, when: { day?: string; at?: string } = { at }) => {
+  const add = (metric: StoredMetric, value: number, when: When = { at }) => {
     if (value !== 0) out.push({ metric, value, ...when });
   };
   if ("payment" in facts) {
     const { before, after, refundCents } = facts.payment;
     if (kind === "payment.created" && before === null) add("billed", after.valueCents, { at: after.createdAt });
-    if (!isPaid(before) && isPaid(after)) {
-      const when = isDay(after.paymentDate) ? { day: after.paymentDate } : { at };
+    const paid = !isPaid(before) && isPaid(after);
+    const wentOverdue = overdueOf(before) === 0 && overdueOf(after) !== 0;
+    // Paid: revenue, fees and the open amount it leaves all move on the payment's day (see paidWhen);
+    // gone overdue: pending and overdue move on the day after the due date (see overdueWhen).
+    const when = paid ? paidWhen(after, at) : wentOverdue ? overdueWhen(after, at) : { at };
+    if (paid) {
       add("revenue", after.valueCents, when);
       if (typeof after.netValueCents === "number") add("payment_fees", after.valueCents - after.netValueCents, when);
     }
     add("refunds", refundCents ?? after.refundedCents - (before?.refundedCents ?? 0));
-    add("pending_amount", pendingOf(after) - pendingOf(before));
-    add("overdue_amount", overdueOf(after) - overdueOf(before));
+    add("pending_amount", pendingOf(after) - pendingOf(before), when);
+    add("overdue_amount", overdueOf(after) - overdueOf(before), when);
     return out;
   }
   const { before, after } = facts.subscription;
@@ -162,7 +207,8 @@ export function expenseDeltas(before: ExpenseFacts | null, after: ExpenseFacts |
 /**
  * One upsert adding `deltas` to metric_daily, applied only when `condition` holds. The day of a delta
  * given as an instant is picked in SQL from its local day in every supported zone, by the
- * organization's `time_zone`, so the write needs no read first.
+ * organization's `time_zone`, so the write needs no read first; it is `dayOf(delta, zone)`, the rule
+ * the rebuild uses (the unit tests check that `localDays` agrees with it).
  */
 export function rollupStatement(db: Db, tenant: Tenant, deltas: readonly MetricDelta[], condition: SQL) {
   if (deltas.length === 0) return null;

@@ -2,9 +2,12 @@
 // the same batch as their events, exactly to the cent; the rebuild recomputes the same rows.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createCustomer, createPayment, seedBillingTenant, sim, type BillingTenant } from "./billing-support";
+import { eq } from "drizzle-orm";
+import { createCustomer, createPayment, seedBillingTenant, sim, testDeps, type BillingTenant } from "./billing-support";
 import { call, type Envelope, expectError } from "./support";
 import { localDay, addDays } from "../../src/lib/time-zones";
+import { payments } from "../../src/db/schema";
+import { transitionPayment } from "../../src/modules/payments/lifecycle";
 
 interface SeriesBody {
   key: string;
@@ -116,6 +119,63 @@ describe("a received charge moves the metrics exactly", () => {
     });
     expect(rebuilt.status, JSON.stringify(rebuilt.body)).toBe(200);
     expect(rebuilt.body.data.records.payments).toBe(1);
+    expect(await rollupRows(t)).toEqual(incremental);
+  });
+
+  it("paid at 21:50 in São Paulo with the next (UTC) day as payment date: pending leaves on the payment date, as the rebuild says", async () => {
+    // Timestamps set explicitly, so this holds whatever the wall clock: the payment is received at 00:50
+    // UTC the day after its (São Paulo) creation day, i.e. 21:50 that same day in São Paulo, and the
+    // upstream reports the UTC date as its payment date.
+    const t = await seedBillingTenant({ webhooks: false });
+    const customer = await createCustomer(t);
+    const payment = (await createPayment(t, customer.id, { value: "250.00" })).body.data;
+    const row = await testDeps().db.select().from(payments).where(eq(payments.id, payment.id)).get();
+    if (!row) throw new Error("payment row missing");
+    const createdOn = localDay(row.createdAt, "America/Sao_Paulo");
+    const paymentDate = addDays(createdOn, 1);
+    const paidAt = new Date(`${paymentDate}T00:50:00.000Z`);
+    expect(localDay(paidAt, "America/Sao_Paulo")).toBe(createdOn);
+    const moved = await transitionPayment(testDeps({ now: () => paidAt }), row, "RECEIVED", { paymentDate, netValueCents: 24901 });
+    expect(moved.changed).toBe(true);
+
+    const incremental = await rollupRows(t);
+    expect(incremental).toEqual([
+      { metric: "billed", day: createdOn, value: 25000 },
+      { metric: "new_customers", day: createdOn, value: 1 },
+      { metric: "payment_fees", day: paymentDate, value: 99 },
+      { metric: "pending_amount", day: createdOn, value: 25000 },
+      { metric: "pending_amount", day: paymentDate, value: -25000 },
+      { metric: "revenue", day: paymentDate, value: 25000 },
+    ]);
+    const rebuilt = await call("POST", "/api/v1/metrics/rebuild", { key: t.key });
+    expect(rebuilt.status, JSON.stringify(rebuilt.body)).toBe(200);
+    expect(await rollupRows(t)).toEqual(incremental);
+  });
+
+  it("marked OVERDUE at 21:50 in São Paulo with that day as due date: the open amounts move the next day, as the rebuild says", async () => {
+    // Timestamps set explicitly (see above): the upstream says OVERDUE at 00:50 UTC the day after the
+    // creation day, with the creation day as due date; a charge is overdue from the day after.
+    const t = await seedBillingTenant({ webhooks: false });
+    const customer = await createCustomer(t);
+    const payment = (await createPayment(t, customer.id, { value: "250.00" })).body.data;
+    const row = await testDeps().db.select().from(payments).where(eq(payments.id, payment.id)).get();
+    if (!row) throw new Error("payment row missing");
+    const createdOn = localDay(row.createdAt, "America/Sao_Paulo");
+    const overdueOn = addDays(createdOn, 1);
+    const at = new Date(`${overdueOn}T00:50:00.000Z`);
+    const moved = await transitionPayment(testDeps({ now: () => at }), row, "OVERDUE", { dueDate: createdOn });
+    expect(moved.changed).toBe(true);
+
+    const incremental = await rollupRows(t);
+    expect(incremental).toEqual([
+      { metric: "billed", day: createdOn, value: 25000 },
+      { metric: "new_customers", day: createdOn, value: 1 },
+      { metric: "overdue_amount", day: overdueOn, value: 25000 },
+      { metric: "pending_amount", day: createdOn, value: 25000 },
+      { metric: "pending_amount", day: overdueOn, value: -25000 },
+    ]);
+    const rebuilt = await call("POST", "/api/v1/metrics/rebuild", { key: t.key });
+    expect(rebuilt.status, JSON.stringify(rebuilt.body)).toBe(200);
     expect(await rollupRows(t)).toEqual(incremental);
   });
 

@@ -11,8 +11,7 @@ import { type Principal, requirePermission, tenantOf } from "../../access/princi
 import { customers, expenses, metricDaily, payments, refunds, subscriptions } from "../../db/schema";
 import { inTenant } from "../../db/tenant-scope";
 import type { Deps } from "../../deps";
-import { expenseDeltas, monthlyCents, PAID_STATUSES } from "../../events/metric-rollups";
-import { addDays, isDay, localDay } from "../../lib/time-zones";
+import { dayOf as deltaDay, expenseDeltas, monthlyCents, overdueWhen, PAID_STATUSES, paidWhen } from "../../events/metric-rollups";
 import type { Tenant } from "../../lib/tenant";
 import { organizationTimeZone } from "./metrics-service";
 
@@ -50,7 +49,7 @@ export async function rebuildMetrics(deps: Deps, principal: Principal) {
     const k = `${metric}\u0000${day}`;
     totals.set(k, (totals.get(k) ?? 0) + value);
   };
-  const dayOf = (instant: string) => localDay(instant, zone);
+  const dayOf = (instant: string) => deltaDay({ at: instant }, zone);
   const counts = { payments: 0, refunds: 0, subscriptions: 0, customers: 0, expenses: 0 };
 
   for await (const rows of pages(deps, payments, tenant, isNotNull(payments.upstreamId))) {
@@ -60,10 +59,10 @@ export async function rebuildMetrics(deps: Deps, principal: Principal) {
       const created = dayOf(p.createdAt);
       add("billed", created, v);
       add("pending_amount", created, v);
-      const overdueFrom = addDays(p.dueDate, 1);
+      const overdueFrom = deltaDay(overdueWhen(p, p.updatedAt), zone);
       let leftOn: string | null = null; // the day it stopped being open (pending or overdue)
       if (PAID_STATUSES.includes(p.status)) {
-        const paidOn = isDay(p.paymentDate) ? p.paymentDate : dayOf(p.updatedAt);
+        const paidOn = deltaDay(paidWhen(p, p.updatedAt), zone);
         add("revenue", paidOn, v);
         if (p.netValueCents !== null) add("payment_fees", paidOn, v - p.netValueCents);
         leftOn = paidOn;
@@ -128,7 +127,7 @@ export async function rebuildMetrics(deps: Deps, principal: Principal) {
   for await (const rows of pages(deps, expenses, tenant)) {
     for (const e of rows) {
       counts.expenses++;
-      for (const d of expenseDeltas(null, e)) if (d.day) add(d.metric, d.day, d.value);
+      for (const d of expenseDeltas(null, e)) add(d.metric, deltaDay(d, zone), d.value);
     }
   }
 
