@@ -73,6 +73,16 @@ describe("GET /metrics", () => {
   });
 });
 
+/** A fresh tenant's 250.00 PIX charge, as stored, and its creation day in São Paulo. */
+async function pendingPaymentRow() {
+  const t = await seedBillingTenant({ webhooks: false });
+  const customer = await createCustomer(t);
+  const payment = (await createPayment(t, customer.id, { value: "250.00" })).body.data;
+  const row = await testDeps().db.select().from(payments).where(eq(payments.id, payment.id)).get();
+  if (!row) throw new Error("payment row missing");
+  return { t, row, createdOn: localDay(row.createdAt, "America/Sao_Paulo") };
+}
+
 describe("a received charge moves the metrics exactly", () => {
   it("250.00 created and confirmed in the sandbox: billed and revenue move by exactly 250.00, fees by value − netValue", async () => {
     const t = await seedBillingTenant();
@@ -126,12 +136,7 @@ describe("a received charge moves the metrics exactly", () => {
     // Timestamps set explicitly, so this holds whatever the wall clock: the payment is received at 00:50
     // UTC the day after its (São Paulo) creation day, i.e. 21:50 that same day in São Paulo, and the
     // upstream reports the UTC date as its payment date.
-    const t = await seedBillingTenant({ webhooks: false });
-    const customer = await createCustomer(t);
-    const payment = (await createPayment(t, customer.id, { value: "250.00" })).body.data;
-    const row = await testDeps().db.select().from(payments).where(eq(payments.id, payment.id)).get();
-    if (!row) throw new Error("payment row missing");
-    const createdOn = localDay(row.createdAt, "America/Sao_Paulo");
+    const { t, row, createdOn } = await pendingPaymentRow();
     const paymentDate = addDays(createdOn, 1);
     const paidAt = new Date(`${paymentDate}T00:50:00.000Z`);
     expect(localDay(paidAt, "America/Sao_Paulo")).toBe(createdOn);
@@ -155,12 +160,7 @@ describe("a received charge moves the metrics exactly", () => {
   it("marked OVERDUE at 21:50 in São Paulo with that day as due date: the open amounts move the next day, as the rebuild says", async () => {
     // Timestamps set explicitly (see above): the upstream says OVERDUE at 00:50 UTC the day after the
     // creation day, with the creation day as due date; a charge is overdue from the day after.
-    const t = await seedBillingTenant({ webhooks: false });
-    const customer = await createCustomer(t);
-    const payment = (await createPayment(t, customer.id, { value: "250.00" })).body.data;
-    const row = await testDeps().db.select().from(payments).where(eq(payments.id, payment.id)).get();
-    if (!row) throw new Error("payment row missing");
-    const createdOn = localDay(row.createdAt, "America/Sao_Paulo");
+    const { t, row, createdOn } = await pendingPaymentRow();
     const overdueOn = addDays(createdOn, 1);
     const at = new Date(`${overdueOn}T00:50:00.000Z`);
     const moved = await transitionPayment(testDeps({ now: () => at }), row, "OVERDUE", { dueDate: createdOn });
