@@ -1,0 +1,155 @@
+// What an EndpointDO does (src/events/endpoint-do.ts is the class the runtime instantiates): the
+// automatic attempts, the consecutive-failure streak (disabling the endpoint at 15) and the retry
+// alarm. Loaded when an object first does something, so the worker's start-up does not evaluate it.
+import { and, asc, eq, inArray, isNotNull, lte, min } from "drizzle-orm";
+import { LIMITS, type Env } from "../config";
+import { backgroundDeps, type Deps } from "../deps";
+import { webhookDeliveries, webhookEndpoints } from "../db/schema";
+import { runAutomaticAttempts } from "./attempts";
+import type { Fetcher } from "./deliver";
+
+const ACTIVE = ["pending", "retrying"] as const;
+/** Deliveries attempted per alarm run (the alarm re-arms at once when more are due). */
+const DUE_BATCH = 50;
+
+/** One EndpointDO as its runner sees it: its storage, its clock and fetcher, what it has in flight. */
+export interface EndpointObject {
+  readonly ctx: DurableObjectState;
+  readonly env: Env;
+  readonly fetcher: Fetcher;
+  readonly now: () => Date;
+  /** Deliveries this object is attempting right now. */
+  readonly inFlight: Set<string>;
+}
+
+/** First attempts for freshly fanned-out deliveries (called by the queue consumer). */
+export async function deliverNow(o: EndpointObject, endpointId: string, deliveryIds: string[]): Promise<void> {
+  remember(o, endpointId);
+  await runAttempts(o, deliveryIds);
+  await rearm(o);
+}
+
+/** Re-arm the alarm from D1 (the sweeper's call for overdue deliveries, and after recover). */
+export async function wake(o: EndpointObject, endpointId: string): Promise<number | null> {
+  remember(o, endpointId);
+  return rearm(o);
+}
+
+/** The endpoint was re-enabled: the streak starts over. */
+export async function resetStreak(o: EndpointObject, endpointId: string): Promise<void> {
+  remember(o, endpointId);
+  o.ctx.storage.kv.put("streak", 0);
+  await rearm(o);
+}
+
+export async function alarm(o: EndpointObject): Promise<void> {
+  const endpointId = o.ctx.storage.kv.get<string>("endpointId");
+  if (!endpointId) return;
+  // The alarm stands for its scheduled time, even if it runs a little early (or is run by a test).
+  const cutoff = new Date(Math.max(o.now().getTime(), o.ctx.storage.kv.get<number>("alarmAt") ?? 0)).toISOString();
+  const due = await deps(o)
+    .db.select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.endpointId, endpointId),
+        inArray(webhookDeliveries.status, ACTIVE),
+        isNotNull(webhookDeliveries.nextAttemptAt),
+        lte(webhookDeliveries.nextAttemptAt, cutoff),
+      ),
+    )
+    .orderBy(asc(webhookDeliveries.nextAttemptAt))
+    .limit(DUE_BATCH);
+  o.ctx.storage.kv.delete("alarmAt");
+  await runAttempts(
+    o,
+    due.map((d) => d.id),
+  );
+  await rearm(o);
+}
+
+function deps(o: EndpointObject): Deps {
+  return { ...backgroundDeps(o.env, (p) => o.ctx.waitUntil(p)), now: () => o.now() };
+}
+
+function remember(o: EndpointObject, endpointId: string): void {
+  if (o.ctx.storage.kv.get<string>("endpointId") !== endpointId) o.ctx.storage.kv.put("endpointId", endpointId);
+}
+
+function disabled(o: EndpointObject): boolean {
+  return (o.ctx.storage.kv.get<number>("streak") ?? 0) >= LIMITS.webhookDisableAfterConsecutiveFailures;
+}
+
+/**
+ * Attempts in chunks of DUE_BATCH (one read and one write batch each). A delivery already being
+ * attempted by this object (a hand-off from the request that committed the event racing the queue's
+ * or the alarm's) is skipped, so one delivery is never in flight twice.
+ */
+async function runAttempts(o: EndpointObject, deliveryIds: readonly string[]): Promise<void> {
+  const mine = deliveryIds.filter((id) => !o.inFlight.has(id));
+  for (const id of mine) o.inFlight.add(id);
+  try {
+    for (let i = 0; i < mine.length && !disabled(o); i += DUE_BATCH) {
+      await runAutomaticAttempts(deps(o), mine.slice(i, i + DUE_BATCH), {
+        fetcher: o.fetcher,
+        proceed: () => !disabled(o),
+        settled: (result) => recordOutcome(o, result.attempt.succeeded),
+      });
+    }
+  } finally {
+    for (const id of mine) o.inFlight.delete(id);
+  }
+}
+
+/** A success resets the streak; the 15th consecutive failure disables the endpoint. */
+async function recordOutcome(o: EndpointObject, succeeded: boolean): Promise<void> {
+  const endpointId = o.ctx.storage.kv.get<string>("endpointId");
+  if (!endpointId) return;
+  const before = o.ctx.storage.kv.get<number>("streak") ?? 0;
+  const streak = succeeded ? 0 : before + 1;
+  o.ctx.storage.kv.put("streak", streak);
+  if (streak === before) return;
+  const { db } = deps(o);
+  const now = o.now().toISOString();
+  if (streak < LIMITS.webhookDisableAfterConsecutiveFailures) {
+    await db.update(webhookEndpoints).set({ consecutiveFailures: streak }).where(eq(webhookEndpoints.id, endpointId));
+    return;
+  }
+  if (before >= LIMITS.webhookDisableAfterConsecutiveFailures) return;
+  // No more attempts: open deliveries fail now; `recover` re-queues them once the endpoint is enabled.
+  await db.batch([
+    db
+      .update(webhookEndpoints)
+      .set({ consecutiveFailures: streak, enabled: false, disabledReason: "consecutive_failures", disabledAt: now, updatedAt: now })
+      .where(eq(webhookEndpoints.id, endpointId)),
+    db
+      .update(webhookDeliveries)
+      .set({ status: "failed", nextAttemptAt: null, updatedAt: now })
+      .where(and(eq(webhookDeliveries.endpointId, endpointId), inArray(webhookDeliveries.status, ACTIVE))),
+  ]);
+  console.warn(JSON.stringify({ level: "warn", msg: "webhook endpoint disabled after consecutive failures", endpointId, streak }));
+}
+
+/** Alarm at the earliest open delivery's next attempt (never in the past), or none. */
+async function rearm(o: EndpointObject): Promise<number | null> {
+  const endpointId = o.ctx.storage.kv.get<string>("endpointId");
+  if (!endpointId || disabled(o)) {
+    await o.ctx.storage.deleteAlarm();
+    return null;
+  }
+  const [row] = await deps(o)
+    .db.select({ next: min(webhookDeliveries.nextAttemptAt) })
+    .from(webhookDeliveries)
+    // Only while the endpoint is enabled, so a disabled one never spins its alarm.
+    .innerJoin(webhookEndpoints, and(eq(webhookEndpoints.id, webhookDeliveries.endpointId), eq(webhookEndpoints.enabled, true)))
+    .where(and(eq(webhookDeliveries.endpointId, endpointId), inArray(webhookDeliveries.status, ACTIVE)));
+  if (!row?.next) {
+    await o.ctx.storage.deleteAlarm();
+    o.ctx.storage.kv.delete("alarmAt");
+    return null;
+  }
+  const at = Math.max(Date.parse(row.next), o.now().getTime());
+  o.ctx.storage.kv.put("alarmAt", at);
+  await o.ctx.storage.setAlarm(at);
+  return at;
+}
