@@ -1,6 +1,7 @@
 // API key secrets: `ponte_<live|test>_<40 base62 chars>`, stored only as a SHA-256 hash.
 import { LIMITS, type KeyEnvironment } from "../config";
 import { sha256Hex } from "../lib/secret-box";
+import { setBounded } from "../lib/bounded-map";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const KEY_PATTERN = /^ponte_(live|test)_([0-9A-Za-z]{32,128})$/;
@@ -34,8 +35,7 @@ export async function hashPresentedApiKey(secret: string): Promise<string> {
   const known = presentedHashes.get(secret);
   if (known !== undefined) return known;
   const hash = await hashApiKey(secret);
-  if (presentedHashes.size >= LIMITS.apiKeyCacheEntries) presentedHashes.delete(presentedHashes.keys().next().value as string);
-  presentedHashes.set(secret, hash);
+  setBounded(presentedHashes, secret, hash, LIMITS.apiKeyCacheEntries);
   return hash;
 }
 

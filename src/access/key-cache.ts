@@ -5,6 +5,7 @@
 // isolate that used it recently accepts it for at most one more request before the re-read lands;
 // an isolate that revokes a key forgets it at once. Unknown keys are never cached.
 import { LIMITS } from "../config";
+import { setBounded } from "../lib/bounded-map";
 
 interface Entry<Row> {
   row: Row;
@@ -42,10 +43,7 @@ export async function cachedKeyLookup<Row>(options: CachedLookupOptions<Row>): P
   }
   const row = await options.load();
   if (row === null) entries.delete(id);
-  else {
-    if (entries.size >= LIMITS.apiKeyCacheEntries) entries.delete(entries.keys().next().value as string);
-    entries.set(id, { row, fetchedAt: now, refreshing: false });
-  }
+  else setBounded(entries, id, { row, fetchedAt: now, refreshing: false }, LIMITS.apiKeyCacheEntries);
   return row;
 }
 

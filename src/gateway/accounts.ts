@@ -5,6 +5,7 @@ import type { Deps } from "../deps";
 import { gatewayAccounts } from "../db/schema";
 import { ApiError } from "../http/errors";
 import { LIMITS } from "../config";
+import { setBounded } from "../lib/bounded-map";
 import { inTenant } from "../db/tenant-scope";
 import type { Tenant, TenantInEnvironment } from "../lib/tenant";
 
@@ -33,11 +34,7 @@ export async function resolveGatewayAccount(deps: Deps, tenant: TenantInEnvironm
   const hit = cache.get(key);
   if (hit && hit.expiresAt > now) return hit.credentials;
   const credentials = await readGatewayAccount(deps, tenant);
-  if (cache.size >= LIMITS.gatewayCredentialCacheEntries) {
-    const oldest = cache.keys().next().value;
-    if (oldest !== undefined) cache.delete(oldest);
-  }
-  cache.set(key, { credentials, expiresAt: now + LIMITS.gatewayCredentialCacheMs });
+  setBounded(cache, key, { credentials, expiresAt: now + LIMITS.gatewayCredentialCacheMs }, LIMITS.gatewayCredentialCacheEntries);
   return credentials;
 }
 

@@ -6,6 +6,7 @@
 // treats the result as read-only.
 import type { Result, Router } from "hono/router";
 import { TrieRouter } from "hono/router/trie-router";
+import { setBounded } from "../lib/bounded-map";
 
 const MEMO_ENTRIES = 512;
 
@@ -24,11 +25,7 @@ export class MemoTrieRouter<T> implements Router<T> {
     const known = this.memo.get(key);
     if (known) return known;
     const result = this.trie.match(method, path);
-    if (this.memo.size >= MEMO_ENTRIES) {
-      const oldest = this.memo.keys().next().value;
-      if (oldest !== undefined) this.memo.delete(oldest);
-    }
-    this.memo.set(key, result);
+    setBounded(this.memo, key, result, MEMO_ENTRIES);
     return result;
   }
 }
