@@ -2,7 +2,9 @@
 // groups that answer under it (src/route-groups.ts). Start-up then evaluates no route module, zod
 // schema or page; a request pays only for its own part of the API, once per isolate.
 import type { App, RootFetch } from "./app";
-import { groupsFor, REFERENCE_SEGMENTS, type Registrar, type RouteGroup } from "./route-groups";
+import { groupsFor, REFERENCE_SEGMENTS, type Registrar } from "./route-groups";
+import { ERROR_STATUS, INTERNAL_ERROR_MESSAGE } from "./http/errors";
+import { newRequestId, REQUEST_ID_HEADER } from "./http/request-id";
 import { segmentOf } from "./http/segment";
 
 /** The path of a request URL (`http://host/api/v1/x?y` → `/api/v1/x`), without parsing the whole URL. */
@@ -15,30 +17,38 @@ function pathOf(url: string): string {
 
 /** A part of the API that could not be loaded (a broken deployment): a 500 in the envelope, logged. */
 function loadFailed(err: unknown): Response {
-  const requestId = `req_${crypto.randomUUID().replaceAll("-", "")}`;
+  const requestId = newRequestId();
   console.error(JSON.stringify({ level: "error", requestId, msg: "route group failed to load", error: String(err) }));
-  const message = "An unexpected error occurred. Quote the request id if you contact support.";
   return Response.json(
-    { error: { code: "INTERNAL_ERROR", message, details: {}, requestId } },
-    { status: 500, headers: { "X-Request-Id": requestId } },
+    { error: { code: "INTERNAL_ERROR", message: INTERNAL_ERROR_MESSAGE, details: {}, requestId } },
+    { status: ERROR_STATUS.INTERNAL_ERROR, headers: { [REQUEST_ID_HEADER]: requestId } },
   );
 }
+
+/**
+ * The app a segment is served by, named by its key: the segment itself when groups answer under it or
+ * it is the reference's, "" (one shared app of 404s) for any other, so unknown paths add no entries.
+ */
+const keyOf = (segment: string | undefined): string =>
+  segment !== undefined && (groupsFor(segment).length > 0 || REFERENCE_SEGMENTS.includes(segment)) ? segment : "";
 
 export function lazyApp(): { fetch: RootFetch } {
   const ready = new Map<string, App>();
   const building = new Map<string, Promise<App>>();
 
-  const appFor = (segment: string | undefined): App | Promise<App> => {
-    const app = ready.get(segment ?? "");
+  /** The reference documents every route, so its segments get the whole API; any other gets its groups. */
+  const build = async (key: string): Promise<App> => {
+    if (REFERENCE_SEGMENTS.includes(key)) return (await import("./app")).buildApp(fetch);
+    const [{ createApp }, ...registrars] = await Promise.all([import("./app"), ...groupsFor(key).map((group) => group.load(key))] as const);
+    return createApp(registrars as Registrar[], fetch);
+  };
+
+  const appFor = (key: string): App | Promise<App> => {
+    const app = ready.get(key);
     if (app) return app;
-    const groups = groupsFor(segment);
-    // Every segment no group answers shares one app (its 404s), so unknown paths add no entries.
-    const key = groups.length > 0 || REFERENCE_SEGMENTS.includes(segment as string) ? (segment as string) : "";
-    const shared = ready.get(key);
-    if (shared) return shared;
     let pending = building.get(key);
     if (!pending) {
-      pending = build(key, groups, segment);
+      pending = build(key);
       building.set(key, pending);
       pending.then(
         (built) => {
@@ -51,15 +61,8 @@ export function lazyApp(): { fetch: RootFetch } {
     return pending;
   };
 
-  /** The reference documents every route, so its segments get the whole API; any other gets its groups. */
-  const build = async (key: string, groups: readonly RouteGroup[], segment: string | undefined): Promise<App> => {
-    if (REFERENCE_SEGMENTS.includes(key)) return (await import("./app")).buildApp(fetch);
-    const [{ createApp }, ...registrars] = await Promise.all([import("./app"), ...groups.map((group) => group.load(segment))] as const);
-    return createApp(registrars as Registrar[], fetch);
-  };
-
   const fetch: RootFetch = (req, env, ctx) => {
-    const app = appFor(segmentOf(pathOf(req.url)));
+    const app = appFor(keyOf(segmentOf(pathOf(req.url))));
     return app instanceof Promise ? app.then((a) => a.fetch(req, env, ctx), loadFailed) : app.fetch(req, env, ctx);
   };
   return { fetch };

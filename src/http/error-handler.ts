@@ -5,7 +5,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ZodError } from "zod";
 import type { AppEnv } from "./app-env";
 import { errorBody } from "./envelope";
-import { ApiError, ERROR_STATUS, type ErrorCode, type ErrorDetails } from "./errors";
+import { ApiError, ERROR_STATUS, type ErrorCode, type ErrorDetails, INTERNAL_ERROR_MESSAGE } from "./errors";
 
 export function errorResponse(
   c: Context,
@@ -57,7 +57,7 @@ export const handleError: ErrorHandler<AppEnv> = (err, c) => {
       error: err instanceof Error ? (err.stack ?? err.message) : String(err),
     }),
   );
-  return errorResponse(c, "INTERNAL_ERROR", "An unexpected error occurred. Quote the request id if you contact support.");
+  return errorResponse(c, "INTERNAL_ERROR", INTERNAL_ERROR_MESSAGE);
 };
 
 /** Validation failures name each failing field: `details.fields[] = { path, message, code }`. */

@@ -31,6 +31,9 @@ export const ERROR_STATUS = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** What a 500 tells the client: nothing of the fault, only that the request id identifies it. */
+export const INTERNAL_ERROR_MESSAGE = "An unexpected error occurred. Quote the request id if you contact support.";
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
 
 export type ErrorDetails = Record<string, unknown>;

@@ -2,7 +2,7 @@
 // and success response gets an example built from its schema (the schema's own `example` first, then
 // format- and field-name-aware values), and every error response gets one named example per error
 // code its status can carry, in the error envelope, so a reader sees each shape without calling.
-import { ERROR_STATUS, type ErrorCode } from "./errors";
+import { ERROR_STATUS, type ErrorCode, INTERNAL_ERROR_MESSAGE } from "./errors";
 
 export type Schema = Record<string, unknown>;
 type Schemas = Readonly<Record<string, Schema>>;
@@ -156,7 +156,7 @@ const ERROR_SAMPLES: Readonly<Partial<Record<ErrorCode, { message: string; detai
   UNSUPPORTED_MEDIA_TYPE: { message: "Request bodies must be application/json (multipart/form-data for document uploads)." },
   IDEMPOTENCY_KEY_REUSED: { message: "This Idempotency-Key was already used with a different request (method, path or body)." },
   RATE_LIMITED: { message: "Too many requests for this credential; retry after 12 seconds.", details: { retryAfterSeconds: 12 } },
-  INTERNAL_ERROR: { message: "An unexpected error occurred. Quote the request id if you contact support." },
+  INTERNAL_ERROR: { message: INTERNAL_ERROR_MESSAGE },
   UPSTREAM_ERROR: { message: "The upstream provider answered 500." },
   UPSTREAM_AUTH_FAILED: { message: "The upstream provider rejected the gateway account's credential." },
   NOT_READY: { message: "Database migrations are not all applied." },

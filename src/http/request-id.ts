@@ -5,8 +5,11 @@ import type { AppEnv } from "./app-env";
 
 export const REQUEST_ID_HEADER = "X-Request-Id";
 
+/** `req_` and a UUIDv7's 32 hex digits: time-ordered, so logs sort by it. */
+export const newRequestId = () => `req_${newId().replaceAll("-", "")}`;
+
 export const requestId = (): MiddlewareHandler<AppEnv> => async (c, next) => {
-  const id = `req_${newId().replaceAll("-", "")}`;
+  const id = newRequestId();
   c.set("requestId", id);
   await next();
   // An idempotent replay carries the original request id in its body; keep header and body equal.
