@@ -4,14 +4,14 @@
 // export this class, so it stays small: what it does lives in ./endpoint-runner, imported on first use.
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../config";
-import { globalFetcher, type Fetcher } from "./deliver";
+import type { Fetcher } from "./deliver";
 import type { EndpointObject } from "./endpoint-runner";
 
 const runner = () => import("./endpoint-runner");
 
 export class EndpointDO extends DurableObject<Env> {
-  /** Outbound fetch; tests swap it through runInDurableObject. */
-  fetcher: Fetcher = globalFetcher;
+  /** Outbound fetch (unset: the runtime's); tests swap it through runInDurableObject. */
+  fetcher: Fetcher | undefined = undefined;
   /** The clock of every attempt, alarm and streak write; tests swap it through runInDurableObject. */
   now: () => Date = () => new Date();
   /** Deliveries this object is attempting right now. */

@@ -16,7 +16,8 @@ const DUE_BATCH = 50;
 export interface EndpointObject {
   readonly ctx: DurableObjectState;
   readonly env: Env;
-  readonly fetcher: Fetcher;
+  /** Unset: the runtime's fetch (see deliver.ts). */
+  readonly fetcher: Fetcher | undefined;
   readonly now: () => Date;
   /** Deliveries this object is attempting right now. */
   readonly inFlight: Set<string>;
