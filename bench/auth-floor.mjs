@@ -4,25 +4,11 @@
 // reaches only x % of the bare worker's throughput here, no authenticated read (a key check and a D1
 // query) can reach more than that in the same runtime.
 //   npm run bench:auth-floor      (REQUESTS=300 CONCURRENCY=16 SECONDS=6 to change the load)
-import { rmSync } from "node:fs";
-import {
-  benchStateDir,
-  compareAll,
-  loadAverage,
-  loadOptions,
-  measureLatency,
-  printSummary,
-  startWrangler,
-  summary,
-} from "./lib/harness.mjs";
+import { seededState, compareAll, loadAverage, loadOptions, measureLatency, printSummary, startWrangler, summary } from "./lib/harness.mjs";
 
 const bounds = loadOptions({ requests: 300, concurrency: 16, seconds: 6 });
-const state = benchStateDir("ponte-bench-auth-floor");
-process.on("exit", () => rmSync(state, { recursive: true, force: true }));
-process.env.PONTE_PERSIST_DIR = state;
 const loadBefore = loadAverage();
-const { seed } = await import("../scripts/seed.mjs");
-const demo = await seed();
+const { state, demo } = await seededState("ponte-bench-auth-floor");
 
 const ponte = await startWrangler(["--env", "local", "--persist-to", state], { readyPath: "/api/v1/health" });
 const bare = await startWrangler(["-c", "bench/bare/wrangler.toml"]);

@@ -4,17 +4,13 @@
 // D1 round trips of the read (X-D1-Queries: this run sets D1_QUERY_COUNTING=1 and one probe request asks
 // for the count; the measured requests do not, so they take the normal path).
 //   node bench/auth-read.mjs            (REQUESTS=1000 CONCURRENCY=16 SECONDS=8 to change the load)
-import { rmSync } from "node:fs";
-import { compare, fmt, measureLatency, percentile, startWrangler, benchStateDir, printSummary } from "./lib/harness.mjs";
+import { compare, fmt, measureLatency, percentile, startWrangler, seededState, printSummary } from "./lib/harness.mjs";
 
 const REQUESTS = Number(process.env.REQUESTS ?? 1000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 16);
 const SECONDS = Number(process.env.SECONDS ?? 8);
 
-const state = benchStateDir("ponte-bench-auth");
-process.env.PONTE_PERSIST_DIR = state;
-const { seed } = await import("../scripts/seed.mjs");
-const demo = await seed();
+const { state, demo } = await seededState("ponte-bench-auth");
 
 const ponte = await startWrangler(["--env", "local", "--persist-to", state], {
   readyPath: "/api/v1/health",
@@ -61,5 +57,4 @@ try {
 } finally {
   ponte.stop();
   bare.stop();
-  rmSync(state, { recursive: true, force: true });
 }

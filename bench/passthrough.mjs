@@ -2,7 +2,7 @@
 // Passthrough overhead: the same upstream GET through Ponte (auth, gateway account, forward, log)
 // and straight to the simulator, in one run. Local only (127.0.0.1), bounded, stops what it starts.
 //   npm run bench:passthrough        (REQUESTS=400 CONCURRENCY=16 SECONDS=6 to change the load)
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEMO, ROOT } from "../scripts/lib/local.mjs";
 import {
@@ -13,19 +13,15 @@ import {
   measureLatency,
   startWrangler,
   summary,
-  benchStateDir,
+  seededState,
   printSummary,
 } from "./lib/harness.mjs";
 
 const bounds = loadOptions({ requests: 400, concurrency: 16, seconds: 6 });
 const WARMUP = 100;
 
-const state = benchStateDir("ponte-bench-passthrough");
-process.on("exit", () => rmSync(state, { recursive: true, force: true }));
-process.env.PONTE_PERSIST_DIR = state;
 const loadBefore = loadAverage();
-const { seed } = await import("../scripts/seed.mjs");
-const demo = await seed();
+const { state, demo } = await seededState("ponte-bench-passthrough");
 
 // One dev session runs Ponte and the simulator together (UPSTREAM stays in-process); a second
 // simulator on its own port, under another name, is the baseline: the same worker, called directly.

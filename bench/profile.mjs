@@ -5,21 +5,17 @@
 // to bench/results/passthrough.cpuprofile (open it in Chrome DevTools → Performance).
 //   npm run bench:profile         (PROFILE_PATH=/api/v1/customers SECONDS=5 CONCURRENCY=16 to change it)
 // Native time (bindings, D1, the service-binding hop) shows as `fetch`, `(program)` and friends.
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import WebSocket from "ws";
 import { ROOT } from "../scripts/lib/local.mjs";
-import { benchStateDir, envNumber, loadOptions, measureLatency, measureThroughput, startWrangler } from "./lib/harness.mjs";
+import { seededState, envNumber, loadOptions, measureLatency, measureThroughput, startWrangler } from "./lib/harness.mjs";
 
 const bounds = loadOptions({ requests: 300, concurrency: 16, seconds: 5 });
 const path = process.env.PROFILE_PATH ?? "/api/v1/finance/balance";
 const TOP = envNumber("TOP", 30);
 
-const state = benchStateDir("ponte-bench-profile");
-process.on("exit", () => rmSync(state, { recursive: true, force: true }));
-process.env.PONTE_PERSIST_DIR = state;
-const { seed } = await import("../scripts/seed.mjs");
-const demo = await seed();
+const { state, demo } = await seededState("ponte-bench-profile");
 
 const ponte = await startWrangler(["-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", state], {
   readyPath: "/api/v1/health",

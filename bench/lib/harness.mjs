@@ -4,7 +4,7 @@
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import os from "node:os";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, toolEnv } from "../../scripts/lib/local.mjs";
@@ -229,4 +229,16 @@ export const envNumber = (name, fallback) => {
 export function benchStateDir(prefix) {
   const base = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
   return mkdtempSync(join(base, `${prefix}-`));
+}
+
+/**
+ * A fresh state directory (removed when the process exits) that the seed and every `wrangler dev`
+ * started with `--persist-to state` share, seeded with the demo tenant: `{ state, demo }`.
+ */
+export async function seededState(prefix) {
+  const state = benchStateDir(prefix);
+  process.on("exit", () => rmSync(state, { recursive: true, force: true }));
+  process.env.PONTE_PERSIST_DIR = state;
+  const { seed } = await import("../../scripts/seed.mjs");
+  return { state, demo: await seed() };
 }
