@@ -15,7 +15,8 @@ export function cronsOf(environment, tomlText = readFileSync(join(ROOT, "wrangle
   const section = environment === "production" ? config : config.env?.[environment];
   if (!section) throw new Error(`wrangler.toml has no [env.${environment}]`);
   const crons = section.triggers?.crons ?? [];
-  if (!Array.isArray(crons) || crons.some((c) => typeof c !== "string")) throw new Error(`[${environment}] triggers.crons must be a list of strings`);
+  if (!Array.isArray(crons) || crons.some((c) => typeof c !== "string"))
+    throw new Error(`[${environment}] triggers.crons must be a list of strings`);
   return crons;
 }
 
@@ -25,7 +26,11 @@ export function cronsOf(environment, tomlText = readFileSync(join(ROOT, "wrangle
  * `onRun({ cron, at, status | error })` reports each run. One run per expression at a time: a run still
  * going when the next is due is skipped (Cloudflare's overlapping invocations are not modelled).
  */
-export function startCrons(baseUrl, crons, { fetchImpl = fetch, now = () => new Date(), setTimer = setTimeout, clearTimer = clearTimeout, onRun = () => {} } = {}) {
+export function startCrons(
+  baseUrl,
+  crons,
+  { fetchImpl = fetch, now = () => new Date(), setTimer = setTimeout, clearTimer = clearTimeout, onRun = () => {} } = {},
+) {
   const timers = new Map();
   let stopped = false;
   const schedule = (expression) => {

@@ -12,7 +12,8 @@ describe("local cron triggers", () => {
     expect(cronsOf("local")).toEqual(["* * * * *"]);
     expect(cronsOf("sandbox")).toEqual(["* * * * *"]);
     expect(cronsOf("production")).toEqual(["* * * * *"]);
-    const toml = '[triggers]\ncrons = ["0 3 * * *"]\n[env.local.triggers]\ncrons = ["*/15 * * * *", "0 0 1 * *"]\n[env.local]\nname = "x"\n';
+    const toml =
+      '[triggers]\ncrons = ["0 3 * * *"]\n[env.local.triggers]\ncrons = ["*/15 * * * *", "0 0 1 * *"]\n[env.local]\nname = "x"\n';
     expect(cronsOf("local", toml)).toEqual(["*/15 * * * *", "0 0 1 * *"]);
     expect(() => cronsOf("sandbox", toml)).toThrow(/env.sandbox/);
   });
