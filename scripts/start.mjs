@@ -7,7 +7,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { cronsOf, startCrons } from "./lib/local-crons.mjs";
-import { ROOT, toolEnv } from "./lib/local.mjs";
+import { localDevArgs, ROOT, toolEnv } from "./lib/local.mjs";
 import { connectUpstreamWebhooks, rebuildDemoRollupsIfMissing, seed } from "./seed.mjs";
 
 const port = Number(process.env.PORT ?? 8787);
@@ -26,23 +26,11 @@ const demo = await seed({ port, demo: true });
 const history = demo.demoHistory;
 step(3, `Starting the API and the upstream simulator (wrangler dev --env local, port ${port})…`);
 
-const dev = spawn(
-  join(ROOT, "node_modules", ".bin", "wrangler"),
-  [
-    "dev",
-    "-c",
-    "wrangler.toml",
-    "-c",
-    "sim/wrangler.toml",
-    "--env",
-    "local",
-    "--port",
-    String(port),
-    "--test-scheduled",
-    "--show-interactive-dev-session=false",
-  ],
-  { cwd: ROOT, stdio: ["inherit", "pipe", "inherit"], env: toolEnv() },
-);
+const dev = spawn(join(ROOT, "node_modules", ".bin", "wrangler"), localDevArgs(port, ["--test-scheduled"]), {
+  cwd: ROOT,
+  stdio: ["inherit", "pipe", "inherit"],
+  env: toolEnv(),
+});
 // wrangler dev compares worker-configuration.d.ts with types generated for the local environment
 // alone, but the file types all three environments (npm run types; npm run typecheck checks it is
 // current), so "Your types might be out of date" is always printed and never true here: drop that line.

@@ -34,6 +34,21 @@ export const DEMO = {
 /** Every permission, for the seeded key: the worker's own table (src/lib/permissions.ts), imported, not copied. */
 export const PERMISSIONS_ALL = [...PERMISSIONS];
 
+/** `wrangler dev` of the API with the upstream simulator beside it (`--env local`) on `port`: `npm start`, the e2e and browser tests. */
+export const localDevArgs = (port, extra = []) => [
+  "dev",
+  "-c",
+  "wrangler.toml",
+  "-c",
+  "sim/wrangler.toml",
+  "--env",
+  "local",
+  "--port",
+  String(port),
+  "--show-interactive-dev-session=false",
+  ...extra,
+];
+
 /** Runs wrangler quietly; its chatter goes to stderr so `--json` stdout stays one object. */
 export function wrangler(args, { quiet = true } = {}) {
   return execFileSync(WRANGLER, args, {
