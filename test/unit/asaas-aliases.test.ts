@@ -3,7 +3,7 @@
 // alias reaches its operation's own route, none shadows a route Ponte serves, and the entry tells the
 // dialect's layouts apart with a prefix and a header check.
 import { describe, expect, it } from "vitest";
-import { buildApp } from "../../src/app";
+import { buildApp, openApiDocumentOf } from "../../src/app";
 import { aliasFor, asaasLayoutOf, operationFor } from "../../src/compat/asaas-dialect/request";
 import { CATALOGUE_ALIASES } from "../../src/compat/catalogue";
 
@@ -69,5 +69,15 @@ describe("the dialect's layouts at the entry", () => {
     expect(asaasLayoutOf(req("/api/v1/customers"))).toBeNull();
     expect(asaasLayoutOf(req("/v31/customers"))).toBeNull();
     expect(asaasLayoutOf(req("/console/v3"))).toBeNull();
+  });
+});
+
+describe("the OpenAPI document", () => {
+  it("says where the dialect is served: the asaasAccessToken scheme names /v3, /api/v3 and both header spellings", () => {
+    const scheme = openApiDocumentOf(app).components?.securitySchemes?.asaasAccessToken as { name?: string; description?: string };
+    expect(scheme.name).toBe("access_token");
+    for (const mention of ["`/v3/<path>`", "`/api/v3/<path>`", "`access-token`", "https://api.asaas.com/v3"]) {
+      expect(scheme.description).toContain(mention);
+    }
   });
 });
