@@ -1,5 +1,6 @@
 // The Asaas dialect: one translation layer at the edge. A request authenticated Asaas's way
-// (`access_token: ponte_test_…`, no Authorization) gets Asaas's wire format on every operation —
+// (`access_token: ponte_test_…` or `access-token`, no Authorization; at /v3/… and /api/v3/… that is
+// every request, rewritten to /api/v1/… at the entry) gets Asaas's wire format on every operation —
 // objects at the top level, Asaas lists, errors and deletes, native objects in Asaas's shape with the
 // upstream's ids — and may speak it: upstream ids in paths, filters and bodies, Asaas's method
 // aliases (src/compat/asaas-dialect/request.ts, applied before routing by src/index.ts). The routes
