@@ -4,7 +4,7 @@
 // dialect's layouts apart with a prefix and a header check.
 import { describe, expect, it } from "vitest";
 import { buildApp, openApiDocumentOf } from "../../src/app";
-import { aliasFor, asaasLayoutOf, operationFor } from "../../src/compat/asaas-dialect/request";
+import { aliasFor, asaasLayoutOf, operationFor, serveAsaas } from "../../src/compat/asaas-dialect/request";
 import { CATALOGUE_ALIASES } from "../../src/compat/catalogue";
 
 const app = await buildApp();
@@ -69,6 +69,36 @@ describe("the dialect's layouts at the entry", () => {
     expect(asaasLayoutOf(req("/api/v1/customers"))).toBeNull();
     expect(asaasLayoutOf(req("/v31/customers"))).toBeNull();
     expect(asaasLayoutOf(req("/console/v3"))).toBeNull();
+  });
+});
+
+describe("serveAsaas: every error of a dialect request in Asaas's shape", () => {
+  const req = () => new Request("https://ponte.example/v3/customers", { headers: { access_token: "ponte_test_x" } });
+
+  it("an answer in Ponte's envelope from outside the app's middleware (a route group that failed to load)", async () => {
+    const loadFailed = Response.json(
+      { error: { code: "INTERNAL_ERROR", message: "An unexpected error occurred.", details: {}, requestId: "req_abc" } },
+      { status: 500 },
+    );
+    let routed: Request | undefined;
+    const res = await serveAsaas(req(), "/v3", (r) => {
+      routed = r;
+      return loadFailed;
+    });
+    expect(new URL(routed?.url ?? "").pathname).toBe("/api/v1/customers");
+    expect(res.status).toBe(500);
+    expect(res.headers.get("X-Request-Id")).toBe("req_abc");
+    expect(await res.json()).toEqual({ errors: [{ code: "internal_error", description: "An unexpected error occurred." }] });
+  });
+
+  it("a failure thrown on the way: a 500 with a fresh request id and nothing of the failure", async () => {
+    const res = await serveAsaas(req(), "/v3", () => {
+      throw new Error("secret detail");
+    });
+    expect(res.status).toBe(500);
+    expect(res.headers.get("X-Request-Id")).toMatch(/^req_/);
+    const body = (await res.json()) as { errors: { code: string; description: string }[] };
+    expect(body.errors).toEqual([{ code: "internal_error", description: expect.not.stringContaining("secret") }]);
   });
 });
 
