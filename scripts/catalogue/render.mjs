@@ -114,11 +114,12 @@ const endsInParameter = (path) => /\/\{[^}]+\}$/.test(path);
  *   (operations.tsv `upstream_method`/`upstream_path`): `DELETE /subscriptions/{id}` is Ponte's
  *   `POST /subscriptions/{id}/cancel`, `POST /creditCard/tokenizeCreditCard` is
  *   `POST /payment-methods/tokenize`.
- * - post-updates: `POST` for the update of a record, `PUT /x/{id}`. Asaas's v3 API took updates
- *   as POST before its reference moved them to PUT (the legacy `https://www.asaas.com/api/v3` layout
- *   and the clients written for it, such as the npm `asaas-sdk` 1.2.7, still send
- *   `POST /customers/{id}`, `POST /subscriptions/{id}`, `POST /webhooks/{id}`, `POST /invoices/{id}`),
- *   and the upstream still accepts them (issue 25: an outside test with real Asaas client libraries).
+ * - post-updates: `POST` for the update of a record, `PUT /x/{id}`. The reference documents these
+ *   updates as PUT (docs.asaas.com/reference/update-existing-customer, …/update-existing-subscription),
+ *   but the upstream also accepts POST, which Asaas client libraries send: issue 25's outside test with
+ *   real clients found `POST /subscriptions/{id}`, `POST /webhooks/{id}` and `POST /invoices/{id}`
+ *   accepted upstream and refused by Ponte, and Ponte already took `POST /customers/{id}` and
+ *   `POST /payments/{id}` from Asaas clients (issue 16).
  * - put-saves: `PUT` for a settings save that the reference documents as `POST` (its operation id
  *   says it updates or saves: `atualizar-…`, `salvar-…`, `criar-e-atualizar-…`, `configurar-…`, at a
  *   path that names no record), e.g. `PUT /myAccount/commercialInfo` (issue 25).
