@@ -106,6 +106,11 @@ describe("webhook endpoints", () => {
     ["http://127.1:8787/hook", "https"],
     ["https://printer.internal/hook", ".internal"],
     ["https://user:pw@hooks.merchant.com.br/", "username"],
+    ["https://0177.0.0.1.nip.io/hooks", "127.0.0.1"],
+    ["https://2130706433.nip.io/hooks", "127.0.0.1"],
+    ["https://localhost.direct/hooks", "loopback"],
+    ["https://payments.default.svc/hooks", ".svc"],
+    ["https://hooks.merchant.com.br:8443/hooks", "port"],
   ])("rejects %s (SSRF policy) naming body.url", async (url, reason) => {
     const tenant = await seedTenant();
     const error = expectError(
