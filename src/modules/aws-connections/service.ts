@@ -16,6 +16,7 @@ import { openSecret, randomToken, sealSecret } from "../../lib/secret-box";
 import type { Tenant } from "../../lib/tenant";
 import { auditEntry } from "../audit/service";
 import { AwsCallError, type AwsCredentials, assumeRole, getCallerIdentity } from "./aws-client";
+import { logLine, summarizeError } from "../../lib/log";
 
 export type AwsConnectionRow = typeof awsConnections.$inferSelect;
 
@@ -282,15 +283,7 @@ export async function connectionCredentials(deps: Deps, row: AwsConnectionRow): 
 /** What `lastError` says about a failure: AWS's code and message, or a generic line (details logged without secrets). */
 export function failureSummary(deps: Deps, row: AwsConnectionRow, err: unknown): string {
   if (err instanceof AwsCallError) return err.summary;
-  console.error(
-    JSON.stringify({
-      level: "error",
-      msg: "aws connection failure",
-      connectionId: row.id,
-      requestId: deps.requestId,
-      error: String(err).slice(0, 300),
-    }),
-  );
+  logLine("error", "aws connection failure", { connectionId: row.id, requestId: deps.requestId, error: summarizeError(err) });
   return "InternalError: Ponte could not complete the AWS call; try again later.";
 }
 
