@@ -35,6 +35,9 @@ const dev = spawn(
     "local",
     "--port",
     String(port),
+    // Invitation links and the inbound webhook URL are built on PUBLIC_BASE_URL, never on the request's Host.
+    "--var",
+    `PUBLIC_BASE_URL:http://localhost:${port}`,
     "--test-scheduled",
     "--show-interactive-dev-session=false",
   ],
