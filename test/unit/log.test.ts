@@ -1,4 +1,7 @@
 // src/lib/log.ts: what an error becomes in a log line, and the scrub every line goes through (issue 26 #7).
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DrizzleQueryError } from "drizzle-orm/errors";
 import { logLine, scrub, summarizeError } from "../../src/lib/log";
@@ -73,5 +76,22 @@ describe("logLine", () => {
       note: "[email]",
     });
     expect(JSON.parse(String(warn.mock.calls[0]?.[0]))).toEqual({ level: "warn", msg: "slow", ms: 5 });
+  });
+});
+
+describe("one writer of log lines", () => {
+  const src = join(dirname(fileURLToPath(import.meta.url)), "../../src");
+  const files = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? files(path) : /\.tsx?$/.test(name) ? [path] : [];
+    });
+
+  it("no file in src/ but src/lib/log.ts calls console.* (everything logs through logLine)", () => {
+    const writers = files(src)
+      .filter((file) => relative(src, file) !== join("lib", "log.ts"))
+      .filter((file) => /\bconsole\.(log|info|warn|error|debug|trace)\s*\(/.test(readFileSync(file, "utf8")))
+      .map((file) => relative(src, file));
+    expect(writers).toEqual([]);
   });
 });

@@ -81,3 +81,25 @@ describe("upstream API key alphabet (issue 26 #10)", () => {
     expect(lines.join("\n")).not.toContain(stored);
   });
 });
+
+describe("AWS secret access key alphabet (issue 26 #10)", () => {
+  it("a secret with a non-ASCII character or a space is refused (400 on body.secretAccessKey), no connection stored", async () => {
+    const tenant = await seedTenant();
+    for (const secretAccessKey of ["wJalrXUtnFEMI/K7MDENG/bPxRfiCYçXAMPLEKEY", "wJalrXUtnFEMI K7MDENG/bPxRfiCYEXAMPLEKEY"]) {
+      const error = expectError(
+        await call("POST", "/api/v1/aws-connections", {
+          key: tenant.key,
+          body: { name: "AWS", authType: "ACCESS_KEY", accessKeyId: "AKIAIOSFODNN7EXAMPLE", secretAccessKey, exchangeRate: "5" },
+        }),
+        400,
+        "VALIDATION_FAILED",
+      );
+      expect(error.details.fields[0]).toMatchObject({ path: "body.secretAccessKey", message: expect.stringContaining("printable ASCII") });
+      expect(JSON.stringify(error)).not.toContain(secretAccessKey);
+    }
+    const stored = await env.DB.prepare("SELECT count(*) AS n FROM aws_connections WHERE workspace_id = ?")
+      .bind(tenant.workspaceId)
+      .first<{ n: number }>();
+    expect(stored?.n).toBe(0);
+  });
+});

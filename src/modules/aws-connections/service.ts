@@ -30,7 +30,12 @@ const AccessKeyId = z
   .string()
   .regex(/^[A-Z0-9]{16,128}$/, "an AWS access key id (uppercase letters and digits, e.g. AKIA…)")
   .openapi({ example: "AKIAIOSFODNN7EXAMPLE" });
-const SecretAccessKey = z.string().min(16).max(128).openapi({ description: "Write-only: stored encrypted, never returned." });
+const SecretAccessKey = z
+  .string()
+  .min(16)
+  .max(128)
+  .regex(/^[\x21-\x7e]*$/, "must be printable ASCII characters, without spaces")
+  .openapi({ description: "Write-only: stored encrypted, never returned." });
 const ExchangeRate = z
   .union([z.string(), z.number()])
   .openapi({ type: "string", example: "5.40", description: "BRL per USD applied to imported costs (≤ 6 decimals)." });
