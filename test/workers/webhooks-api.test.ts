@@ -269,7 +269,7 @@ describe("security", () => {
     mockReceiver();
     const ping = await call<Reply<AttemptResult>>("POST", `/api/v1/webhook-endpoints/${endpoint.id}/test`, { key: owner.key });
     const deliveryId = ping.body.data.deliveryId;
-    const since = new Date(0).toISOString();
+    const since = "2000-01-01T00:00:00.000Z"; // the date floor (src/http/dates.ts)
     const routes: [string, string, unknown?][] = [
       ["GET", `/api/v1/webhook-endpoints/${endpoint.id}`],
       ["PATCH", `/api/v1/webhook-endpoints/${endpoint.id}`, { description: "x" }],
