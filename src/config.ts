@@ -13,7 +13,12 @@ export { keyEnvironmentFor, type Environment, type KeyEnvironment } from "./lib/
 export interface Env
   extends Omit<
     WorkerBindings,
-    "SECRETS_ENCRYPTION_KEY" | "UPSTREAM" | "AWS_ENDPOINT" | "AWS_PLATFORM_ACCESS_KEY_ID" | "AWS_PLATFORM_SECRET_ACCESS_KEY"
+    | "SECRETS_ENCRYPTION_KEY"
+    | "UPSTREAM"
+    | "AWS_ENDPOINT"
+    | "AWS_PLATFORM_ACCESS_KEY_ID"
+    | "AWS_PLATFORM_SECRET_ACCESS_KEY"
+    | "PUBLIC_BASE_URL"
   > {
   ENVIRONMENT: Environment;
   /** Ponte's version as reported in User-Agent headers and the OpenAPI document. */
@@ -22,7 +27,7 @@ export interface Env
   UPSTREAM?: Fetcher;
   /** AES-GCM key (base64, 32 bytes) that encrypts secrets at rest: upstream keys, webhook secrets (a secret). */
   SECRETS_ENCRYPTION_KEY: string;
-  /** Public origin of this deployment, used to build inbound webhook URLs. */
+  /** Public origin of this deployment (wrangler.toml, per environment): invitation links and inbound webhook URLs. */
   PUBLIC_BASE_URL?: string;
   /** "1" (local benchmarks only): count D1 round trips per request into the X-D1-Queries header. */
   D1_QUERY_COUNTING?: string;
@@ -97,3 +102,14 @@ export const LIMITS = {
   /** An invitation link works once, for this long after it was issued. */
   invitationTtlSeconds: 7 * 24 * 60 * 60,
 } as const;
+
+/**
+ * The deployment's public origin, without a trailing slash: what links Ponte hands out (invitation links, the
+ * upstream's inbound webhook URL) are built on it, never on the request's Host header, which a client chooses.
+ * Set per environment in wrangler.toml (`npm start` passes its port's); a deployment without it is misconfigured.
+ */
+export function publicOrigin(env: Pick<Env, "PUBLIC_BASE_URL">): string {
+  const configured = env.PUBLIC_BASE_URL?.trim();
+  if (!configured) throw new Error("PUBLIC_BASE_URL is not configured for this environment (wrangler.toml vars).");
+  return configured.replace(/\/+$/, "");
+}

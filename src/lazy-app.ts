@@ -6,11 +6,12 @@ import { groupsFor, REFERENCE_SEGMENTS, type Registrar } from "./route-groups";
 import { ERROR_STATUS, INTERNAL_ERROR_MESSAGE } from "./http/errors";
 import { newRequestId, REQUEST_ID_HEADER } from "./http/request-id";
 import { pathOf, segmentOf } from "./http/segment";
+import { logLine, summarizeError } from "./lib/log";
 
 /** A part of the API that could not be loaded (a broken deployment): a 500 in the envelope, logged. */
 function loadFailed(err: unknown): Response {
   const requestId = newRequestId();
-  console.error(JSON.stringify({ level: "error", requestId, msg: "route group failed to load", error: String(err) }));
+  logLine("error", "route group failed to load", { requestId, error: summarizeError(err) });
   return Response.json(
     { error: { code: "INTERNAL_ERROR", message: INTERNAL_ERROR_MESSAGE, details: {}, requestId } },
     { status: ERROR_STATUS.INTERNAL_ERROR, headers: { [REQUEST_ID_HEADER]: requestId } },

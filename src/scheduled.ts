@@ -9,6 +9,7 @@ import { pruneEndedAuthAttempts } from "./modules/accounts/throttle";
 import { pruneExpiredSessions } from "./modules/accounts/service";
 import { materialiseRecurringExpenses } from "./modules/expenses/recurrence";
 import { syncDueAwsConnections } from "./modules/aws-connections/cost-import";
+import { logLine, summarizeError } from "./lib/log";
 
 /** Records reconciled with the upstream (linked, re-created or failed) in one sweep. */
 async function reconcileBilling(deps: Deps): Promise<number> {
@@ -53,8 +54,11 @@ export async function runSweepers(env: Env, ctx?: ExecutionContext): Promise<Rec
   const summary: Record<string, number | string> = {};
   results.forEach((r, i) => {
     const name = SWEEPERS[i]?.name ?? String(i);
-    summary[name] = r.status === "fulfilled" ? r.value : `error: ${String(r.reason)}`;
+    summary[name] = r.status === "fulfilled" ? r.value : `error: ${summarizeError(r.reason).errorClass}`;
   });
-  if (results.some((r) => r.status === "rejected")) console.error(JSON.stringify({ level: "error", msg: "sweeper failed", summary }));
+  const failures = results.flatMap((r, i) =>
+    r.status === "rejected" ? [{ sweeper: SWEEPERS[i]?.name, error: summarizeError(r.reason) }] : [],
+  );
+  if (failures.length > 0) logLine("error", "sweeper failed", { summary, failures });
   return summary;
 }

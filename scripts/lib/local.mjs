@@ -46,6 +46,9 @@ export const localDevArgs = (port, extra = []) => [
   "--port",
   String(port),
   "--show-interactive-dev-session=false",
+  // Invitation links and the inbound webhook URL are built on PUBLIC_BASE_URL, never on the request's Host.
+  "--var",
+  `PUBLIC_BASE_URL:http://localhost:${port}`,
   ...extra,
 ];
 

@@ -2,6 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { ORIGINS } from "../db/schema";
 import { parseMoney } from "../lib/money";
+import { DateOnly } from "../http/dates";
 
 export const BILLING_TYPES = ["PIX", "BOLETO", "CREDIT_CARD", "UNDEFINED"] as const;
 export const BillingType = z.enum(BILLING_TYPES);
@@ -26,14 +27,8 @@ export function centsOf(value: string | number): number {
   return parsed.cents;
 }
 
-export const DateOnly = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
-  .refine(
-    (s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
-    "must be a real calendar date",
-  )
-  .openapi({ example: "2026-12-20" });
+/** The API's one calendar-day schema (src/http/dates.ts: real, between the date floor and ceiling). */
+export { DateOnly };
 
 type DateParam = z.ZodOptional<typeof DateOnly>;
 /** Asaas's date filters on a list, as it spells them: `field` (that day), `field[ge]` and `field[le]` (inclusive). */

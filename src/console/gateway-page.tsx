@@ -24,12 +24,11 @@ interface PageState {
 }
 
 const when = (iso: string | null) => (iso ? `${iso.replace("T", " ").slice(0, 19)} UTC` : "—");
-const originOf = (c: ConsoleContext) => new URL(c.req.url).origin;
 
 /** The account for the host's environment (a workspace has at most one per environment). */
 async function currentAccount(c: ConsoleContext): Promise<Account | undefined> {
   const { deps, principal } = c.get("console");
-  const { rows } = await listGatewayAccounts(deps, principal, originOf(c), { limit: 100, offset: 0 });
+  const { rows } = await listGatewayAccounts(deps, principal, { limit: 100, offset: 0 });
   return rows.find((a) => a.environment === principal.environment);
 }
 
@@ -199,7 +198,7 @@ export function registerGatewayPages(app: Hono<ConsoleEnv>) {
     "",
     async (c, form) => {
       const input = parseForm(CreateGatewayAccountBody, { upstreamApiKey: keyFrom(form) });
-      const created = await createGatewayAccount(ctx(c).deps, ctx(c).principal, originOf(c), input);
+      const created = await createGatewayAccount(ctx(c).deps, ctx(c).principal, input);
       return {
         notice: "Upstream account connected. Press Verify to check the key.",
         token: { value: created.inboundWebhookToken, url: created.inboundWebhookUrl, upstreamWebhook: created.upstreamWebhook },
@@ -209,17 +208,17 @@ export function registerGatewayPages(app: Hono<ConsoleEnv>) {
   );
   action("/:id/key", async (c, form) => {
     const input = parseForm(UpdateGatewayAccountBody, { upstreamApiKey: keyFrom(form) });
-    const updated = await updateGatewayAccount(ctx(c).deps, ctx(c).principal, originOf(c), accountIdOf(c), input);
+    const updated = await updateGatewayAccount(ctx(c).deps, ctx(c).principal, accountIdOf(c), input);
     return { notice: `Key replaced (ends in ${updated.upstreamKeyLast4}). Press Verify to check it.` };
   });
   action("/:id/verify", async (c) => {
-    const verified = await verifyGatewayAccount(ctx(c).deps, ctx(c).principal, originOf(c), accountIdOf(c));
+    const verified = await verifyGatewayAccount(ctx(c).deps, ctx(c).principal, accountIdOf(c));
     return verified.status === "active"
       ? { notice: "Verified: the upstream accepted the key. The account is active." }
       : { error: "The upstream refused this key, so the account is marked invalid credentials. Replace the key and verify again." };
   });
   action("/:id/rotate-token", async (c) => {
-    const rotated = await rotateWebhookToken(ctx(c).deps, ctx(c).principal, originOf(c), accountIdOf(c));
+    const rotated = await rotateWebhookToken(ctx(c).deps, ctx(c).principal, accountIdOf(c));
     return {
       notice: "New inbound token issued; the previous one stopped working.",
       token: { value: rotated.inboundWebhookToken, url: rotated.inboundWebhookUrl, upstreamWebhook: rotated.upstreamWebhook },

@@ -23,6 +23,7 @@ import { registerWebhookLogPages } from "./webhook-logs-page";
 import { registerWebhookPages } from "./webhooks-page";
 import { registerListPages } from "./data-pages/list-pages";
 import { registerPaymentPages } from "./data-pages/payments-page";
+import { logLine, summarizeError } from "../lib/log";
 
 const PUBLIC_PAGES = new Set(["/console/sign-in", "/console/sign-up", "/console/sign-out", "/console/invitations/accept"]);
 
@@ -65,14 +66,7 @@ export function buildConsole() {
     ),
   );
   app.onError((err, c) => {
-    if (statusOf(err) === 500)
-      console.error(
-        JSON.stringify({
-          level: "error",
-          requestId: c.get("requestId"),
-          error: err instanceof Error ? (err.stack ?? err.message) : String(err),
-        }),
-      );
+    if (statusOf(err) === 500) logLine("error", "console page failed", { requestId: c.get("requestId"), error: summarizeError(err) });
     return c.html(
       <Page title="Something went wrong" shell={{ nonce: c.get("nonce") ?? "" }}>
         <h1>That did not work</h1>

@@ -205,7 +205,7 @@ export function registerTeamPages(app: Hono<ConsoleEnv>) {
     try {
       requirePermission(principal, "members.manage");
       const input = parseForm(CreateInvitationBody, { email: values.email.trim(), role: values.role });
-      const created = await createInvitation(deps, principal, input, new URL(c.req.url).origin);
+      const created = await createInvitation(deps, principal, input);
       return render(c, { invited: { email: created.email, url: created.url } }, 201);
     } catch (err) {
       if (!isExpected(err)) throw err;

@@ -5,6 +5,7 @@ import type { Env } from "../config";
 import { backgroundDeps, type Deps } from "../deps";
 import type { EventMessage } from "./outbox";
 import { deliverEvents } from "./fan-out";
+import { logLine, summarizeError } from "../lib/log";
 
 /** One message's event: fan out and hand off (the tests' and the single-message path). */
 export async function handleEventMessage(deps: Deps, body: unknown): Promise<void> {
@@ -20,9 +21,9 @@ function isEventMessage(body: unknown): body is EventMessage {
 }
 
 function dropMalformed(body: unknown) {
-  console.error(
-    JSON.stringify({ level: "error", msg: "dropping malformed events-queue message", body: String(JSON.stringify(body)).slice(0, 200) }),
-  );
+  // The body is not logged (a malformed message may hold anything); its shape is enough to find the producer.
+  const shape = typeof body === "object" && body !== null ? Object.keys(body).slice(0, 10) : typeof body;
+  logLine("error", "dropping malformed events-queue message", { shape });
 }
 
 /**
@@ -55,15 +56,11 @@ export async function consumeEventBatch(batch: MessageBatch<unknown>, env: Env, 
         await handleEventMessage(deps, msg.body);
         msg.ack();
       } catch (err) {
-        console.error(
-          JSON.stringify({
-            level: "error",
-            msg: "event fan-out failed; message will be retried",
-            messageId: msg.id,
-            attempts: msg.attempts,
-            error: String(err),
-          }),
-        );
+        logLine("error", "event fan-out failed; message will be retried", {
+          messageId: msg.id,
+          attempts: msg.attempts,
+          error: summarizeError(err),
+        });
         msg.retry({ delaySeconds: Math.min(60, 2 ** msg.attempts) });
       }
     }),

@@ -7,6 +7,7 @@ import { backgroundDeps, type Deps } from "../deps";
 import { webhookDeliveries, webhookEndpoints } from "../db/schema";
 import { runAutomaticAttempts } from "./attempts";
 import type { Fetcher } from "./deliver";
+import { logLine } from "../lib/log";
 
 const ACTIVE = ["pending", "retrying"] as const;
 /** Deliveries attempted per alarm run (the alarm re-arms at once when more are due). */
@@ -128,7 +129,7 @@ async function recordOutcome(o: EndpointObject, succeeded: boolean): Promise<voi
       .set({ status: "failed", nextAttemptAt: null, updatedAt: now })
       .where(and(eq(webhookDeliveries.endpointId, endpointId), inArray(webhookDeliveries.status, ACTIVE))),
   ]);
-  console.warn(JSON.stringify({ level: "warn", msg: "webhook endpoint disabled after consecutive failures", endpointId, streak }));
+  logLine("warn", "webhook endpoint disabled after consecutive failures", { endpointId, streak });
 }
 
 /** Alarm at the earliest open delivery's next attempt (never in the past), or none. */

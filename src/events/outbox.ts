@@ -10,6 +10,7 @@ import type { EventKind } from "./kinds";
 import type { Tenant } from "../lib/tenant";
 import { eventRollups, type MetricFacts } from "./metric-rollups";
 import { deliverEvents } from "./fan-out";
+import { logLine, summarizeError } from "../lib/log";
 
 export interface RecordedEvent {
   id: string;
@@ -75,15 +76,11 @@ export function dispatchEvents(deps: Deps, recorded: readonly RecordedEvent[]): 
         const messages = ids.map((eventId) => ({ body: { eventId } satisfies EventMessage, contentType: "json" as const }));
         return queue.sendBatch(messages).catch((err: unknown) => {
           // The sweeper re-enqueues events whose fan-out never happened; log and move on.
-          console.error(
-            JSON.stringify({
-              level: "warn",
-              msg: "event hand-off and enqueue failed; sweeper will retry",
-              events: ids,
-              error: String(err),
-              handOffError: String(handOffError),
-            }),
-          );
+          logLine("warn", "event hand-off and enqueue failed; sweeper will retry", {
+            events: ids,
+            error: summarizeError(err),
+            handOffError: summarizeError(handOffError),
+          });
         });
       }),
   );

@@ -10,6 +10,7 @@ import { getTableColumns } from "drizzle-orm";
 import { LIMITS } from "../config";
 import type { Deps } from "../deps";
 import { gatewayApiLogs } from "../db/schema";
+import { logLine, summarizeError } from "../lib/log";
 
 export type GatewayCallRow = typeof gatewayApiLogs.$inferInsert;
 
@@ -54,6 +55,6 @@ export async function flushGatewayCalls(deps: Deps): Promise<void> {
   try {
     await deps.env.DB.batch(statements);
   } catch (err) {
-    console.error(JSON.stringify({ level: "warn", msg: "gateway log write failed", rows: rows.length, error: String(err) }));
+    logLine("warn", "gateway log write failed", { rows: rows.length, error: summarizeError(err) });
   }
 }

@@ -14,6 +14,13 @@ export const UPSTREAM_BASE_URLS = {
   local: "https://upstream-sim.internal/v3",
 } as const;
 
+/**
+ * What an upstream API key may look like: printable ASCII without whitespace, 8 to 512 characters. It travels in
+ * an HTTP header, which cannot carry anything else (the runtime would warn, printing the value, on every call).
+ */
+export const UPSTREAM_KEY_PATTERN = /^[\x21-\x7e]{8,512}$/;
+export const UPSTREAM_KEY_RULE = "must be 8 to 512 printable ASCII characters, without spaces";
+
 export const USER_AGENT = `Ponte/${PONTE_VERSION} (+https://ponte.dev)`;
 
 export interface UpstreamCall {
@@ -80,6 +87,10 @@ export function upstreamUrl(env: Env, path: string, query?: string): string {
 export async function callUpstream(deps: Deps, credentials: GatewayCredentials, call: UpstreamCall): Promise<UpstreamResult> {
   // A request under an Idempotency-Key claims it before the upstream can act on it (a no-op once claimed).
   if (call.method !== "GET") await deps.beforeSideEffect?.();
+  // A key stored before the alphabet rule is refused here, before any Headers holds it (nothing to print).
+  if (!UPSTREAM_KEY_PATTERN.test(credentials.upstreamKey)) {
+    throw new ApiError("UPSTREAM_AUTH_FAILED", `The workspace's upstream API key ${UPSTREAM_KEY_RULE}; set it again.`, {});
+  }
   const headers = new Headers({ access_token: credentials.upstreamKey, "User-Agent": USER_AGENT, Accept: "application/json" });
   if (call.contentType) headers.set("Content-Type", call.contentType);
   const request = new Request(upstreamUrl(deps.env, call.path, call.query), { method: call.method, headers, body: call.body ?? null });

@@ -6,6 +6,7 @@ import type { ZodError } from "zod";
 import type { AppEnv } from "./app-env";
 import { errorBody } from "./envelope";
 import { ApiError, ERROR_STATUS, type ErrorCode, type ErrorDetails, INTERNAL_ERROR_MESSAGE } from "./errors";
+import { logLine, summarizeError } from "../lib/log";
 
 export function errorResponse(
   c: Context,
@@ -46,17 +47,13 @@ function httpExceptionResponse(c: Context, err: HTTPException) {
 }
 
 export const handleError: ErrorHandler<AppEnv> = (err, c) => {
-  if (err instanceof ApiError) return errorResponse(c, err.code, err.message, err.details, err.headers);
+  // An ApiError thrown inside a database call (the idempotency claim's gate) reaches here wrapped by drizzle.
+  const apiError = err instanceof ApiError ? err : err instanceof Error && err.cause instanceof ApiError ? err.cause : null;
+  if (apiError) return errorResponse(c, apiError.code, apiError.message, apiError.details, apiError.headers);
   // Anything the client's request caused is a 4xx in the envelope; only a server fault is a 500.
   if (err instanceof HTTPException && err.status < 500) return httpExceptionResponse(c, err);
   // Log the failure for operators; the client learns only the request id.
-  console.error(
-    JSON.stringify({
-      level: "error",
-      requestId: c.get("requestId"),
-      error: err instanceof Error ? (err.stack ?? err.message) : String(err),
-    }),
-  );
+  logLine("error", "request failed", { requestId: c.get("requestId"), error: summarizeError(err) });
   return errorResponse(c, "INTERNAL_ERROR", INTERNAL_ERROR_MESSAGE);
 };
 

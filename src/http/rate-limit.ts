@@ -11,6 +11,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "./app-env";
 import { ApiError } from "./errors";
+import { logLine, summarizeError } from "../lib/log";
 
 /** The binding counts per 60 s period (see wrangler.toml); a refused client waits out the period. */
 export const RATE_LIMIT_RETRY_AFTER_SECONDS = 60;
@@ -57,7 +58,7 @@ export const rateLimit = (): MiddlewareHandler<AppEnv> => async (c, next) => {
     ({ success }) => {
       if (!success) block(key, Date.now());
     },
-    (err: unknown) => console.error(JSON.stringify({ level: "warn", msg: "rate limiter unavailable", error: String(err) })),
+    (err: unknown) => logLine("warn", "rate limiter unavailable", { error: summarizeError(err) }),
   );
   try {
     c.executionCtx.waitUntil(check);

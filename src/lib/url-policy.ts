@@ -3,10 +3,13 @@
  * endpoint is saved AND again before every delivery attempt (src/events/deliver.ts), so a URL stored
  * before a rule existed is not delivered to either.
  *
- * Addresses are parsed with ipaddr.js, never by hand. Rejected: IP literals of any spelling; names that
- * embed a non-public address the way wildcard-DNS services read them (`127.0.0.1.nip.io`,
- * `app-10-0-0-1.sslip.io`, `7f000001.nip.io`, `--1.sslip.io`); well-known names that resolve to loopback
- * (`localtest.me`, `lvh.me`, …); `*.localhost` and internal suffixes. No DNS is resolved (Workers have no
+ * Addresses are parsed with ipaddr.js, never by hand. Rejected: IP literals of any spelling; any port but
+ * 443; names under wildcard-DNS services that turn a name into an address (`*.nip.io`, `*.sslip.io`,
+ * `*.xip.io`, …) whatever the address; names elsewhere that embed a non-public address in any spelling the
+ * way those services read them (`127.000.000.001.x.io`, `0177.0.0.1.x.io`, `2130706433.x.io`,
+ * `app-10-0-0-1.x.io`, `7f000001.x.io`, `--1.x.io`); well-known names that resolve to loopback
+ * (`localtest.me`, `lvh.me`, `localhost.direct`, …); `*.localhost` and internal suffixes (`.internal`,
+ * `.local`, `.svc`, `.home.arpa`, …). No DNS is resolved (Workers have no
  * resolver API): a public name whose records point at a private address is not caught here — Cloudflare's
  * egress does not route to private or loopback addresses, which is what covers that case (README, Security).
  * This module imports nothing from src/ (layer src/lib), so src/events and src/modules can both use it.
@@ -39,10 +42,47 @@ const BLOCKED_SUFFIXES = [
   "invalid",
   "onion",
   "arpa",
+  // Cluster and service-discovery names (Kubernetes `*.svc`, `*.svc.cluster.local`, Consul, Docker).
+  "svc",
+  "cluster.local",
+  "consul",
+  "docker",
+  "kube",
 ] as const;
 
 /** Public names (and all their subdomains) that resolve to a loopback address. */
-const LOOPBACK_ALIASES = ["localtest.me", "lvh.me", "vcap.me", "lacolhost.com", "localho.st", "fuf.me", "local.gd"] as const;
+const LOOPBACK_ALIASES = [
+  "localtest.me",
+  "lvh.me",
+  "vcap.me",
+  "lacolhost.com",
+  "localho.st",
+  "fuf.me",
+  "local.gd",
+  "localhost.direct",
+  "yoogle.com",
+] as const;
+
+/**
+ * Wildcard-DNS services: every name under them resolves to an address spelled in the name (in more spellings
+ * than any rule here can list) or chosen per query (rebinding services). Nothing under them is a merchant's.
+ */
+const WILDCARD_DNS_SERVICES = [
+  "nip.io",
+  "sslip.io",
+  "xip.io",
+  "xip.name",
+  "nip.direct",
+  "traefik.me",
+  "backname.io",
+  "ip6.name",
+  "1u.ms",
+  "rbndr.us",
+  "lock.cmpxchg8b.com",
+] as const;
+
+/** Ports a webhook URL may name (besides https's default, 443). The local-development allowance takes any. */
+export const WEBHOOK_PORTS = ["443"] as const;
 
 const LOCAL_DEV_HOSTS = new Set(["localhost", "127.0.0.1"]);
 // The dev allowance needs the literal spelling, so 2130706433 / 127.1 / 0x7f.1 stay rejected.
@@ -95,6 +135,8 @@ export function checkWebhookUrl(raw: string, options: WebhookUrlOptions): Webhoo
   if (!isLocalDev) {
     const hostProblem = checkPublicHostname(hostname);
     if (hostProblem !== null) return reject(hostProblem);
+    if (url.port !== "" && !(WEBHOOK_PORTS as readonly string[]).includes(url.port))
+      return reject(`URL port must be ${WEBHOOK_PORTS.join(" or ")} (the https default); ${url.port} is not allowed`);
   }
 
   const normalised = url.toString();
@@ -129,6 +171,8 @@ function checkPublicHostname(hostname: string): string | null {
   if (embedded) return `URL host must be public; it names the non-public address ${embedded.toString()}`;
   const alias = LOOPBACK_ALIASES.find((name) => hasSuffix(host, name));
   if (alias) return `URL host must be public; "${alias}" names resolve to a loopback address`;
+  const wildcard = WILDCARD_DNS_SERVICES.find((name) => hasSuffix(host, name));
+  if (wildcard) return `URL host must be public; "${wildcard}" is a wildcard-DNS service whose names resolve to any address`;
   return null;
 }
 
@@ -142,10 +186,29 @@ function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   return ipaddr.isValid(text) ? ipaddr.parse(text) : null;
 }
 
+/** A numeric label the way resolvers and wildcard-DNS services may read it: decimal, octal (`0177`) or hex (`0x7f`). */
+const NUMERIC_PART = /^(?:0x[0-9a-f]+|[0-9]+)$/;
+
 /**
- * Addresses a wildcard-DNS name encodes, as nip.io / sslip.io / xip.io and their clones read them:
- * four numeric labels in a row (`10.0.0.1.nip.io`), a dashed quad inside a label (`app-10-0-0-1.x.io`),
- * an 8-hex-digit label (`7f000001.nip.io`), and a dashed IPv6 label (`--1.sslip.io`, `fe80--1.sslip.io`).
+ * Every reading of a dotted numeric run: ipaddr.js's (inet_aton: a leading 0 is octal, 0x is hex, fewer than
+ * four parts fill the last octets) and the plain decimal one (`127.000.000.001`, leading zeros ignored).
+ */
+function readingsOf(parts: string[]): ipaddr.IPv4[] {
+  const readings: ipaddr.IPv4[] = [];
+  const joined = parts.join(".");
+  if (ipaddr.IPv4.isValid(joined)) readings.push(ipaddr.IPv4.parse(joined));
+  if (parts.length === 4 && parts.every((p) => /^[0-9]+$/.test(p))) {
+    const octets = parts.map((p) => Number.parseInt(p, 10));
+    if (octets.every((o) => o <= 255)) readings.push(new ipaddr.IPv4(octets));
+  }
+  return readings;
+}
+
+/**
+ * Addresses a wildcard-DNS name encodes, as nip.io / sslip.io / xip.io and their clones read them, in every
+ * spelling: four numeric labels in a row (`10.0.0.1.x.io`, `127.000.000.001.x.io`, `0177.0.0.1.x.io`), one
+ * long numeric label (`2130706433.x.io`, `0x7f000001.x.io`), a dashed quad inside a label
+ * (`app-10-0-0-1.x.io`), an 8-hex-digit label (`7f000001.x.io`), and a dashed IPv6 label (`--1.x.io`).
  */
 function embeddedAddresses(labels: string[]): (ipaddr.IPv4 | ipaddr.IPv6)[] {
   const found: (ipaddr.IPv4 | ipaddr.IPv6)[] = [];
@@ -155,11 +218,13 @@ function embeddedAddresses(labels: string[]): (ipaddr.IPv4 | ipaddr.IPv6)[] {
   };
   for (let i = 0; i + 4 <= labels.length; i++) {
     const quad = labels.slice(i, i + 4);
-    if (quad.every((l) => /^[0-9]{1,3}$/.test(l)) && ipaddr.IPv4.isValidFourPartDecimal(quad.join("."))) add(quad.join("."));
+    if (quad.every((l) => NUMERIC_PART.test(l))) found.push(...readingsOf(quad));
   }
   for (const label of labels) {
-    for (const m of label.matchAll(/(?:^|[^0-9])([0-9]{1,3})-([0-9]{1,3})-([0-9]{1,3})-([0-9]{1,3})(?![0-9])/g))
-      add(m.slice(1, 5).join("."));
+    // One number for the whole address: hex, or a decimal/octal too long to be a short name (≥ 8 digits).
+    if (/^0x[0-9a-f]{1,8}$/.test(label) || /^[0-9]{8,12}$/.test(label)) found.push(...readingsOf([label]));
+    for (const m of label.matchAll(/(?:^|[^0-9])([0-9]{1,4})-([0-9]{1,4})-([0-9]{1,4})-([0-9]{1,4})(?![0-9])/g))
+      found.push(...readingsOf(m.slice(1, 5) as string[]));
     for (const m of label.matchAll(/(?:^|[^0-9a-f])([0-9a-f]{8})(?![0-9a-f])/g)) {
       const n = Number.parseInt(m[1] ?? "", 16);
       add([n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join("."));

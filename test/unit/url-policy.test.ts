@@ -8,17 +8,15 @@ const LOCAL = { allowLocalhostHttp: true };
 describe("checkWebhookUrl — accepted (both modes)", () => {
   it.each([
     ["https://example.com/hooks", "https://example.com/hooks"],
-    ["https://hooks.merchant.com.br:8443/x?y=1", "https://hooks.merchant.com.br:8443/x?y=1"],
+    ["https://hooks.merchant.com.br/x?y=1", "https://hooks.merchant.com.br/x?y=1"],
     ["https://EXAMPLE.com/Hooks", "https://example.com/Hooks"], // host lower-cased, path kept
     ["https://example.com", "https://example.com/"],
     ["https://example.com:443/a", "https://example.com/a"], // default port dropped
-    ["https://example.com:1/a", "https://example.com:1/a"],
-    ["https://example.com:65535/a", "https://example.com:65535/a"],
     ["https://api.loja-exemplo.com.br/webhooks/ponte?token=abc&x=1", "https://api.loja-exemplo.com.br/webhooks/ponte?token=abc&x=1"],
     ["https://bücher.com.br/h", "https://xn--bcher-kva.com.br/h"], // IDN → punycode
     ["https://example.com./hooks", "https://example.com./hooks"], // FQDN trailing dot
     ["https://my_service.example.com/h", "https://my_service.example.com/h"],
-    ["https://1.2.3.4.nip.io/h", "https://1.2.3.4.nip.io/h"], // name, not an IP literal
+    ["https://1.2.3.4.hooks.com.br/h", "https://1.2.3.4.hooks.com.br/h"], // name, not an IP literal
     ["https://example.com/ünïcode", "https://example.com/%C3%BCn%C3%AFcode"],
   ] as const)("%s", (raw, expected) => {
     expect(checkWebhookUrl(raw, STRICT)).toEqual({ ok: true, url: expected });
@@ -99,6 +97,19 @@ describe("checkWebhookUrl — rejected (both modes)", () => {
     // port
     ["https://example.com:0/hooks", /port must not be 0/],
     ["https://example.com:65536/hooks", /not a valid absolute URL/],
+    // only https's own port (issue 26 #11)
+    ["https://hooks.merchant.com.br:8443/x", /port must be 443.*8443 is not allowed/],
+    ["https://example.com:1/a", /port must be 443/],
+    ["https://example.com:22/a", /port must be 443/],
+    ["https://example.com:80/a", /port must be 443/],
+    ["https://example.com:6379/a", /port must be 443/],
+    ["https://example.com:65535/a", /port must be 443/],
+    // cluster and service-discovery names (issue 26 #11)
+    ["https://payments.default.svc/h", /"\.svc"/],
+    ["https://payments.default.svc.cluster.local/h", /"\.(svc|local|cluster\.local)"/],
+    ["https://vault.service.consul/h", /"\.consul"/],
+    ["https://host.docker.internal/h", /"\.internal"/],
+    ["https://api.prod.internal./h", /"\.internal"/],
   ] as const)("%j", (raw, reason) => {
     for (const opts of [STRICT, LOCAL]) {
       const result = checkWebhookUrl(raw, opts);
@@ -197,6 +208,28 @@ describe("checkWebhookUrl — names that embed or alias a non-public address (is
     "https://shop.vcap.me/h",
     "https://api.localhost/h",
     "https://a.b.localhost./h",
+    // issue 26 #11: every spelling, and the wildcard-DNS services themselves
+    "https://127.000.000.001.nip.io/h",
+    "https://0177.0.0.1.nip.io/h",
+    "https://2130706433.nip.io/h",
+    "https://0x7f000001.nip.io/h",
+    "https://localhost.direct/h",
+    "https://app.localhost.direct/h",
+    "https://1.2.3.4.nip.io/h",
+    "https://app-8-8-8-8.sslip.io/h",
+    "https://anything.xip.io/h",
+    "https://7f000001.c0a80001.rbndr.us/h",
+    "https://make-1.2.3.4-rebind-127.0.0.1-rr.1u.ms/h",
+    // the same spellings under a name that is not a known service
+    "https://127.000.000.001.dns-clone.com/h",
+    "https://0177.0.0.1.dns-clone.com/h",
+    "https://010.0.0.1.dns-clone.com/h",
+    "https://2130706433.dns-clone.com/h",
+    "https://017700000001.dns-clone.com/h",
+    "https://0x7f000001.dns-clone.com/h",
+    "https://0x7f.0.0.1.dns-clone.com/h",
+    "https://app-127-000-000-001.dns-clone.com/h",
+    "https://app-0177-0-0-1.dns-clone.com/h",
   ])("%s is rejected in both modes", (raw) => {
     for (const opts of [STRICT, LOCAL]) {
       const result = checkWebhookUrl(raw, opts);
@@ -206,8 +239,10 @@ describe("checkWebhookUrl — names that embed or alias a non-public address (is
   });
 
   it.each([
-    "https://1.2.3.4.nip.io/h", // a public address embedded: allowed
-    "https://app-8-8-8-8.sslip.io/h",
+    "https://1.2.3.4.dns-clone.com/h", // a public address embedded outside a wildcard-DNS service: allowed
+    "https://app-8-8-8-8.dns-clone.com/h",
+    "https://2024.loja.com.br/h", // a short number is a name, not an address
+    "https://123.example.com/h",
     "https://hooks.merchant.com.br/ponte",
     "https://v2-api.example.com.br/h",
     "https://shop-2024.com.br/h",

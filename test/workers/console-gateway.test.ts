@@ -55,7 +55,7 @@ describe("console gateway account page", () => {
     const row = (await accountOf(workspaceId))!;
     expect(row).toMatchObject({ status: "unverified", upstream_key_last4: upstreamKey.slice(-4), environment: "test" });
     expect(row.webhook_token_hash).toBe(await sha256Hex(token!));
-    expect(html).toContain(`value="${BASE}/api/v1/webhooks/upstream/${row.id}"`);
+    expect(html).toContain(`value="${env.PUBLIC_BASE_URL}/api/v1/webhooks/upstream/${row.id}"`);
     expect(html).toContain("only time it is shown");
     expect(html).toContain("now points at this URL"); // the simulator's webhook was configured
     expect(html).not.toContain(upstreamKey);
@@ -111,7 +111,7 @@ describe("console gateway account page", () => {
     const { cookie, workspaceId } = await signUpUser();
     const res = await form("/console/gateway", cookie, { upstreamApiKey: "short" });
     expect(res.status).toBe(400);
-    expect(await res.text()).toContain("Please check: upstreamApiKey (must be 8 to 512 characters without spaces)");
+    expect(await res.text()).toContain("Please check: upstreamApiKey (must be 8 to 512 printable ASCII characters, without spaces)");
     const crossSite = await form("/console/gateway", cookie, { upstreamApiKey: simKey() }, "https://evil.example");
     expect(crossSite.status).toBe(403);
     expect(await accountOf(workspaceId))!.toBeNull();

@@ -19,7 +19,7 @@ const membership = (organizationId: string, userId: string) =>
   env.DB.prepare("SELECT id, role FROM memberships WHERE organization_id = ? AND user_id = ?")
     .bind(organizationId, userId)
     .first<{ id: string; role: string }>();
-const linkIn = (html: string) => /value="(http:\/\/ponte\.test\/console\/invitations\/accept\?token=(pinv_[A-Za-z0-9_-]+))"/.exec(html);
+const linkIn = (html: string) => /value="(http:\/\/localhost:8787\/console\/invitations\/accept\?token=(pinv_[A-Za-z0-9_-]+))"/.exec(html);
 
 async function invite(cookie: string, email: string, role = "developer") {
   const res = await form("/console/team/invitations", { email, role }, { Cookie: cookie });

@@ -58,7 +58,7 @@ describe("POST /api/v1/gateway-accounts", () => {
       upstreamKeyLast4: upstreamApiKey.slice(-4),
       status: "unverified",
       verifiedAt: null,
-      inboundWebhookUrl: `${BASE}/api/v1/webhooks/upstream/${account.id}`,
+      inboundWebhookUrl: `${env.PUBLIC_BASE_URL}/api/v1/webhooks/upstream/${account.id}`,
       upstreamWebhook: { configured: true },
     });
     expect(account.inboundWebhookToken).toMatch(/^[A-Za-z0-9_-]{43}$/);

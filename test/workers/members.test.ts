@@ -301,7 +301,7 @@ describe("invitations", () => {
       revokedAt: null,
     });
     expect(inv.token).toMatch(/^pinv_[A-Za-z0-9_-]{43}$/);
-    expect(inv.url).toBe(`http://ponte.test/console/invitations/accept?token=${inv.token}`);
+    expect(inv.url).toBe(`${env.PUBLIC_BASE_URL}/console/invitations/accept?token=${inv.token}`);
     expect(Date.parse(inv.expiresAt) - Date.parse(inv.createdAt)).toBe(LIMITS.invitationTtlSeconds * 1000);
     expect(LIMITS.invitationTtlSeconds).toBe(7 * 24 * 60 * 60);
     const row = await env.DB.prepare("SELECT * FROM invitations WHERE id = ?").bind(inv.id).first<Record<string, unknown>>();

@@ -59,9 +59,9 @@ const CASES: [string, Permission, (p: Principal) => Promise<unknown>][] = [
   [
     "createGatewayAccount",
     "gateway_accounts.manage",
-    (p) => createGatewayAccount(testDeps(), p, BASE, { upstreamApiKey: "$aact_test_x" } as never),
+    (p) => createGatewayAccount(testDeps(), p, { upstreamApiKey: "$aact_test_x" } as never),
   ],
-  ["listGatewayAccounts", "gateway_accounts.read", (p) => listGatewayAccounts(testDeps(), p, BASE, { limit: 10, offset: 0 })],
+  ["listGatewayAccounts", "gateway_accounts.read", (p) => listGatewayAccounts(testDeps(), p, { limit: 10, offset: 0 })],
   ["listGatewayApiLogs", "gateway_accounts.read", (p) => listGatewayApiLogs(testDeps(), p, {}, { limit: 10, offset: 0 })],
   ["createWorkspace", "workspaces.manage", (p) => createWorkspace(testDeps(), p, { name: "W" })],
   ["listWorkspaces", "workspaces.read", (p) => listWorkspaces(testDeps(), p, { limit: 10, offset: 0 })],

@@ -106,6 +106,11 @@ describe("webhook endpoints", () => {
     ["http://127.1:8787/hook", "https"],
     ["https://printer.internal/hook", ".internal"],
     ["https://user:pw@hooks.merchant.com.br/", "username"],
+    ["https://0177.0.0.1.nip.io/hooks", "127.0.0.1"],
+    ["https://2130706433.nip.io/hooks", "127.0.0.1"],
+    ["https://localhost.direct/hooks", "loopback"],
+    ["https://payments.default.svc/hooks", ".svc"],
+    ["https://hooks.merchant.com.br:8443/hooks", "port"],
   ])("rejects %s (SSRF policy) naming body.url", async (url, reason) => {
     const tenant = await seedTenant();
     const error = expectError(
@@ -264,7 +269,7 @@ describe("security", () => {
     mockReceiver();
     const ping = await call<Reply<AttemptResult>>("POST", `/api/v1/webhook-endpoints/${endpoint.id}/test`, { key: owner.key });
     const deliveryId = ping.body.data.deliveryId;
-    const since = new Date(0).toISOString();
+    const since = "2000-01-01T00:00:00.000Z"; // the date floor (src/http/dates.ts)
     const routes: [string, string, unknown?][] = [
       ["GET", `/api/v1/webhook-endpoints/${endpoint.id}`],
       ["PATCH", `/api/v1/webhook-endpoints/${endpoint.id}`, { description: "x" }],

@@ -11,18 +11,14 @@ import { DEFAULT_TIME_ZONE, addDays, isTimeZone, localDay } from "../../lib/time
 import type { Tenant } from "../../lib/tenant";
 import { formatValue, type Value } from "./formula-engine";
 import { type DailyData, METRICS, type Period, type Unit, isLevel, metricDefinition, metricValue } from "./metric-catalogue";
+import { DateOnly } from "../../http/dates";
 
 /** At most five years in one series. */
 export const MAX_RANGE_DAYS = 1830;
 const DEFAULT_RANGE_DAYS = 30;
 
-export const Day = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "a date YYYY-MM-DD")
-  .refine(
-    (d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
-    "not a calendar date",
-  );
+/** A day of a series: the API's one calendar-day schema (src/http/dates.ts). */
+export const Day = DateOnly;
 
 export const SeriesQuery = z
   .object({

@@ -6,6 +6,7 @@ import { okList } from "../../http/envelope";
 import { AUTHENTICATED_ERRORS, errorResponses, listResponse, routeGroup } from "../../http/openapi";
 import { PaginationQuery, pagination } from "../../http/pagination";
 import { listAuditLogs } from "./service";
+import { Instant } from "../../http/dates";
 
 export const AuditLog = z
   .object({
@@ -22,7 +23,6 @@ export const AuditLog = z
   })
   .openapi("AuditLog");
 
-const isoTime = z.iso.datetime({ offset: true });
 const AuditQuery = PaginationQuery.extend({
   action: z
     .string()
@@ -34,8 +34,8 @@ const AuditQuery = PaginationQuery.extend({
     .max(100)
     .optional()
     .openapi({ param: { name: "targetId", in: "query" } }),
-  from: isoTime.optional().openapi({ param: { name: "from", in: "query" }, description: "ISO 8601; entries at or after." }),
-  to: isoTime.optional().openapi({ param: { name: "to", in: "query" }, description: "ISO 8601; entries at or before." }),
+  from: Instant.optional().openapi({ param: { name: "from", in: "query" }, description: "ISO 8601; entries at or after." }),
+  to: Instant.optional().openapi({ param: { name: "to", in: "query" }, description: "ISO 8601; entries at or before." }),
 });
 
 const norm = (t?: string) => (t ? new Date(t).toISOString() : undefined);

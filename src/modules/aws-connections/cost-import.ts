@@ -23,6 +23,7 @@ import {
   presentAwsConnection,
   recordFailure,
 } from "./service";
+import { dayBoundsProblem } from "../../http/dates";
 
 type ExpenseRow = typeof expenses.$inferSelect;
 
@@ -66,14 +67,35 @@ const fieldError = (path: string, message: string) =>
 
 const isRealDay = (d: string | undefined): d is string => isDay(d) && addDays(d, 0) === d;
 
-/** The days a manual sync covers: both inclusive, `to` no later than today (UTC), at most MAX_SYNC_DAYS. */
+/** How far back Cost Explorer answers: the current month and the 13 before it (AWS keeps 14 months by default). */
+export const COST_EXPLORER_MONTHS = 14;
+
+/** The first day Cost Explorer still answers for: the 1st of the month COST_EXPLORER_MONTHS - 1 months before today's. */
+export function earliestCostDay(today: string): string {
+  const months = Number(today.slice(0, 4)) * 12 + Number(today.slice(5, 7)) - 1 - (COST_EXPLORER_MONTHS - 1);
+  return `${String(Math.floor(months / 12)).padStart(4, "0")}-${String((months % 12) + 1).padStart(2, "0")}-01`;
+}
+
+/**
+ * The days a manual sync covers: both inclusive, `to` no later than today (UTC), `from` no earlier than Cost
+ * Explorer keeps, at most MAX_SYNC_DAYS. A range AWS would refuse is the caller's 400, checked before any call,
+ * so it never marks the connection FAILED.
+ */
 export function syncRange(today: string, input: { from?: string; to?: string }): { from: string; to: string } {
-  if (input.to !== undefined && !isRealDay(input.to)) throw fieldError("body.to", "a date YYYY-MM-DD");
-  if (input.from !== undefined && !isRealDay(input.from)) throw fieldError("body.from", "a date YYYY-MM-DD");
+  for (const field of ["from", "to"] as const) {
+    const day = input[field];
+    if (day === undefined) continue;
+    if (!isRealDay(day)) throw fieldError(`body.${field}`, "a date YYYY-MM-DD");
+    const outOfBounds = dayBoundsProblem(day);
+    if (outOfBounds) throw fieldError(`body.${field}`, outOfBounds);
+  }
   const to = input.to ?? today;
   if (to > today) throw fieldError("body.to", "AWS has no costs for future days: at most today (UTC)");
   const from = input.from ?? addDays(to, -30);
   if (from > to) throw fieldError("body.from", "must not be after `to`");
+  const earliest = earliestCostDay(today);
+  if (from < earliest)
+    throw fieldError("body.from", `Cost Explorer keeps ${COST_EXPLORER_MONTHS} months of costs: on or after ${earliest}`);
   if (addDays(from, MAX_SYNC_DAYS - 1) < to) throw fieldError("body.from", `one sync covers at most ${MAX_SYNC_DAYS} days`);
   return { from, to };
 }

@@ -16,6 +16,7 @@ import { openSecret, randomToken, sealSecret } from "../../lib/secret-box";
 import type { Tenant } from "../../lib/tenant";
 import { auditEntry } from "../audit/service";
 import { AwsCallError, type AwsCredentials, assumeRole, getCallerIdentity } from "./aws-client";
+import { logLine, summarizeError } from "../../lib/log";
 
 export type AwsConnectionRow = typeof awsConnections.$inferSelect;
 
@@ -29,7 +30,12 @@ const AccessKeyId = z
   .string()
   .regex(/^[A-Z0-9]{16,128}$/, "an AWS access key id (uppercase letters and digits, e.g. AKIA…)")
   .openapi({ example: "AKIAIOSFODNN7EXAMPLE" });
-const SecretAccessKey = z.string().min(16).max(128).openapi({ description: "Write-only: stored encrypted, never returned." });
+const SecretAccessKey = z
+  .string()
+  .min(16)
+  .max(128)
+  .regex(/^[\x21-\x7e]*$/, "must be printable ASCII characters, without spaces")
+  .openapi({ description: "Write-only: stored encrypted, never returned." });
 const ExchangeRate = z
   .union([z.string(), z.number()])
   .openapi({ type: "string", example: "5.40", description: "BRL per USD applied to imported costs (≤ 6 decimals)." });
@@ -282,15 +288,7 @@ export async function connectionCredentials(deps: Deps, row: AwsConnectionRow): 
 /** What `lastError` says about a failure: AWS's code and message, or a generic line (details logged without secrets). */
 export function failureSummary(deps: Deps, row: AwsConnectionRow, err: unknown): string {
   if (err instanceof AwsCallError) return err.summary;
-  console.error(
-    JSON.stringify({
-      level: "error",
-      msg: "aws connection failure",
-      connectionId: row.id,
-      requestId: deps.requestId,
-      error: String(err).slice(0, 300),
-    }),
-  );
+  logLine("error", "aws connection failure", { connectionId: row.id, requestId: deps.requestId, error: summarizeError(err) });
   return "InternalError: Ponte could not complete the AWS call; try again later.";
 }
 

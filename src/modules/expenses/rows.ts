@@ -6,6 +6,9 @@ import type { expenses } from "../../db/schema";
 import { listQuery } from "../../http/pagination";
 import { formatExchangeRate, parseExchangeRate } from "../../lib/exchange";
 import { formatMoney } from "../../lib/money";
+import { Instant } from "../../http/dates";
+
+const PaidAt = Instant.openapi({ example: "2026-11-25T14:00:00Z" });
 
 export type ExpenseRow = typeof expenses.$inferSelect;
 
@@ -22,7 +25,6 @@ const ExchangeRateInput = z
   })
   .openapi({ example: "5.4321", description: "BRL per unit of `currency`, > 0, at most 6 decimals; required when currency is not BRL." });
 
-const Instant = z.iso.datetime({ offset: true }).openapi({ example: "2026-11-25T14:00:00Z" });
 const optionalId = z.uuid().nullable().optional();
 
 export const CreateExpenseBody = z
@@ -34,7 +36,7 @@ export const CreateExpenseBody = z
     incurredOn: DateOnly.openapi({ description: "The accrual date reports use." }),
     dueDate: DateOnly.nullable().optional(),
     status: z.enum(["PENDING", "PAID"]).default("PENDING"),
-    paidAt: Instant.nullable().optional().openapi({ description: "With status PAID; defaults to now." }),
+    paidAt: PaidAt.nullable().optional().openapi({ description: "With status PAID; defaults to now." }),
     costCategoryId: z.uuid().optional().openapi({ description: "Required unless the supplier has a default category." }),
     supplierId: optionalId,
     planId: optionalId.openapi({ description: "Allocation: a direct cost of this plan." }),
@@ -53,7 +55,7 @@ export const UpdateExpenseBody = z
     incurredOn: DateOnly.optional(),
     dueDate: DateOnly.nullable().optional(),
     status: z.enum(EXPENSE_STATUSES).optional(),
-    paidAt: Instant.nullable().optional(),
+    paidAt: PaidAt.nullable().optional(),
     costCategoryId: z.uuid().optional(),
     supplierId: optionalId,
     planId: optionalId,
@@ -64,7 +66,7 @@ export const UpdateExpenseBody = z
   .openapi("UpdateExpense");
 
 export const PayExpenseBody = z
-  .object({ paidAt: Instant.optional().openapi({ description: "When it was paid; defaults to now." }) })
+  .object({ paidAt: PaidAt.optional().openapi({ description: "When it was paid; defaults to now." }) })
   .openapi("PayExpense");
 
 const param = (name: string) => ({ param: { name, in: "query" as const } });

@@ -1,7 +1,6 @@
 // Gateway accounts (control plane, surface internal): the workspace's upstream credential. Each
 // operation: its route, then its handler.
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import type { Context } from "hono";
 import { guard } from "../../access";
 import type { AppEnv } from "../../http/app-env";
 import { ok, okList } from "../../http/envelope";
@@ -37,7 +36,6 @@ import {
 const common = routeGroup("gateway-accounts", "internal");
 const READ = guard("gateway_accounts.read", { allowSession: true });
 const MANAGE = guard("gateway_accounts.manage", { allowSession: true });
-const origin = (c: Context<AppEnv>) => new URL(c.req.url).origin;
 
 export function registerGatewayAccountRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(
@@ -54,7 +52,7 @@ export function registerGatewayAccountRoutes(app: OpenAPIHono<AppEnv>) {
         ...errorResponses(...WRITE_ERRORS),
       },
     }),
-    async (c) => ok(c, await createGatewayAccount(c.var.deps, c.var.principal, origin(c), c.req.valid("json")), 201),
+    async (c) => ok(c, await createGatewayAccount(c.var.deps, c.var.principal, c.req.valid("json")), 201),
   );
 
   app.openapi(
@@ -73,7 +71,7 @@ export function registerGatewayAccountRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const page = c.req.valid("query");
-      const { rows, totalCount } = await listGatewayAccounts(c.var.deps, c.var.principal, origin(c), page);
+      const { rows, totalCount } = await listGatewayAccounts(c.var.deps, c.var.principal, page);
       return okList(c, rows, pagination(page, totalCount));
     },
   );
@@ -89,7 +87,7 @@ export function registerGatewayAccountRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: GatewayAccountIdParam },
       responses: { 200: dataResponse("The account.", GatewayAccount), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
-    async (c) => ok(c, await getGatewayAccount(c.var.deps, c.var.principal, origin(c), c.req.valid("param").id), 200),
+    async (c) => ok(c, await getGatewayAccount(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -103,8 +101,7 @@ export function registerGatewayAccountRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: GatewayAccountIdParam, body: jsonBody(UpdateGatewayAccountBody) },
       responses: { 200: dataResponse("The account.", GatewayAccount), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) =>
-      ok(c, await updateGatewayAccount(c.var.deps, c.var.principal, origin(c), c.req.valid("param").id, c.req.valid("json")), 200),
+    async (c) => ok(c, await updateGatewayAccount(c.var.deps, c.var.principal, c.req.valid("param").id, c.req.valid("json")), 200),
   );
 
   app.openapi(
@@ -121,7 +118,7 @@ export function registerGatewayAccountRoutes(app: OpenAPIHono<AppEnv>) {
         ...errorResponses(...WRITE_ERRORS, ...UPSTREAM_ERRORS),
       },
     }),
-    async (c) => ok(c, await verifyGatewayAccount(c.var.deps, c.var.principal, origin(c), c.req.valid("param").id), 200),
+    async (c) => ok(c, await verifyGatewayAccount(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -135,7 +132,7 @@ export function registerGatewayAccountRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: GatewayAccountIdParam },
       responses: { 200: dataResponse("The account with its new token.", GatewayAccountWithToken), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await rotateWebhookToken(c.var.deps, c.var.principal, origin(c), c.req.valid("param").id), 200),
+    async (c) => ok(c, await rotateWebhookToken(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -153,6 +150,6 @@ export function registerGatewayAccountRoutes(app: OpenAPIHono<AppEnv>) {
         ...errorResponses(...WRITE_ERRORS),
       },
     }),
-    async (c) => ok(c, await deleteGatewayAccount(c.var.deps, c.var.principal, origin(c), c.req.valid("param").id), 200),
+    async (c) => ok(c, await deleteGatewayAccount(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
   );
 }

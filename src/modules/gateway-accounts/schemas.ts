@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { UPSTREAM_KEY_PATTERN, UPSTREAM_KEY_RULE } from "../../gateway/client";
 
 export const GatewayAccount = z
   .object({
@@ -45,7 +46,7 @@ export const DeletedGatewayAccount = GatewayAccount.extend({
 
 const UpstreamApiKey = z
   .string()
-  .regex(/^\S{8,512}$/, "must be 8 to 512 characters without spaces")
+  .regex(UPSTREAM_KEY_PATTERN, UPSTREAM_KEY_RULE)
   .openapi({ description: "The upstream account's API key (`$aact_…`). Stored encrypted; never returned.", example: "$aact_hmlg_000…" });
 
 export const CreateGatewayAccountBody = z.strictObject({ upstreamApiKey: UpstreamApiKey }).openapi("CreateGatewayAccount");

@@ -10,6 +10,7 @@ import { forgetGatewayAccount, type GatewayCredentials } from "../../gateway/acc
 import { callUpstream } from "../../gateway/client";
 import { upstreamFailure } from "../../gateway/errors";
 import { configureUpstreamWebhook, removeUpstreamWebhook } from "../../gateway/webhook-config";
+import { publicOrigin } from "../../config";
 import { ApiError, notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { auditEntry } from "../audit/service";
@@ -18,13 +19,12 @@ import { inTenant } from "../../db/tenant-scope";
 
 type GatewayAccountRow = typeof gatewayAccounts.$inferSelect;
 
-/** Where the upstream's webhooks for an account land: the public origin (or the request's) plus a fixed path. */
-export function inboundWebhookUrl(deps: Deps, requestOrigin: string, accountId: string): string {
-  const origin = (deps.env.PUBLIC_BASE_URL ?? requestOrigin).replace(/\/+$/, "");
-  return `${origin}/api/v1/webhooks/upstream/${accountId}`;
+/** Where the upstream's webhooks for an account land: the deployment's public origin plus a fixed path. */
+export function inboundWebhookUrl(deps: Deps, accountId: string): string {
+  return `${publicOrigin(deps.env)}/api/v1/webhooks/upstream/${accountId}`;
 }
 
-function present(deps: Deps, requestOrigin: string, row: GatewayAccountRow) {
+function present(deps: Deps, row: GatewayAccountRow) {
   return {
     id: row.id,
     object: "gateway_account" as const,
@@ -33,7 +33,7 @@ function present(deps: Deps, requestOrigin: string, row: GatewayAccountRow) {
     upstreamKeyLast4: row.upstreamKeyLast4,
     status: row.status,
     verifiedAt: row.verifiedAt,
-    inboundWebhookUrl: inboundWebhookUrl(deps, requestOrigin, row.id),
+    inboundWebhookUrl: inboundWebhookUrl(deps, row.id),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -67,7 +67,7 @@ export interface GatewayKeyInput {
   upstreamApiKey: string;
 }
 
-export async function createGatewayAccount(deps: Deps, principal: Principal, requestOrigin: string, input: GatewayKeyInput) {
+export async function createGatewayAccount(deps: Deps, principal: Principal, input: GatewayKeyInput) {
   requirePermission(principal, "gateway_accounts.manage");
   const conflict = () =>
     new ApiError(
@@ -118,26 +118,26 @@ export async function createGatewayAccount(deps: Deps, principal: Principal, req
   const upstreamWebhook = await configureUpstreamWebhook(
     deps,
     credentialsOf(row, input.upstreamApiKey),
-    inboundWebhookUrl(deps, requestOrigin, id),
+    inboundWebhookUrl(deps, id),
     token,
   );
-  return { ...present(deps, requestOrigin, row), inboundWebhookToken: token, upstreamWebhook };
+  return { ...present(deps, row), inboundWebhookToken: token, upstreamWebhook };
 }
 
-export async function listGatewayAccounts(deps: Deps, principal: Principal, requestOrigin: string, page: PageRequest) {
+export async function listGatewayAccounts(deps: Deps, principal: Principal, page: PageRequest) {
   requirePermission(principal, "gateway_accounts.read");
   const where = and(...scope(principal));
   const { rows, totalCount } = await newestFirstPage(deps.db, gatewayAccounts, where, page);
-  return { rows: rows.map((r) => present(deps, requestOrigin, r)), totalCount };
+  return { rows: rows.map((r) => present(deps, r)), totalCount };
 }
 
-export async function getGatewayAccount(deps: Deps, principal: Principal, requestOrigin: string, id: string) {
+export async function getGatewayAccount(deps: Deps, principal: Principal, id: string) {
   requirePermission(principal, "gateway_accounts.read");
-  return present(deps, requestOrigin, await findAccount(deps, principal, id));
+  return present(deps, await findAccount(deps, principal, id));
 }
 
 /** Replaces the upstream key; the account must be verified again. The webhook token is unchanged. */
-export async function updateGatewayAccount(deps: Deps, principal: Principal, requestOrigin: string, id: string, input: GatewayKeyInput) {
+export async function updateGatewayAccount(deps: Deps, principal: Principal, id: string, input: GatewayKeyInput) {
   requirePermission(principal, "gateway_accounts.manage");
   const row = await findAccount(deps, principal, id);
   const now = deps.now().toISOString();
@@ -158,11 +158,11 @@ export async function updateGatewayAccount(deps: Deps, principal: Principal, req
     }),
   ]);
   forgetGatewayAccount(row);
-  return present(deps, requestOrigin, { ...row, ...changes });
+  return present(deps, { ...row, ...changes });
 }
 
 /** Asks the upstream whether the key works: 2xx → active, 401/403 → invalid_credentials; other failures change nothing. */
-export async function verifyGatewayAccount(deps: Deps, principal: Principal, requestOrigin: string, id: string) {
+export async function verifyGatewayAccount(deps: Deps, principal: Principal, id: string) {
   requirePermission(principal, "gateway_accounts.manage");
   const row = await findAccount(deps, principal, id);
   const key = await openSecret(deps.env.SECRETS_ENCRYPTION_KEY, row.upstreamKeySealed, row.id);
@@ -186,11 +186,11 @@ export async function verifyGatewayAccount(deps: Deps, principal: Principal, req
       metadata: { status, upstreamStatus: result.status },
     }),
   ]);
-  return present(deps, requestOrigin, { ...row, ...changes });
+  return present(deps, { ...row, ...changes });
 }
 
 /** A new inbound token (shown once); the old one stops working at once. The upstream webhook is re-pointed best effort. */
-export async function rotateWebhookToken(deps: Deps, principal: Principal, requestOrigin: string, id: string) {
+export async function rotateWebhookToken(deps: Deps, principal: Principal, id: string) {
   requirePermission(principal, "gateway_accounts.manage");
   const row = await findAccount(deps, principal, id);
   const token = newWebhookToken();
@@ -201,8 +201,8 @@ export async function rotateWebhookToken(deps: Deps, principal: Principal, reque
     auditEntry(deps, principal, { action: "gateway_account.webhook_token_rotated", targetType: "gateway_account", targetId: id }),
   ]);
   const key = await openSecret(deps.env.SECRETS_ENCRYPTION_KEY, row.upstreamKeySealed, row.id);
-  const upstreamWebhook = await configureUpstreamWebhook(deps, credentialsOf(row, key), inboundWebhookUrl(deps, requestOrigin, id), token);
-  return { ...present(deps, requestOrigin, { ...row, ...changes }), inboundWebhookToken: token, upstreamWebhook };
+  const upstreamWebhook = await configureUpstreamWebhook(deps, credentialsOf(row, key), inboundWebhookUrl(deps, id), token);
+  return { ...present(deps, { ...row, ...changes }), inboundWebhookToken: token, upstreamWebhook };
 }
 
 /**
@@ -210,7 +210,7 @@ export async function rotateWebhookToken(deps: Deps, principal: Principal, reque
  * webhook config pointing at this account's inbound URL, which would otherwise keep sending events
  * Ponte can only refuse. The record goes first: a failed upstream call never keeps an account alive.
  */
-export async function deleteGatewayAccount(deps: Deps, principal: Principal, requestOrigin: string, id: string) {
+export async function deleteGatewayAccount(deps: Deps, principal: Principal, id: string) {
   requirePermission(principal, "gateway_accounts.manage");
   const row = await findAccount(deps, principal, id);
   await deps.db.batch([
@@ -224,6 +224,6 @@ export async function deleteGatewayAccount(deps: Deps, principal: Principal, req
   ]);
   forgetGatewayAccount(row);
   const key = await openSecret(deps.env.SECRETS_ENCRYPTION_KEY, row.upstreamKeySealed, row.id);
-  const upstreamWebhook = await removeUpstreamWebhook(deps, credentialsOf(row, key), inboundWebhookUrl(deps, requestOrigin, id));
-  return { ...present(deps, requestOrigin, row), upstreamWebhook };
+  const upstreamWebhook = await removeUpstreamWebhook(deps, credentialsOf(row, key), inboundWebhookUrl(deps, id));
+  return { ...present(deps, row), upstreamWebhook };
 }

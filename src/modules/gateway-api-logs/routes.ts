@@ -6,6 +6,7 @@ import { ok, okList } from "../../http/envelope";
 import { AUTHENTICATED_ERRORS, dataResponse, errorResponses, listResponse, routeGroup } from "../../http/openapi";
 import { PaginationQuery, pagination } from "../../http/pagination";
 import { getGatewayApiLog, listGatewayApiLogs } from "./service";
+import { Instant } from "../../http/dates";
 
 const GatewayApiLog = z
   .object({
@@ -24,7 +25,6 @@ const GatewayApiLog = z
   })
   .openapi("GatewayApiLog");
 
-const isoTime = z.iso.datetime({ offset: true });
 const LogQuery = PaginationQuery.extend({
   operationId: z
     .string()
@@ -38,8 +38,8 @@ const LogQuery = PaginationQuery.extend({
     .max(599)
     .optional()
     .openapi({ param: { name: "status", in: "query" }, description: "The upstream's HTTP status." }),
-  from: isoTime.optional().openapi({ param: { name: "from", in: "query" }, description: "ISO 8601; calls at or after." }),
-  to: isoTime.optional().openapi({ param: { name: "to", in: "query" }, description: "ISO 8601; calls at or before." }),
+  from: Instant.optional().openapi({ param: { name: "from", in: "query" }, description: "ISO 8601; calls at or after." }),
+  to: Instant.optional().openapi({ param: { name: "to", in: "query" }, description: "ISO 8601; calls at or before." }),
 });
 
 const common = routeGroup("gateway-api-logs", "internal");

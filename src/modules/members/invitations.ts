@@ -5,7 +5,7 @@ import { hashPassword } from "../../access/password";
 import { ROLE_PERMISSION_SETS } from "../../lib/permissions";
 import { requirePermission, type Principal } from "../../access/principal";
 import { randomToken, sha256Hex } from "../../lib/secret-box";
-import { keyEnvironmentFor, LIMITS } from "../../config";
+import { keyEnvironmentFor, LIMITS, publicOrigin } from "../../config";
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
 import { newestFirstPage } from "../../db/paging";
@@ -14,7 +14,7 @@ import { ApiError, notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { auditEntry } from "../audit/service";
 import { normalizeEmail, openSession, presentUser } from "../accounts/service";
-import { assertMayGrant, assertOrganizationWide } from "./role-rules";
+import { assertMayGrant, assertMayRevokeInvitation, assertOrganizationWide } from "./role-rules";
 import { presentMember } from "./service";
 import type { Role } from "../../lib/permissions";
 
@@ -46,13 +46,12 @@ export function presentInvitation(row: InvitationRow, now: Date) {
   };
 }
 
-/** The link the invitee opens: the public origin (or the request's) plus the console's accept page. */
-export function invitationUrl(deps: Deps, requestOrigin: string, token: string): string {
-  const origin = (deps.env.PUBLIC_BASE_URL ?? requestOrigin).replace(/\/+$/, "");
-  return `${origin}${ACCEPT_PAGE_PATH}?token=${encodeURIComponent(token)}`;
+/** The link the invitee opens: the deployment's public origin (never the request's Host) plus the console's accept page. */
+export function invitationUrl(deps: Deps, token: string): string {
+  return `${publicOrigin(deps.env)}${ACCEPT_PAGE_PATH}?token=${encodeURIComponent(token)}`;
 }
 
-export async function createInvitation(deps: Deps, principal: Principal, input: { email: string; role: Role }, requestOrigin: string) {
+export async function createInvitation(deps: Deps, principal: Principal, input: { email: string; role: Role }) {
   requirePermission(principal, "members.manage");
   assertMayGrant(principal, input.role);
   const email = normalizeEmail(input.email);
@@ -100,7 +99,7 @@ export async function createInvitation(deps: Deps, principal: Principal, input: 
       metadata: { email, role: row.role, expiresAt: row.expiresAt },
     }),
   ]);
-  return { ...presentInvitation(row, now), token, url: invitationUrl(deps, requestOrigin, token) };
+  return { ...presentInvitation(row, now), token, url: invitationUrl(deps, token) };
 }
 
 export async function listInvitations(deps: Deps, principal: Principal, page: PageRequest) {
@@ -120,6 +119,7 @@ export async function revokeInvitation(deps: Deps, principal: Principal, id: str
     .where(and(eq(invitations.id, id), eq(invitations.organizationId, principal.organizationId)))
     .get();
   if (!row) throw notFound("invitation", id);
+  assertMayRevokeInvitation(principal, row.role);
   const now = deps.now();
   if (row.acceptedAt)
     throw new ApiError("INVALID_STATE", "This invitation was already accepted; remove the member instead.", { status: "accepted" });

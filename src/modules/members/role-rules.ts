@@ -1,8 +1,8 @@
 // Who may give, change or take away which role: the one place these rules live. Pure (no I/O).
 // - Writes to membership need an organization-wide credential (a workspace-bound key cannot reshape the organization).
 // - Only an owner signed in to the console grants the owner role or changes/removes an owner; API keys never do.
-// - Assigning a role, or touching a member who holds one, requires holding every permission of that role
-//   (the same rule as for API keys: no one hands out, or takes away, more than they have).
+// - Assigning a role, touching a member who holds one, or revoking an invitation to one, requires holding every
+//   permission of that role (the same rule as for API keys: no one hands out, or takes away, more than they have).
 // - The organization always keeps an owner (enforced in service.ts, inside the write's own batch).
 import { ROLE_PERMISSIONS, type Permission, type Role } from "../../lib/permissions";
 import type { Principal } from "../../access/principal";
@@ -67,4 +67,11 @@ export function assertMayRemove(principal: Principal, role: Role): void {
   assertOrganizationWide(principal);
   if (role === "owner") assertOwnerActs(principal, "remove an owner");
   assertHoldsRole(principal, role, "remove a member holding");
+}
+
+/** Revoking an invitation to `role`: the same rule as granting it (an invitation is a grant not yet accepted). */
+export function assertMayRevokeInvitation(principal: Principal, role: Role): void {
+  assertOrganizationWide(principal);
+  if (role === "owner") assertOwnerActs(principal, "revoke an invitation to the owner role");
+  assertHoldsRole(principal, role, "revoke an invitation to");
 }

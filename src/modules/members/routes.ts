@@ -92,7 +92,7 @@ export function registerMemberRoutes(app: OpenAPIHono<AppEnv>) {
         ...errorResponses(...WRITE_ERRORS),
       },
     }),
-    async (c) => ok(c, await createInvitation(c.var.deps, c.var.principal, c.req.valid("json"), new URL(c.req.url).origin), 201),
+    async (c) => ok(c, await createInvitation(c.var.deps, c.var.principal, c.req.valid("json")), 201),
   );
 
   app.openapi(

@@ -7,6 +7,7 @@ import type { CatalogueOperation } from "../../compat/catalogue";
 import type { Deps } from "../../deps";
 import { adoptUpstreamPayment, applyUpstreamDeletion, isUpstreamPayment } from "./adoption";
 import { restorePayment } from "./lifecycle";
+import { logLine, summarizeError } from "../../lib/log";
 
 const isPaymentDeletion = (op: CatalogueOperation, data: unknown): data is { id: string; deleted: true } =>
   op.method === "DELETE" &&
@@ -28,6 +29,6 @@ export async function syncNativeRecords(deps: Deps, principal: Principal, op: Ca
     }
   } catch (err) {
     // The upstream did act: the merchant gets its answer, and the webhook or the reconciler catches Ponte up.
-    console.error(JSON.stringify({ level: "warn", msg: "passthrough sync deferred", operationId: op.operationId, error: String(err) }));
+    logLine("warn", "passthrough sync deferred", { operationId: op.operationId, error: summarizeError(err) });
   }
 }

@@ -11,6 +11,7 @@ import type { Deps } from "../../deps";
 import type { Tenant } from "../../lib/tenant";
 import { adoptUpstreamPayment, isUpstreamPayment } from "../payments/adoption";
 import { adoptUpstreamSubscription, isUpstreamSubscription } from "../subscriptions/adoption";
+import { logLine, summarizeError } from "../../lib/log";
 
 export interface AdoptionSweepOptions {
   /** How far back the upstream's creation dates are listed (days, Brazilian calendar). */
@@ -109,9 +110,7 @@ export async function adoptMissedPayments(deps: Deps, options: AdoptionSweepOpti
     try {
       adopted += await adoptForAccount(deps, tenant, since, options.maxPages ?? 5);
     } catch (err) {
-      console.error(
-        JSON.stringify({ level: "warn", msg: "adoption sweep: account skipped", workspaceId: tenant.workspaceId, error: String(err) }),
-      );
+      logLine("warn", "adoption sweep: account skipped", { workspaceId: tenant.workspaceId, error: summarizeError(err) });
     }
   }
   return adopted;

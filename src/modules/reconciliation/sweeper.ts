@@ -9,6 +9,7 @@ import { reconcilePayment } from "../payments/service";
 import { reconcileSubscription } from "../subscriptions/service";
 import { credentialsFor, type GatewayCredentials } from "../../billing/upstream";
 import type { Tenant } from "../../lib/tenant";
+import { logLine, summarizeError } from "../../lib/log";
 
 export interface SweepOptions {
   /** Leave records younger than this alone: their own request may still be finishing. */
@@ -52,14 +53,7 @@ export async function reconcilePendingSync(deps: Deps, options: SweepOptions = {
         else tally.synced++;
       } catch (err) {
         tally.failed++;
-        console.error(
-          JSON.stringify({
-            level: "warn",
-            msg: "sync sweep: record still pending",
-            id: row.id,
-            error: err instanceof Error ? err.message : String(err),
-          }),
-        );
+        logLine("warn", "sync sweep: record still pending", { id: row.id, error: summarizeError(err) });
       }
     }
   }

@@ -7,6 +7,7 @@ import type { CatalogueOperation } from "../../compat/catalogue";
 import type { Deps } from "../../deps";
 import { adoptUpstreamSubscription, findSubscriptionByUpstreamId, isUpstreamSubscription } from "./adoption";
 import { markSubscriptionCanceled } from "./service";
+import { logLine, summarizeError } from "../../lib/log";
 
 const isSubscriptionDeletion = (op: CatalogueOperation, data: unknown): data is { id: string; deleted: true } =>
   op.method === "DELETE" &&
@@ -28,8 +29,6 @@ export async function syncSubscriptionRecords(deps: Deps, principal: Principal, 
     }
   } catch (err) {
     // The upstream did act: the merchant gets its answer, and the webhook or the reconciler catches Ponte up.
-    console.error(
-      JSON.stringify({ level: "warn", msg: "passthrough subscription sync deferred", operationId: op.operationId, error: String(err) }),
-    );
+    logLine("warn", "passthrough subscription sync deferred", { operationId: op.operationId, error: summarizeError(err) });
   }
 }

@@ -23,6 +23,7 @@ import {
 } from "../subscriptions/adoption";
 import { upstreamEffect } from "./mapping";
 import { inTenant } from "../../db/tenant-scope";
+import { logLine, summarizeError } from "../../lib/log";
 
 export const UPSTREAM_TOKEN_HEADER = "asaas-access-token";
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -162,7 +163,7 @@ async function applySubscriptionEnvelope(
 
 /** The subscription could not be read upstream: the payment is still adopted, unlinked (the reconciler links nothing later). */
 function subscriptionUnavailable(err: unknown): null {
-  console.error(JSON.stringify({ level: "warn", msg: "subscription adoption skipped", error: String(err) }));
+  logLine("warn", "subscription adoption skipped", { error: summarizeError(err) });
   return null;
 }
 

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { EVENT_KINDS, isEventKind } from "../../events/kinds";
+import { Instant } from "../../http/dates";
 
 /** A subscription entry: an exact kind (`payment.received`, `upstream.PAYMENT_SPLIT_DIVERGENCE_BLOCK`), `upstream.*`, or `*`. */
 export const SubscribedKind = z
@@ -58,7 +59,7 @@ export const UpdateWebhookEndpointBody = z
 
 export const RecoverBody = z
   .strictObject({
-    since: z.iso.datetime({ offset: true }).openapi({ description: "Re-queue failed deliveries created at or after this instant." }),
+    since: Instant.openapi({ description: "Re-queue failed deliveries created at or after this instant." }),
   })
   .openapi("RecoverWebhookDeliveries");
 

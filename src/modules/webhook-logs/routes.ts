@@ -8,6 +8,7 @@ import { AUTHENTICATED_ERRORS, WRITE_ERRORS, dataResponse, errorResponses, listR
 import { PaginationQuery, pagination } from "../../http/pagination";
 import { AttemptResult } from "../webhook-endpoints/schemas";
 import { getDelivery, listDeliveries, redeliver } from "./service";
+import { Instant } from "../../http/dates";
 
 const common = routeGroup("webhook-logs", "internal");
 
@@ -34,7 +35,6 @@ export const WebhookDeliveryDetail = WebhookDelivery.extend({
   attempts: z.array(AttemptResult),
 }).openapi("WebhookDeliveryDetail");
 
-const isoTime = z.iso.datetime({ offset: true });
 const LogQuery = PaginationQuery.extend({
   endpointId: z
     .uuid()
@@ -49,8 +49,8 @@ const LogQuery = PaginationQuery.extend({
     .enum(DELIVERY_STATUSES)
     .optional()
     .openapi({ param: { name: "status", in: "query" } }),
-  from: isoTime.optional().openapi({ param: { name: "from", in: "query" }, description: "ISO 8601; deliveries created at or after." }),
-  to: isoTime.optional().openapi({ param: { name: "to", in: "query" }, description: "ISO 8601; deliveries created at or before." }),
+  from: Instant.optional().openapi({ param: { name: "from", in: "query" }, description: "ISO 8601; deliveries created at or after." }),
+  to: Instant.optional().openapi({ param: { name: "to", in: "query" }, description: "ISO 8601; deliveries created at or before." }),
 });
 const DeliveryIdParam = z.object({ deliveryId: z.uuid().openapi({ param: { name: "deliveryId", in: "path" } }) });
 
