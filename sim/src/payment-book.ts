@@ -3,7 +3,7 @@
 // not, so theirs names the installment only.
 import type { Handler } from "./context";
 import { pdfDocument } from "./pdf";
-import { filterPayments } from "./payments";
+import { filterPayments } from "./payment-records";
 import { findSubscription } from "./subscriptions";
 
 function pdfResponse(bytes: Uint8Array, filename: string): Response {
