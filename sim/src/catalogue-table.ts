@@ -9,6 +9,7 @@ import * as ins from "./installments";
 import { linkImageHandlers as img } from "./link-images";
 import * as out from "./money-out";
 import { refundPayment } from "./payment-actions";
+import * as cs from "./customer-services";
 import * as pay from "./payment-extras";
 import * as pix from "./pix";
 import * as rec from "./receivables";
@@ -20,7 +21,7 @@ const inv = fiscal.invoiceHandlers;
 const cfg = fiscal.invoiceSettingsHandlers;
 
 export const CATALOGUE_HANDLERS: Readonly<Record<string, Handler>> = {
-  "recuperar-notificacoes-de-um-cliente": rec.notificationHandlers.list,
+  "recuperar-notificacoes-de-um-cliente": cs.notificationHandlers.list,
   "capturar-cobranca-com-pre-autorizacao": pay.captureAuthorizedPayment,
   "pagar-uma-cobranca-com-cartao-de-credito": pay.payWithCreditCard,
   "pagar-uma-cobranca-com-cartao": pay.payWithCreditCard,
@@ -85,11 +86,11 @@ export const CATALOGUE_HANDLERS: Readonly<Record<string, Handler>> = {
   "recuperar-um-unico-split-pago": rec.splitHandlers.paidGet,
   "listar-splits-recebidos": rec.splitHandlers.receivedList,
   "recuperar-um-unico-split-recebido": rec.splitHandlers.receivedGet,
-  "atualizar-notificacao-existente": rec.notificationHandlers.update,
-  "atualizar-notificacoes-existentes-em-lote": rec.notificationHandlers.batch,
-  "realizar-consulta": rec.reportHandlers.create,
-  "listar-consultas-1": rec.reportHandlers.list,
-  "recuperar-uma-consulta-1": rec.reportHandlers.get,
+  "atualizar-notificacao-existente": cs.notificationHandlers.update,
+  "atualizar-notificacoes-existentes-em-lote": cs.notificationHandlers.batch,
+  "realizar-consulta": cs.reportHandlers.create,
+  "listar-consultas-1": cs.reportHandlers.list,
+  "recuperar-uma-consulta-1": cs.reportHandlers.get,
   "criar-uma-negativacao": dun.create,
   "listar-negativacoes": dun.list,
   "simular-uma-negativacao": dun.simulate,
