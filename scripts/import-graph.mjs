@@ -18,3 +18,8 @@ console.log(`\nfolder circles: ${folderCircles.length}`);
 for (const c of folderCircles) console.log(`  ${c.join(" ↔ ")}`);
 console.log(`\nupward edges: ${upward.length}`);
 for (const [from, to] of upward) console.log(`  ${from} → ${to}`);
+
+// The upstream simulator (sim/src) has no layers, but no circles either.
+const simCircles = circles(importGraph(root, "sim/src"));
+console.log(`\nsim/ file circles: ${simCircles.length}`);
+for (const c of simCircles) console.log(`  (${c.length} files) ${c.join(", ")}`);

@@ -55,8 +55,8 @@ export function layerOf(file) {
 }
 
 /** Files (relative to root, e.g. "src/lib/ids.ts") and their relative imports inside src/. */
-export function importGraph(root) {
-  const src = join(root, "src");
+export function importGraph(root, dir = "src") {
+  const src = join(root, dir);
   const files = walk(src).sort();
   const edges = new Map();
   for (const file of files) {

@@ -1,4 +1,5 @@
 // What a route handler sees: the account, the parsed request, and the events it emits.
+import type { CatalogueOperation } from "../../src/compat/catalogue";
 import type { Json } from "./http";
 import type { Account } from "./state";
 
@@ -33,6 +34,8 @@ export interface SimContext {
   /** Origin of the simulator, for invoice/bank slip URLs. */
   origin: string;
   events: PendingEvent[];
+  /** The catalogue operation being answered (absent for control actions). */
+  operation?: CatalogueOperation;
 }
 
 export type Handler = (ctx: SimContext) => Json | Response | Promise<Json | Response>;

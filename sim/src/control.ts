@@ -5,6 +5,7 @@ import { errorResponse, isObject, json, UpstreamError } from "./http";
 import { matchPath } from "./routes";
 import { getAccount } from "./state";
 import { payCheckout, payPaymentLink } from "./payment-links";
+import { openChargeback, seedReceivedSplit } from "./receivables";
 import { advanceSubscription } from "./subscriptions";
 import { deliverEvents } from "./webhooks";
 
@@ -13,6 +14,8 @@ const CONTROL_ACTIONS: readonly [string, Handler][] = [
   ["/__sim/subscriptions/{id}/advance", advanceSubscription],
   ["/__sim/paymentLinks/{id}/pay", payPaymentLink],
   ["/__sim/checkouts/{id}/pay", payCheckout],
+  ["/__sim/payments/{id}/chargeback", openChargeback],
+  ["/__sim/splits/received", seedReceivedSplit],
 ];
 
 export async function handleControl(

@@ -3,7 +3,7 @@ import { handleAws, handleAwsControl } from "./aws";
 import { handleControl } from "./control";
 import type { PendingEvent, SimContext, SimEnv } from "./context";
 import { hang, sleep, statusFaultResponse, takeFault } from "./faults";
-import { genericAnswer } from "./generic";
+import { CATALOGUE_HANDLERS } from "./catalogue-table";
 import { errorResponse, json, UpstreamError } from "./http";
 import { resolve } from "./routes";
 import { getAccount, type Account } from "./state";
@@ -87,10 +87,14 @@ async function handleUpstream(request: Request, env: SimEnv, exec: ExecutionCont
     form: parsed.form,
     origin: url.origin,
     events: [],
+    operation: resolved.kind === "catalogue" ? resolved.operation : undefined,
   };
+  const handler = resolved.kind === "native" ? resolved.route.handler : CATALOGUE_HANDLERS[resolved.operation.operationId];
+  // Every catalogue operation has a handler (checked by sim/test/catalogue-walk.test.ts); never answer a made-up body.
+  if (!handler) return errorResponse(501, "not_simulated", `O simulador não implementa ${method} ${url.pathname}.`);
   let response: Response;
   try {
-    const result = resolved.kind === "native" ? await resolved.route.handler(ctx) : await genericAnswer(ctx, resolved.operation);
+    const result = await handler(ctx);
     response = result instanceof Response ? result : json(result);
   } catch (err) {
     if (err instanceof UpstreamError) return err.toResponse();

@@ -2,8 +2,8 @@
 import { buildBoleto } from "./boleto";
 import { buildPixPayload } from "./brcode";
 import { bodyObject, emit, type Handler, type SimContext } from "./context";
-import { addDays, asNumber, badRequest, isoDate, listBody, money, readPage } from "./http";
-import { findPayment, OPEN_STATUSES } from "./payments";
+import { addDays, asNumber, badRequest, dateTime, isoDate, listBody, money, readPage } from "./http";
+import { findPayment, OPEN_STATUSES } from "./payment-records";
 import { qrPngBase64 } from "./qr";
 import type { Payment, Refund } from "./state";
 
@@ -22,14 +22,14 @@ export const refundPayment: Handler = (ctx) => {
   if (money(value) > remaining) {
     throw badRequest("invalid_value", `O valor do estorno excede o valor disponível para estorno (${remaining.toFixed(2)}).`);
   }
-  const today = isoDate();
+  const now = dateTime();
   const refund: Refund = {
-    dateCreated: today,
+    dateCreated: now,
     status: "DONE",
     value: money(value),
     endToEndIdentifier: null,
     description: typeof body.description === "string" ? body.description : null,
-    effectiveDate: today,
+    effectiveDate: now,
     transactionReceiptUrl: `${ctx.origin}/comprovantes/estorno/${payment.id.slice(4)}`,
     refundedSplits: [],
   };
@@ -95,6 +95,7 @@ export function confirmPaymentRecord(ctx: SimContext, payment: Payment): Payment
     payment.creditDate = today;
     emit(ctx, "PAYMENT_RECEIVED", "payment", payment);
   }
+  holdInEscrow(ctx, payment);
   return payment;
 }
 
@@ -109,10 +110,15 @@ export const sandboxOverdue: Handler = (ctx) => {
   return payment;
 };
 
-export const sandboxApproveAccount: Handler = () => ({
-  id: crypto.randomUUID(),
-  commercialInfo: "APPROVED",
-  bankAccountInfo: "APPROVED",
-  documentation: "APPROVED",
-  general: "APPROVED",
-});
+/** With the account's default escrow enabled (POST /accounts/escrow), a paid charge's money is held until it expires or is finished. */
+function holdInEscrow(ctx: SimContext, payment: Payment): void {
+  const config = ctx.account.singletons.get("escrow/default");
+  if (!config?.enabled) return;
+  payment.escrow = {
+    id: crypto.randomUUID(),
+    status: "ACTIVE",
+    expirationDate: addDays(isoDate(), Number(config.daysToExpire) || 30),
+    finishDate: null,
+    finishReason: null,
+  };
+}

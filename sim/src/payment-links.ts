@@ -21,7 +21,7 @@ import {
 } from "./http";
 import { createInstallment } from "./installments";
 import { confirmPaymentRecord } from "./payment-actions";
-import { createPaymentRecord, readBillingType, readValue } from "./payments";
+import { createPaymentRecord, readBillingType, readValue } from "./payment-records";
 import { newestFirst, type BillingType, type Customer, type Cycle, type Payment, type Subscription } from "./state";
 import { readCycle, storeSubscription } from "./subscriptions";
 

@@ -1,5 +1,6 @@
 // Path matching against `{param}` patterns, and the table of natively simulated operations.
 import { CATALOGUE, type CatalogueOperation } from "../../src/compat/catalogue";
+import { approveAccount } from "./accounts";
 import { tokenizeCreditCard } from "./cards";
 import { bodyObject, type Handler } from "./context";
 import * as customers from "./customers";
@@ -87,7 +88,7 @@ export const NATIVE_ROUTES: readonly NativeRoute[] = [
   route("POST", "/v3/checkouts/{id}/cancel", links.cancelCheckout),
   route("POST", "/v3/sandbox/payment/{id}/confirm", actions.sandboxConfirm),
   route("POST", "/v3/sandbox/payment/{id}/overdue", actions.sandboxOverdue),
-  route("POST", "/v3/sandbox/myAccount/approve", actions.sandboxApproveAccount),
+  route("POST", "/v3/sandbox/myAccount/approve", approveAccount),
   route("POST", "/v3/webhooks", webhooks.createWebhookConfig),
   route("GET", "/v3/webhooks", webhooks.listWebhookConfigs),
   route("GET", "/v3/webhooks/{id}", webhooks.getWebhookConfig),

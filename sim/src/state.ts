@@ -3,7 +3,17 @@
 import type { Json } from "./http";
 
 export type BillingType = "PIX" | "BOLETO" | "CREDIT_CARD" | "UNDEFINED";
-export type PaymentStatus = "PENDING" | "RECEIVED" | "CONFIRMED" | "OVERDUE" | "REFUNDED" | "RECEIVED_IN_CASH";
+export type PaymentStatus =
+  | "PENDING"
+  | "RECEIVED"
+  | "CONFIRMED"
+  | "OVERDUE"
+  | "REFUNDED"
+  | "RECEIVED_IN_CASH"
+  | "AUTHORIZED"
+  | "REFUND_REQUESTED"
+  | "CHARGEBACK_REQUESTED"
+  | "DUNNING_REQUESTED";
 export type Cycle = "WEEKLY" | "BIWEEKLY" | "MONTHLY" | "BIMONTHLY" | "QUARTERLY" | "SEMIANNUALLY" | "YEARLY";
 
 export interface Customer extends Json {
@@ -116,6 +126,12 @@ export interface Account {
   paymentLinks: Map<string, Json>;
   checkouts: Map<string, Json>;
   cardTokens: Map<string, CardToken>;
+  /** Installment plans ("parcelamentos"), as the upstream answers them. */
+  installments: Map<string, Json>;
+  /** Generic collections of the shape-driven resources (transfers, bill payments, Pix keys, …) by name. */
+  records: Map<string, Map<string, Json>>;
+  /** Per-path singletons (settings the upstream keeps one of: fiscal info, pre-authorization config, …). */
+  singletons: Map<string, Json>;
   requests: RecordedRequest[];
   faults: Fault[];
   deliveries: Delivery[];
@@ -137,6 +153,9 @@ export function getAccount(token: string): Account {
       paymentLinks: new Map(),
       checkouts: new Map(),
       cardTokens: new Map(),
+      installments: new Map(),
+      records: new Map(),
+      singletons: new Map(),
       requests: [],
       faults: [],
       deliveries: [],

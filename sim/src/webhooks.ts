@@ -63,7 +63,7 @@ export const deleteWebhookConfig: Handler = ({ account, params }) => {
 export const removeWebhookBackoff: Handler = ({ account, params }) => {
   const config = findConfig(account, params.id);
   config.interrupted = false;
-  return config;
+  return new Response(null, { status: 204 });
 };
 
 export interface WebhookEnvelope {

@@ -192,8 +192,9 @@ describe("outbound webhooks", () => {
       events: ["PAYMENT_RECEIVED"],
     });
     expect(updated.body).toMatchObject({ url: "https://x.test/a", interrupted: true, events: ["PAYMENT_RECEIVED"] });
-    expect((await sim.json<Answer<WebhookConfig>>("POST", `/v3/webhooks/${created.id}/removeBackoff`)).body.interrupted).toBe(false);
-    expect((await sim.json<Answer<WebhookConfig>>("GET", `/v3/webhooks/${created.id}`)).body.name).toBe("a");
+    expect((await sim.call("POST", `/v3/webhooks/${created.id}/removeBackoff`)).status).toBe(204);
+    const after = (await sim.json<Answer<WebhookConfig>>("GET", `/v3/webhooks/${created.id}`)).body;
+    expect(after).toMatchObject({ name: "a", interrupted: false });
     expect((await sim.json<Answer<WebhookConfig>>("POST", "/v3/webhooks", { name: "no url" })).status).toBe(400);
   });
 

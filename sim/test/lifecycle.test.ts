@@ -237,8 +237,12 @@ describe("payment book (carnê)", () => {
     const missing = await sim.json<AsaasErrors>("GET", "/v3/subscriptions/sub_nope00000000/paymentBook");
     expect(missing.status).toBe(404);
     expect(missing.body.errors[0]!.code).toBeDefined();
-    const res = await sim.call("GET", "/v3/installments/ins_000000000001/paymentBook");
+    expect((await sim.call("GET", "/v3/installments/ins_000000000001/paymentBook")).status).toBe(404);
+    const first = await createPayment(sim, { installmentCount: 2, totalValue: 50, value: undefined });
+    const res = await sim.call("GET", `/v3/installments/${first.installment}/paymentBook`);
     expect(res.headers.get("content-type")).toBe("application/pdf");
-    expect(expectValidPdf(await res.arrayBuffer())).toContain("(Carne do parcelamento ins_000000000001) Tj");
+    const text = expectValidPdf(await res.arrayBuffer());
+    expect(text).toContain(`(Carne do parcelamento ${first.installment}) Tj`);
+    expect(text).toContain("Parcela 2 de 2");
   });
 });

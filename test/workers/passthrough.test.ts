@@ -9,7 +9,27 @@ import { customers, payments } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
 import { BASE, call, type ErrorBody, expectError, seedTenant } from "./support";
 import { addFault, clearFaults, seedGatewayAccount, simKey, simRequests, upstream, waitForLogs } from "./gateway-support";
-import type { Passthrough, UploadEcho } from "./bodies";
+import type { Passthrough } from "./bodies";
+
+interface UploadedDocument {
+  name: string;
+  type: string;
+  availableAfterPayment: boolean;
+  file: { size: number; extension: string };
+}
+
+/** Creates a record on the simulator as the upstream (outside Ponte); answers its upstream id. */
+async function upstreamRecord(key: string, path: string, body: Record<string, unknown>): Promise<string> {
+  const res = await upstream<{ id: string }>(key, "POST", path, body);
+  if (res.status !== 200) throw new Error(`upstream POST ${path}: ${JSON.stringify(res.body)}`);
+  return res.body.id;
+}
+
+/** An upstream payment (and its customer), made outside Ponte. */
+async function upstreamPaymentOf(key: string): Promise<string> {
+  const customer = await upstreamRecord(key, "/v3/customers", { name: "Maria", cpfCnpj: "24971563792" });
+  return upstreamRecord(key, "/v3/payments", { customer, billingType: "PIX", value: 129.9, dueDate: "2030-12-01" });
+}
 
 async function connectedTenant(permissions?: readonly string[]) {
   const tenant = await seedTenant(permissions ? { permissions } : {});
@@ -179,7 +199,8 @@ describe("native id translation", () => {
   it("a tenant's own customer UUID becomes its upstream id; others pass through unchanged", async () => {
     const t = await connectedTenant();
     const other = await seedTenant();
-    const mine = await insertCustomer(t, "cus_x");
+    const upstreamCustomer = await upstreamRecord(t.upstreamKey, "/v3/customers", { name: "Maria", cpfCnpj: "24971563792" });
+    const mine = await insertCustomer(t, upstreamCustomer);
     const theirs = await insertCustomer(other, "cus_theirs");
     const unsynced = await insertCustomer(t, null);
     const unknown = newId();
@@ -187,11 +208,13 @@ describe("native id translation", () => {
     const res = await call<Passthrough>("GET", `/api/v1/customers/${mine}/notifications`, { key: t.key });
     expect(res.status).toBe(200);
     expect(res.body.meta.upstream.status).toBe(200);
+    // Ids that are not the tenant's reach the upstream as sent; it knows no such customer.
     for (const id of [theirs, unsynced, unknown, "cus_000005"])
-      expect((await call("GET", `/api/v1/customers/${id}/notifications`, { key: t.key })).status).toBe(200);
+      expect((await call("GET", `/api/v1/customers/${id}/notifications`, { key: t.key })).status).toBe(404);
 
     expect((await simRequests(t.upstreamKey)).map((r) => r.path)).toEqual([
-      "/v3/customers/cus_x/notifications",
+      "/v3/customers",
+      `/v3/customers/${upstreamCustomer}/notifications`,
       `/v3/customers/${theirs}/notifications`,
       `/v3/customers/${unsynced}/notifications`,
       `/v3/customers/${unknown}/notifications`,
@@ -200,7 +223,7 @@ describe("native id translation", () => {
     const logs = await waitForLogs(t.workspaceId, 5);
     expect(logs[0]).toMatchObject({
       surface_path: `/api/v1/customers/${mine}/notifications`,
-      upstream_path: "/v3/customers/cus_x/notifications",
+      upstream_path: `/v3/customers/${upstreamCustomer}/notifications`,
     });
   });
 
@@ -208,11 +231,12 @@ describe("native id translation", () => {
     const t = await connectedTenant();
     const id = newId();
     const now = new Date().toISOString();
+    const upstreamPayment = await upstreamPaymentOf(t.upstreamKey);
     await createDb(env.DB).insert(payments).values({
       id,
       organizationId: t.organizationId,
       workspaceId: t.workspaceId,
-      upstreamId: "pay_abc",
+      upstreamId: upstreamPayment,
       syncStatus: "synced",
       customerId: newId(),
       billingType: "PIX",
@@ -223,34 +247,40 @@ describe("native id translation", () => {
       updatedAt: now,
     });
     expect((await call("GET", `/api/v1/payments/${id.toUpperCase()}/billingInfo`, { key: t.key })).status).toBe(200);
-    expect((await simRequests(t.upstreamKey))[0]!.path).toBe("/v3/payments/pay_abc/billingInfo");
+    expect((await simRequests(t.upstreamKey)).at(-1)!.path).toBe(`/v3/payments/${upstreamPayment}/billingInfo`);
   });
 });
 
 describe("bodies and uploads", () => {
   it("multipart uploads are forwarded byte for byte with their boundary", async () => {
     const t = await connectedTenant();
+    const payment = await upstreamPaymentOf(t.upstreamKey);
     const form = new FormData();
     form.append("availableAfterPayment", "true");
     form.append("type", "DOCUMENT");
     form.append("file", new File([new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x00, 0xff])], "nota.pdf", { type: "application/pdf" }));
-    const request = new Request(`${BASE}/api/v1/payments/pay_9/documents`, {
+    const request = new Request(`${BASE}/api/v1/payments/${payment}/documents`, {
       method: "POST",
       body: form,
       headers: { Authorization: `Bearer ${t.key}` },
     });
     const contentType = request.headers.get("content-type")!;
     const bytes = await request.clone().arrayBuffer();
-    const res = await call<Passthrough<UploadEcho>>("POST", "/api/v1/payments/pay_9/documents", {
+    const res = await call<Passthrough<UploadedDocument>>("POST", `/api/v1/payments/${payment}/documents`, {
       key: t.key,
       rawBody: bytes,
       headers: { "Content-Type": contentType },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.data.files).toEqual([{ field: "file", name: "nota.pdf", size: 6, type: "application/pdf" }]);
-    expect(res.body.data.fields).toEqual({ availableAfterPayment: "true", type: "DOCUMENT" });
-    const [sent] = await simRequests(t.upstreamKey);
-    expect(sent!.path).toBe("/v3/payments/pay_9/documents");
+    // The upstream stored the document it parsed from those bytes.
+    expect(res.body.data).toMatchObject({
+      name: "nota.pdf",
+      type: "DOCUMENT",
+      availableAfterPayment: true,
+      file: { size: 6, extension: "pdf" },
+    });
+    const sent = (await simRequests(t.upstreamKey)).at(-1);
+    expect(sent!.path).toBe(`/v3/payments/${payment}/documents`);
     expect(sent!.headers["content-type"]).toBe(contentType);
     expect(sent!.body).toBe(new TextDecoder().decode(bytes));
   });

@@ -9,9 +9,9 @@ import { and, eq } from "drizzle-orm";
 import { createDb } from "../../src/db/client";
 import { idempotencyKeys } from "../../src/db/schema";
 import { runSweepers } from "../../src/scheduled";
-import { seedGatewayAccount, simKey, simRequests } from "./gateway-support";
+import { clearSimRequests, seedGatewayAccount, simKey, simRequests, upstream } from "./gateway-support";
 import { answerStored, call, expectError, seedTenant, seedWorkspace } from "./support";
-import type { Passthrough, Reply, UploadEcho, WebhookEndpoint, WebhookEndpointWithSecret, Workspace } from "./bodies";
+import type { Passthrough, Reply, WebhookEndpoint, WebhookEndpointWithSecret, Workspace } from "./bodies";
 
 const MiB = 1024 * 1024;
 
@@ -48,7 +48,8 @@ describe("the 10 MiB multipart limit", () => {
   function multipartOf(total: number) {
     const boundary = "ponte-limit-boundary";
     const head = new TextEncoder().encode(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="nota.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="type"\r\n\r\nDOCUMENT\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="nota.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
     );
     const tail = new TextEncoder().encode(`\r\n--${boundary}--\r\n`);
     const body = new Uint8Array(total);
@@ -67,9 +68,20 @@ describe("the 10 MiB multipart limit", () => {
 
   it("a 10 MiB upload is forwarded; one byte more is 413 PAYLOAD_TOO_LARGE and never reaches the upstream", async () => {
     const t = await connected();
+    const customer = (await upstream<{ id: string }>(t.upstreamKey, "POST", "/v3/customers", { name: "Maria", cpfCnpj: "24971563792" }))
+      .body.id;
+    const payment = (
+      await upstream<{ id: string }>(t.upstreamKey, "POST", "/v3/payments", {
+        customer,
+        billingType: "PIX",
+        value: 10,
+        dueDate: "2030-12-01",
+      })
+    ).body.id;
+    await clearSimRequests(t.upstreamKey);
     const upload = (total: number) => {
       const { body, contentType } = multipartOf(total);
-      return call<Passthrough<UploadEcho>>("POST", "/api/v1/payments/pay_9/documents", {
+      return call<Passthrough<{ name: string; file: { size: number } }>>("POST", `/api/v1/payments/${payment}/documents`, {
         key: t.key,
         rawBody: body,
         headers: { "Content-Type": contentType },
@@ -81,10 +93,8 @@ describe("the 10 MiB multipart limit", () => {
 
     const atLimit = await upload(10 * MiB);
     expect(atLimit.status, JSON.stringify(atLimit.body).slice(0, 300)).toBe(200);
-    expect(atLimit.body.data.files).toEqual([
-      { field: "file", name: "nota.pdf", size: multipartOf(10 * MiB).fileSize, type: "application/pdf" },
-    ]);
-    expect((await simRequests(t.upstreamKey)).map((r) => r.path)).toEqual(["/v3/payments/pay_9/documents"]);
+    expect(atLimit.body.data).toMatchObject({ name: "nota.pdf", file: { size: multipartOf(10 * MiB).fileSize } });
+    expect((await simRequests(t.upstreamKey)).map((r) => r.path)).toEqual([`/v3/payments/${payment}/documents`]);
   }, 30_000);
 });
 
