@@ -5,8 +5,10 @@
 // the generated SQL carries literals only (no bound parameters), so its statements go in one batch.
 import { env } from "cloudflare:test";
 import { demoHistorySql, type DemoHistory } from "../../scripts/lib/demo-history.mjs";
+import { getTableColumns } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { createDb } from "../../src/db/client";
-import { costCategories } from "../../src/db/schema";
+import { auditLogs, costCategories, gatewayApiLogs, invitations, webhookDeliveries, webhookEndpoints } from "../../src/db/schema";
 import { defaultCostCategoryRows } from "../../src/modules/cost-categories/service";
 import { seedGatewayAccount, simKey } from "./gateway-support";
 import { seedTenant, type TestTenant } from "./support";
@@ -15,7 +17,9 @@ export interface DemoWorkspace extends TestTenant {
   upstreamKey: string;
   gatewayAccountId: string;
   counts: DemoHistory["counts"];
-  /** How long the build took (tenant, categories, gateway account and the history's SQL), in ms. */
+  /** Rows of each platform log the fixture adds (audit, gateway calls, webhook deliveries, invitations). */
+  activityRows: number;
+  /** How long the build took (tenant, categories, gateway account, the history's SQL and the activity), in ms. */
   buildMs: number;
 }
 
@@ -53,5 +57,107 @@ export async function seedDemoWorkspace(): Promise<DemoWorkspace> {
     .first<{ n: number }>();
   if (payments?.n !== history.counts.payments)
     throw new Error(`the history wrote ${payments?.n} of its ${history.counts.payments} charges (is the workspace without plans?)`);
-  return { ...tenant, upstreamKey, gatewayAccountId, counts: history.counts, buildMs: performance.now() - started };
+  await seedActivity(tenant, gatewayAccountId);
+  return {
+    ...tenant,
+    upstreamKey,
+    gatewayAccountId,
+    counts: history.counts,
+    activityRows: ACTIVITY_ROWS,
+    buildMs: performance.now() - started,
+  };
+}
+
+/** More than a page of each platform log: what a workspace that has been running a year shows. */
+const ACTIVITY_ROWS = 150;
+
+/** Inserts in statements of at most 100 bound parameters (D1's limit), all in one batch. */
+function chunkedInserts<T extends SQLiteTable>(table: T, rows: T["$inferInsert"][]) {
+  const db = createDb(env.DB);
+  const perRow = Object.keys(getTableColumns(table)).length; // drizzle binds every column of the table
+  const size = Math.max(1, Math.floor(100 / perRow));
+  const out = [];
+  for (let i = 0; i < rows.length; i += size) out.push(db.insert(table).values(rows.slice(i, i + size)));
+  return out;
+}
+
+async function seedActivity(tenant: TestTenant, gatewayAccountId: string) {
+  const scope = { organizationId: tenant.organizationId, workspaceId: tenant.workspaceId };
+  const at = (i: number) => new Date(Date.now() - (ACTIVITY_ROWS - i) * 3_600_000).toISOString();
+  const n = Array.from({ length: ACTIVITY_ROWS }, (_, i) => i);
+  const endpointId = crypto.randomUUID();
+  const now = new Date().toISOString();
+  const inserts = [
+    ...chunkedInserts(
+      auditLogs,
+      n.map((i) => ({
+        id: crypto.randomUUID(),
+        ...scope,
+        actorType: "api_key" as const,
+        actorId: tenant.apiKeyId,
+        action: ["customer.created", "expense.updated", "api_key.created"][i % 3] ?? "customer.created",
+        targetType: "customer",
+        targetId: crypto.randomUUID(),
+        requestId: `req_${i}`,
+        createdAt: at(i),
+      })),
+    ),
+    ...chunkedInserts(
+      gatewayApiLogs,
+      n.map((i) => ({
+        id: crypto.randomUUID(),
+        ...scope,
+        gatewayAccountId,
+        operationId: ["listar-cobrancas-com-dados-resumidos", "native:create-payment", "listar-parcelamentos"][i % 3] ?? "",
+        method: "GET",
+        surfacePath: "/api/v1/lean/payments",
+        upstreamPath: "/v3/lean/payments",
+        upstreamStatus: [200, 200, 404][i % 3] ?? 200,
+        latencyMs: 20 + (i % 50),
+        requestId: `req_${i}`,
+        createdAt: at(i),
+      })),
+    ),
+    createDb(env.DB)
+      .insert(webhookEndpoints)
+      .values({
+        id: endpointId,
+        ...scope,
+        url: "https://hooks.example.com/ponte",
+        eventKinds: ["*"],
+        enabled: true,
+        secretSealed: "sealed",
+        createdAt: now,
+        updatedAt: now,
+      }),
+    ...chunkedInserts(
+      webhookDeliveries,
+      n.map((i) => ({
+        id: crypto.randomUUID(),
+        ...scope,
+        endpointId,
+        eventId: crypto.randomUUID(),
+        eventType: ["payment.created", "payment.received", "subscription.canceled"][i % 3] ?? "payment.created",
+        status: (["succeeded", "succeeded", "failed", "retrying"] as const)[i % 4] ?? "succeeded",
+        attemptCount: 1,
+        createdAt: at(i),
+        updatedAt: at(i),
+      })),
+    ),
+    ...chunkedInserts(
+      invitations,
+      n.map((i) => ({
+        id: crypto.randomUUID(),
+        organizationId: tenant.organizationId,
+        email: `convidado${i}@example.com`,
+        role: "viewer" as const,
+        tokenHash: crypto.randomUUID().replace(/-/g, "").repeat(2),
+        invitedBy: tenant.apiKeyId,
+        createdAt: at(i),
+        expiresAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+      })),
+    ),
+  ];
+  const [first, ...rest] = inserts;
+  if (first) await createDb(env.DB).batch([first, ...rest]);
 }
