@@ -2,8 +2,8 @@
 // documents for each (query parameters besides offset/limit) and a valid sample value per filter.
 // Source: the upstream's en-US OpenAPI document as generated into theoxys/asaas-mock-server
 // @19c0bfb2eb1a857f722b0953d34d389020710597 `src/generated/operations.ts` (an operation is a list when
-// its 200 answer is a `…ListResponse`) and its enums (`src/generated/enums.ts`); keyed by the catalogue's
-// operationId. list-pages.test.ts checks this table against the catalogue both ways, so a passthrough list
+// its 200 answer is a `…ListResponse` or it pages by offset/limit; /v3/wallets answers the account's
+// wallets as a list) and its enums (`src/generated/enums.ts`); keyed by the catalogue's operationId. list-pages.test.ts checks this table against the catalogue both ways, so a passthrough list
 // added to the catalogue fails there until its filters are written here.
 //
 // `$customer`, `$payment` and `$subscription` in a sample are replaced by a record of the simulated
@@ -52,9 +52,12 @@ const SPLIT_FILTERS = {
 const CODE_FILTERS = { code: "040801", description: "Terapia ocupacional" } as const;
 
 export const UPSTREAM_LISTS: Readonly<Record<string, UpstreamList>> = {
-  // Not named a list in the catalogue, yet a list upstream (NotificationListResponse, FinancialTransactionListResponse).
+  // Not named a list in the catalogue, yet a list upstream (NotificationListResponse, FinancialTransactionListResponse,
+  // the wallets list, and the contract effects paged by offset/limit).
   "recuperar-notificacoes-de-um-cliente": { filters: {} },
   "recuperar-extrato": { filters: { startDate: "2026-01-01", finishDate: "2026-12-31", order: "asc" } },
+  "recuperar-walletid": { filters: {} },
+  "recuperar-efeito-de-contrato-bloqueando-antecipacao-da-cobranca": { filters: {} },
   "listar-cobrancas-com-dados-resumidos": { filters: PAYMENT_FILTERS },
   "listar-documentos-de-uma-cobranca": { filters: {} },
   "listar-parcelamentos": { filters: {} },
@@ -147,7 +150,12 @@ export const NAMED_LIST_BUT_ONE_OBJECT: ReadonlySet<string> = new Set(["listar-c
 
 /**
  * Upstream lists the simulator answers with a single object today: sim/src/generic.ts decides "list"
- * by the catalogue name (`listar…`), and these two are not named so. Branch `sim-shapes` fixes the
+ * by the catalogue name (`listar…`), and these are not named so. Branch `sim-shapes` fixes the
  * simulator; then these cases fail and this set must be emptied.
  */
-export const SIM_ANSWERS_ONE_OBJECT: ReadonlySet<string> = new Set(["recuperar-notificacoes-de-um-cliente", "recuperar-extrato"]);
+export const SIM_ANSWERS_ONE_OBJECT: ReadonlySet<string> = new Set([
+  "recuperar-notificacoes-de-um-cliente",
+  "recuperar-extrato",
+  "recuperar-walletid",
+  "recuperar-efeito-de-contrato-bloqueando-antecipacao-da-cobranca",
+]);
