@@ -33,6 +33,8 @@ const DOCUMENTED = documentedLists(await openApiDocument());
 const PASSTHROUGH = passthroughLists();
 const LISTS = [...DOCUMENTED, ...PASSTHROUGH];
 const LIMIT = 100;
+/** A case makes up to ~25 requests (a walk through every page, a list's filters): room for a loaded 2-core machine. */
+const SLOW = 30_000;
 
 /** Records of the simulated upstream account that only the upstream knows (Ponte has no row for them). */
 interface UpstreamRecords {
@@ -193,7 +195,7 @@ describe("the lists", () => {
 });
 
 describe("every list, every dialect: limit=100, the page past the first hundred, past the end, and each documented filter", () => {
-  it.for(CASES)("%s", async ([, op, dialect], ctx) => {
+  it.for(CASES)("%s", { timeout: SLOW }, async ([, op, dialect], ctx) => {
     skipUnlessServed(dialect, ctx);
     const path = pathFor(op, dialect);
     if (op.passthrough) await clearSimRequests(demo.upstreamKey);
@@ -265,12 +267,16 @@ describe("at real size", () => {
   };
   const everyDialect = DIALECTS.map((d) => [d.name, d] as const);
 
-  it.for(everyDialect)("payments, customers and subscriptions page through every record — %s", async ([, dialect], ctx) => {
-    skipUnlessServed(dialect, ctx);
-    expect(await walk(native("/api/v1/payments"), dialect)).toBe(demo.counts.payments);
-    expect(await walk(native("/api/v1/customers"), dialect)).toBe(demo.counts.customers);
-    expect(await walk(native("/api/v1/subscriptions"), dialect)).toBe(demo.counts.subscriptions);
-  });
+  it.for(everyDialect)(
+    "payments, customers and subscriptions page through every record — %s",
+    { timeout: SLOW },
+    async ([, dialect], ctx) => {
+      skipUnlessServed(dialect, ctx);
+      expect(await walk(native("/api/v1/payments"), dialect)).toBe(demo.counts.payments);
+      expect(await walk(native("/api/v1/customers"), dialect)).toBe(demo.counts.customers);
+      expect(await walk(native("/api/v1/subscriptions"), dialect)).toBe(demo.counts.subscriptions);
+    },
+  );
 
   it.for(everyDialect)("status=RECEIVED on payments answers exactly the RECEIVED charges — %s", async ([, dialect], ctx) => {
     skipUnlessServed(dialect, ctx);
