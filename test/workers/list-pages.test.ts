@@ -267,16 +267,11 @@ describe("at real size", () => {
   };
   const everyDialect = DIALECTS.map((d) => [d.name, d] as const);
 
-  it.for(everyDialect)(
-    "payments, customers and subscriptions page through every record — %s",
-    { timeout: SLOW },
-    async ([, dialect], ctx) => {
-      skipUnlessServed(dialect, ctx);
-      expect(await walk(native("/api/v1/payments"), dialect)).toBe(demo.counts.payments);
-      expect(await walk(native("/api/v1/customers"), dialect)).toBe(demo.counts.customers);
-      expect(await walk(native("/api/v1/subscriptions"), dialect)).toBe(demo.counts.subscriptions);
-    },
-  );
+  it.for(everyDialect)("payments page through every record, 100 at a time — %s", { timeout: SLOW }, async ([, dialect], ctx) => {
+    skipUnlessServed(dialect, ctx);
+    // Customers and subscriptions (3 pages each) are asked at offsets 0, 100 and the end above.
+    expect(await walk(native("/api/v1/payments"), dialect)).toBe(demo.counts.payments);
+  });
 
   it.for(everyDialect)("status=RECEIVED on payments answers exactly the RECEIVED charges — %s", async ([, dialect], ctx) => {
     skipUnlessServed(dialect, ctx);
