@@ -129,7 +129,8 @@ describe("Asaas dialect: lists", () => {
     ]);
     const seen = pages.flatMap((p) => p.data.map((c: Json) => c.id));
     expect([...seen].sort()).toEqual([...created].sort());
-  });
+    // Twelve creates through the upstream: seconds on a loaded machine.
+  }, 30_000);
 });
 
 describe("Asaas dialect: charges", () => {
