@@ -13,6 +13,8 @@ import { BASE, seedTenant, type TestTenant } from "./support";
 
 const SEED = 20261123;
 const RUNS_PER_OPERATION = 8;
+/** Several hostile requests per test, some of them bodies of hundreds of KiB: more than vitest's 5 s on a loaded machine. */
+const PROPERTY_TIMEOUT_MS = 30_000;
 const OPERATIONS = await apiOperations();
 
 let tenant: TestTenant;
@@ -223,6 +225,7 @@ describe.each(OPERATIONS.map((op) => [op.label, op] as const))("%s", (_label, op
       const problem = await breach(await send(op, hostile));
       expect(problem).toBeNull();
     },
+    PROPERTY_TIMEOUT_MS,
   );
 });
 
@@ -239,5 +242,6 @@ describe.each(KEY_OPERATIONS.map((op) => [op.label, op] as const))("Asaas dialec
       const problem = await asaasBreach(await send(op, hostile, "asaas"));
       expect(problem).toBeNull();
     },
+    PROPERTY_TIMEOUT_MS,
   );
 });
