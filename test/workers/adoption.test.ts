@@ -17,6 +17,7 @@ import {
 import { call } from "./support";
 import { adoptMissedPayments } from "../../src/modules/reconciliation/adopt-missed";
 import { testDeps } from "./billing-support";
+import { adoptUpstreamPayment } from "../../src/modules/payments/adoption";
 
 interface UpstreamPaymentBody {
   id: string;
@@ -125,6 +126,35 @@ describe("adoption of payments made outside Ponte", () => {
     expect(res.body.data).toEqual<UpstreamWebhookReceipt>({ received: true, duplicate: false });
     expect(await paymentByUpstreamId(t, outside.body.id)).toMatchObject({ origin: "upstream", status: "RECEIVED", value: "99.90" });
     expect((await eventsOf(t)).map((e) => e.type)).toEqual(["payment.created", "payment.received"]);
+  });
+});
+
+describe("adoption races", () => {
+  // Called directly: requests through SELF.fetch in the test runtime did not interleave between the
+  // lookup and the insert, so only concurrent calls of the adoption itself make the race.
+  it("a webhook and a passthrough answer adopting the same unknown charge at once make one row and one payment.created", async () => {
+    const t = await seedBillingTenant({ webhooks: false });
+    const outsideCustomer = await sim<{ id: string }>(
+      "POST",
+      "/v3/customers",
+      { name: "Lia Campos", cpfCnpj: "52998224725" },
+      t.upstreamKey,
+    );
+    const outside = await sim<UpstreamPaymentBody>(
+      "POST",
+      "/v3/payments",
+      { customer: outsideCustomer.body.id, billingType: "PIX", value: 77.7, dueDate: dueDate(3) },
+      t.upstreamKey,
+    );
+    const origins = ["upstream", "gateway", "upstream", "gateway"] as const;
+    const adopted = await Promise.all(origins.map((origin) => adoptUpstreamPayment(testDeps(), t, outside.body, origin)));
+    const rows = await env.DB.prepare("SELECT id, origin FROM payments WHERE workspace_id = ? AND upstream_id = ?")
+      .bind(t.workspaceId, outside.body.id)
+      .all<{ id: string; origin: string }>();
+    expect(rows.results).toHaveLength(1);
+    expect(new Set(adopted.map((row) => row?.id))).toEqual(new Set([rows.results[0]?.id]));
+    expect((await eventsOf(t, "payment.created")).map((e) => e.data.id)).toEqual([rows.results[0]?.id]);
+    expect(await paymentByUpstreamId(t, outside.body.id)).toMatchObject({ value: "77.70", customer: expect.any(String) });
   });
 });
 

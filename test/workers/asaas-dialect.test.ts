@@ -114,6 +114,25 @@ describe("Asaas dialect: customers", () => {
   });
 });
 
+describe("Asaas dialect: lists", () => {
+  it("pages with limit and offset: hasMore is true until the last page, and the pages hold every record once", async () => {
+    const t = await seedBillingTenant({ webhooks: false });
+    const created = (
+      await Promise.all(Array.from({ length: 12 }, (_, i) => newCustomer(t, { name: `Cliente ${i}`, externalReference: `crm-${i}` })))
+    ).map((c) => c.id as string);
+    const pages = [];
+    for (const offset of [0, 5, 10]) pages.push(ok(await asaas(t, "GET", `/customers?limit=5&offset=${offset}`)));
+    expect(pages.map((p) => [p.hasMore, p.totalCount, p.limit, p.offset, p.data.length])).toEqual([
+      [true, 12, 5, 0, 5],
+      [true, 12, 5, 5, 5],
+      [false, 12, 5, 10, 2],
+    ]);
+    const seen = pages.flatMap((p) => p.data.map((c: Json) => c.id));
+    expect([...seen].sort()).toEqual([...created].sort());
+    // Twelve creates through the upstream: seconds on a loaded machine.
+  }, 30_000);
+});
+
 describe("Asaas dialect: charges", () => {
   it("PIX: money as numbers, the upstream ids, pixQrCode, status; a Ponte UUID in the path works too", async () => {
     const t = await seedBillingTenant();

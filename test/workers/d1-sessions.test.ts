@@ -1,7 +1,9 @@
 // Issue 15: reads ready for D1 read replicas. Every response carries the D1 session's bookmark; a
 // client sending it back reads at least that fresh (its own writes), and a malformed one is ignored.
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, seedTenant } from "./support";
+import worker from "../../src/index";
+import { BASE, call, seedTenant } from "./support";
 import type { Reply, Workspace } from "./bodies";
 
 const BOOKMARK = "X-D1-Bookmark";
@@ -33,5 +35,45 @@ describe("D1 sessions and bookmarks", () => {
       const read = await call<Reply<Workspace[]>>("GET", "/api/v1/workspaces", { key: t.key, headers: { [BOOKMARK]: junk } });
       expect(read.status).toBe(200);
     }
+  });
+
+  // Local D1 has no replicas, so a stale read cannot be produced here: the worker runs with a D1 that
+  // records the constraint or bookmark each request opens its session with.
+  it("a request sent with the previous response's bookmark opens its D1 session with that bookmark", async () => {
+    const t = await seedTenant();
+    const opened: string[] = [];
+    const DB = {
+      prepare: (query: string) => env.DB.prepare(query),
+      batch: (statements: D1PreparedStatement[]) => env.DB.batch(statements),
+      exec: (query: string) => env.DB.exec(query),
+      withSession: (constraintOrBookmark: string) => {
+        opened.push(constraintOrBookmark);
+        return env.DB.withSession(constraintOrBookmark);
+      },
+    } as unknown as D1Database;
+    const send = async (method: string, path: string, headers: Record<string, string> = {}, body?: unknown) => {
+      opened.length = 0;
+      const ctx = createExecutionContext();
+      const init: RequestInit = { method, headers: { Authorization: `Bearer ${t.key}`, "Content-Type": "application/json", ...headers } };
+      if (body !== undefined) init.body = JSON.stringify(body);
+      const request = new Request(`${BASE}${path}`, init) as Request<unknown, IncomingRequestCfProperties>;
+      const res = await worker.fetch(request, { ...env, DB }, ctx);
+      await waitOnExecutionContext(ctx);
+      return { status: res.status, bookmark: res.headers.get(BOOKMARK), opened: [...opened] };
+    };
+
+    const write = await send("POST", "/api/v1/workspaces", {}, { name: "Filial Sul" });
+    expect(write.status).toBe(201);
+    expect(write.opened).toEqual(["first-primary"]);
+    expect(write.bookmark).toMatch(/^[0-9a-f]+(-[0-9a-f]+)+$/i);
+
+    const followUp = await send("GET", "/api/v1/workspaces", { [BOOKMARK]: write.bookmark ?? "" });
+    expect(followUp.status).toBe(200);
+    expect(followUp.opened).toEqual([write.bookmark]);
+
+    const fresh = await send("GET", "/api/v1/workspaces");
+    expect(fresh.opened).toEqual(["first-unconstrained"]);
+    const junk = await send("GET", "/api/v1/workspaces", { [BOOKMARK]: "not-a-bookmark!" });
+    expect(junk.opened).toEqual(["first-unconstrained"]);
   });
 });

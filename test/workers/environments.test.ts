@@ -1,12 +1,12 @@
 // The rules that depend on ENVIRONMENT, checked as whichever environment the vitest project runs the
 // worker as (vitest.config.ts: `workers` = local, `env-sandbox`, `env-production`): which keys a host
 // accepts and issues, the upstream base URL, the webhook URL policy and the delivery envelope.
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { hashApiKey } from "../../src/access/api-key-secret";
 import { RATE_LIMIT_UNIT } from "../../src/http/rate-limit";
 import { seedGatewayAccount, simKey, simRequests } from "./gateway-support";
-import { call, expectError, seedApiKey, seedTenant } from "./support";
+import { BASE, call, expectError, seedApiKey, seedTenant } from "./support";
 import { consume, createEndpoint, insertEvent, mockReceiver } from "./webhooks-support";
 import type { ApiKeyWithSecret, Health, Reply, WebhookEndpointWithSecret, Workspace } from "./bodies";
 
@@ -59,6 +59,18 @@ describe(`API keys on the ${name} host`, () => {
     const { key } = await seedApiKey(t.organizationId, null, { environment: expected.otherKeys });
     const error = expectError(await call<Reply<Workspace[]>>("GET", "/api/v1/workspaces", { key }), 401, "ENVIRONMENT_MISMATCH");
     expect(error.details).toEqual({ hostEnvironment: name, keyEnvironment: expected.otherKeys });
+  });
+
+  it(`refuses a stored, valid ponte_${expected.otherKeys}_ key sent in access_token (the Asaas dialect) with Asaas's 401`, async () => {
+    const t = await hostTenant();
+    const { key } = await seedApiKey(t.organizationId, null, { environment: expected.otherKeys });
+    const asaas = (secret: string) => SELF.fetch(`${BASE}/api/v1/customers`, { headers: { access_token: secret } });
+    expect((await asaas(t.key)).status).toBe(200);
+    const refused = await asaas(key);
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({
+      errors: [{ code: "invalid_access_token", description: expect.stringContaining(`the key sent is a ${expected.otherKeys} key`) }],
+    });
   });
 
   it(`issues ponte_${expected.keys}_ keys only`, async () => {

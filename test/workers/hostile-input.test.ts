@@ -13,6 +13,8 @@ import { BASE, seedTenant, type TestTenant } from "./support";
 
 const SEED = 20261123;
 const RUNS_PER_OPERATION = 8;
+/** Several hostile requests per test, some of them bodies of hundreds of KiB: more than vitest's 5 s on a loaded machine. */
+const PROPERTY_TIMEOUT_MS = 30_000;
 const OPERATIONS = await apiOperations();
 
 let tenant: TestTenant;
@@ -113,17 +115,21 @@ function hostileRequest(op: ApiOperation): fc.Arbitrary<Hostile> {
   });
 }
 
+/** Ponte's dialect (Bearer key, the error envelope) or Asaas's (`access_token`, `{errors: [{code, description}]}`). */
+type Dialect = "ponte" | "asaas";
+
 /** Credentials that get the request past authentication, so the body and parameters are what is tested. */
-function credentialHeaders(op: ApiOperation): Record<string, string> {
-  if (op.security.includes("bearerAuth")) return { Authorization: `Bearer ${tenant.key}` };
+function credentialHeaders(op: ApiOperation, dialect: Dialect): Record<string, string> {
+  if (op.security.includes("bearerAuth"))
+    return dialect === "asaas" ? { access_token: tenant.key } : { Authorization: `Bearer ${tenant.key}` };
   if (op.security.includes("sessionCookie")) return { Cookie: cookie, Origin: BASE };
   return { Origin: BASE };
 }
 
-async function send(op: ApiOperation, hostile: Hostile): Promise<Response> {
+async function send(op: ApiOperation, hostile: Hostile, dialect: Dialect = "ponte"): Promise<Response> {
   const path = fillPath(op, () => hostile.ids ?? crypto.randomUUID());
   const url = `${BASE}${path}${hostile.query ? `?${hostile.query}` : ""}`;
-  const headers = new Headers(credentialHeaders(op));
+  const headers = new Headers(credentialHeaders(op, dialect));
   let body: BodyInit | undefined;
   if (hostile.body.kind === "multipart") {
     const form = new FormData();
@@ -158,6 +164,28 @@ async function breach(res: Response): Promise<string | null> {
     return `${res.status} not the error envelope: ${text.slice(0, 200)}`;
   if (e.requestId !== requestId) return `${res.status} error.requestId ${e.requestId} != X-Request-Id ${requestId}`;
   return null;
+}
+
+/** The Asaas dialect's breach: a 5xx, no X-Request-Id, or a 4xx that is not `{errors: [{code, description}, …]}`. */
+async function asaasBreach(res: Response): Promise<string | null> {
+  const requestId = res.headers.get("X-Request-Id");
+  const text = await res.text();
+  if (res.status >= 500) return `${res.status} ${text.slice(0, 300)}`;
+  if (!requestId) return `${res.status} without X-Request-Id`;
+  if (res.status < 400) return null;
+  let parsed: { errors?: unknown } | null;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return `${res.status} not JSON: ${text.slice(0, 200)}`;
+  }
+  const errors = parsed?.errors;
+  const wellFormed =
+    Array.isArray(errors) &&
+    errors.length > 0 &&
+    errors.every((e) => typeof e?.code === "string" && e.code !== "" && typeof e?.description === "string") &&
+    Object.keys(parsed ?? {}).length === 1;
+  return wellFormed ? null : `${res.status} not Asaas's {errors: [{code, description}]}: ${text.slice(0, 200)}`;
 }
 
 describe("the fuzzed operations", () => {
@@ -197,5 +225,23 @@ describe.each(OPERATIONS.map((op) => [op.label, op] as const))("%s", (_label, op
       const problem = await breach(await send(op, hostile));
       expect(problem).toBeNull();
     },
+    PROPERTY_TIMEOUT_MS,
+  );
+});
+
+// The same hostile input in the Asaas dialect (the key in `access_token`), on every operation an API
+// key reaches: never a 5xx, and every 4xx in Asaas's error shape. Fewer runs than Ponte's dialect above,
+// to keep the suite's time modest.
+const ASAAS_RUNS_PER_OPERATION = 4;
+const KEY_OPERATIONS = OPERATIONS.filter((op) => op.security.includes("bearerAuth"));
+
+describe.each(KEY_OPERATIONS.map((op) => [op.label, op] as const))("Asaas dialect: %s", (_label, op) => {
+  test.prop([hostileRequest(op)], { seed: SEED, numRuns: ASAAS_RUNS_PER_OPERATION, endOnFailure: true })(
+    "hostile input never yields a 5xx, and a 4xx is Asaas's error shape",
+    async (hostile) => {
+      const problem = await asaasBreach(await send(op, hostile, "asaas"));
+      expect(problem).toBeNull();
+    },
+    PROPERTY_TIMEOUT_MS,
   );
 });

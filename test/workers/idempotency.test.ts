@@ -167,6 +167,41 @@ describe("Idempotency-Key", () => {
     expect(again.body.data.secret).toBe(secret);
   });
 
+  it("a sealed answer moved to another tenant's or another key's row in D1 does not open there: no replay of the secret", async () => {
+    const a = await seedTenant();
+    const b = await seedTenant();
+    const send = (key: string, idem: string) =>
+      call<Reply<ApiKeyWithSecret>>("POST", "/api/v1/api-keys", {
+        key,
+        body: { name: "Moved", permissions: ["payments.read"] },
+        headers: { "Idempotency-Key": idem },
+      });
+    const original = await send(a.key, "move-me");
+    expect(original.status).toBe(201);
+    await answerStored(a.organizationId, "move-me");
+    const stolen = await env.DB.prepare(
+      "SELECT response_status, response_body FROM idempotency_keys WHERE organization_id = ? AND key = 'move-me'",
+    )
+      .bind(a.organizationId)
+      .first<{ response_status: number; response_body: string }>();
+    // Two rows the sealed answer is moved to: another organization's under the same key, and the same organization's under another key.
+    const targets = [
+      { organizationId: b.organizationId, key: b.key, idem: "move-me" },
+      { organizationId: a.organizationId, key: a.key, idem: "other-key" },
+    ];
+    for (const target of targets) {
+      expect((await send(target.key, target.idem)).status).toBe(201);
+      await answerStored(target.organizationId, target.idem);
+      await env.DB.prepare("UPDATE idempotency_keys SET response_status = ?, response_body = ? WHERE organization_id = ? AND key = ?")
+        .bind(stolen?.response_status, stolen?.response_body, target.organizationId, target.idem)
+        .run();
+      const replay = await send(target.key, target.idem);
+      expect(replay.headers.get("Idempotent-Replayed")).toBeNull();
+      expect(JSON.stringify(replay.body)).not.toContain(original.body.data.secret);
+      expect(JSON.stringify(replay.body)).not.toContain(original.body.data.id);
+    }
+  });
+
   it("a request refused before any write claims nothing: the key stays free for the corrected request (as at Stripe)", async () => {
     const t = await seedTenant();
     const bad = await call<Reply<Workspace>>("POST", "/api/v1/workspaces", {

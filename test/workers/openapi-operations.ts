@@ -3,9 +3,23 @@
 // added to the app is in the document, so it is covered without a test written by hand.
 import { SELF } from "cloudflare:test";
 import { buildApp, openApiDocumentOf } from "../../src/app";
+import { CATALOGUE } from "../../src/compat/catalogue";
 import { isPermission, type Permission } from "../../src/lib/permissions";
 import type { OpenApiDocument, SchemaObject } from "../openapi-types";
+import { PLATFORM_PERMISSIONS } from "./platform-permissions";
 import { BASE } from "./support";
+
+const CATALOGUE_PERMISSIONS = new Map(CATALOGUE.map((o) => [o.operationId, o.permission]));
+
+/** The independent permission of an operation (see ApiOperation.permission); undefined when it is in neither list. */
+function independentPermission(operationId: string, label: string): Permission | null | undefined {
+  const fromCatalogue = CATALOGUE_PERMISSIONS.get(operationId);
+  if (fromCatalogue !== undefined) {
+    if (!isPermission(fromCatalogue)) throw new Error(`${operationId}: the catalogue names an unknown permission '${fromCatalogue}'`);
+    return fromCatalogue;
+  }
+  return Object.hasOwn(PLATFORM_PERMISSIONS, label) ? PLATFORM_PERMISSIONS[label] : undefined;
+}
 
 export type SecurityScheme = "bearerAuth" | "sessionCookie";
 
@@ -22,8 +36,16 @@ export interface ApiOperation {
   /** The documented path, with `{name}` placeholders (a trailing slash marks a second variant). */
   path: string;
   operationId: string;
-  /** The permission the operation's guard checks (`x-permission`), or null for an unguarded one. */
+  /**
+   * The permission the operation must check, from an independent list: the catalogue's permission
+   * column for its 208 operations, test/workers/platform-permissions.ts for the rest; null when
+   * unguarded. The 403 suites expect this one, so a wrong permission in a route's guard fails them.
+   */
   permission: Permission | null;
+  /** What the route's guard wrote into the document (`x-permission`); permissions.test.ts checks it equals `permission`. */
+  documentedPermission: Permission | null;
+  /** Whether the operation is in either independent list (a new route must be added to platform-permissions.ts). */
+  listed: boolean;
   /** What authenticates it; empty for a public operation (health, sign-up, inbound webhooks). */
   security: SecurityScheme[];
   /** `public` (the upstream-compatible surface) or `internal` (the control plane). */
@@ -73,12 +95,16 @@ export function operationsOf(doc: OpenApiDocument): ApiOperation[] {
       const permission = op["x-permission"];
       if (permission !== undefined && !isPermission(permission)) throw new Error(`${method} ${path}: unknown x-permission '${permission}'`);
       const content = op.requestBody?.content ?? {};
+      const label = `${method.toUpperCase()} ${path}`;
+      const expected = independentPermission(op.operationId, label);
       out.push({
-        label: `${method.toUpperCase()} ${path}`,
+        label,
         method: method.toUpperCase() as ApiOperation["method"],
         path,
         operationId: op.operationId,
-        permission: permission ?? null,
+        permission: expected ?? null,
+        documentedPermission: permission ?? null,
+        listed: expected !== undefined,
         security: (op.security ?? []).flatMap((s: Record<string, unknown>) => Object.keys(s)) as SecurityScheme[],
         surface: op["x-surface"],
         pathParams: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!),

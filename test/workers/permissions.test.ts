@@ -1,38 +1,42 @@
-// Missing permissions: every operation the OpenAPI document says is guarded by a permission answers
-// 403 FORBIDDEN naming it to a key that holds everything else; every permission guards something; and
+// Missing permissions: every operation answers 403 FORBIDDEN naming its permission (from the
+// independent list in openapi-operations.ts, which must also be what the document says) to a key
+// that holds everything else; every permission guards something; and
 // the money-moving writes (refund, cancel) refuse without touching the payment, the subscription or
 // the upstream.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { PERMISSIONS } from "../../src/lib/permissions";
+import { CATALOGUE } from "../../src/compat/catalogue";
+import { PERMISSIONS, type Permission } from "../../src/lib/permissions";
+import { type ApiOperation, apiOperations } from "./openapi-operations";
 import { createPayment, createCustomer, dueDate, seedBillingTenant, sim, simRequests } from "./billing-support";
+import { PLATFORM_PERMISSIONS } from "./platform-permissions";
 import { call, type ErrorBody, expectError, seedApiKey } from "./support";
 import type { Reply, Payment, Plan, Subscription } from "./bodies";
 
-interface Operation {
-  method: string;
-  path: string;
-  operationId: string;
-  permission: string;
-}
-
-async function guardedOperations(): Promise<Operation[]> {
-  const doc = (await call("GET", "/api/v1/openapi.json")).body as {
-    paths: Record<string, Record<string, { operationId: string; "x-permission"?: string }>>;
-  };
-  const out: Operation[] = [];
-  for (const [path, item] of Object.entries(doc.paths)) {
-    for (const [method, op] of Object.entries(item)) {
-      if (op["x-permission"]) out.push({ method: method.toUpperCase(), path, operationId: op.operationId, permission: op["x-permission"] });
-    }
-  }
-  return out;
+/** The operations that must check a permission, with the one from the independent list (not the document's). */
+async function guardedOperations() {
+  return (await apiOperations()).filter((op) => op.permission !== null) as (ApiOperation & { permission: Permission })[];
 }
 
 /** Every permission but `permission`; for `x.read`, `x.manage` goes too, since it implies read. */
 const allBut = (permission: string) => PERMISSIONS.filter((p) => p !== permission && p !== permission.replace(/\.read$/, ".manage"));
 
 describe("missing permissions", () => {
+  it("every documented operation's x-permission is the independent one: the catalogue's column, or platform-permissions.ts", async () => {
+    const operations = await apiOperations();
+    expect(operations.filter((op) => !op.listed).map((op) => `${op.label} (add it to test/workers/platform-permissions.ts)`)).toEqual([]);
+    const differing = operations
+      .filter((op) => op.documentedPermission !== op.permission)
+      .map((op) => `${op.label}: documented ${op.documentedPermission}, expected ${op.permission}`);
+    expect(differing).toEqual([]);
+    // Both lists are complete and name only documented operations.
+    const ids = new Set(operations.map((op) => op.operationId));
+    expect(CATALOGUE.filter((o) => !ids.has(o.operationId)).map((o) => o.operationId)).toEqual([]);
+    const labels = new Set(operations.map((op) => op.label));
+    expect(Object.keys(PLATFORM_PERMISSIONS).filter((label) => !labels.has(label))).toEqual([]);
+    expect(operations.length).toBe(CATALOGUE.length + Object.keys(PLATFORM_PERMISSIONS).length);
+  });
+
   it("every permission guards at least one documented operation, but for the few nothing uses yet", async () => {
     // No documented operation checks these today; a permission added without one fails here.
     const unused = ["audit_logs.manage"];

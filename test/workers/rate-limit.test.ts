@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { buildApp } from "../../src/app";
 import { hashApiKey } from "../../src/access/api-key-secret";
 import { RATE_LIMIT_UNIT } from "../../src/http/rate-limit";
-import { BASE, call, type ErrorBody, seedTenant } from "./support";
+import { BASE, call, type ErrorBody, seedApiKey, seedTenant } from "./support";
 import type { Reply, Workspace } from "./bodies";
 
 const settle = () => new Promise((r) => setTimeout(r, 5));
@@ -45,8 +45,17 @@ describe("rate limiting", () => {
 
   it("limits per credential: another key of the same organization is still served", async () => {
     const a = await seedTenant();
-    const b = await seedTenant();
-    const limiter = { limit: async ({ key }: { key: string }) => ({ success: !key.endsWith((await hashApiKey(a.key)).slice(0, 32)) }) };
+    const b = await seedApiKey(a.organizationId, null); // the same organization, another key
+    // The first bucket the binding is asked about is spent; any other bucket has budget.
+    let spent: string | undefined;
+    const asked: string[] = [];
+    const limiter = {
+      limit: async ({ key }: { key: string }) => {
+        asked.push(key);
+        spent ??= key;
+        return { success: key !== spent };
+      },
+    };
     const app = await buildApp();
     const get = (key: string) =>
       app.request(`${BASE}/api/v1/workspaces`, { headers: { Authorization: `Bearer ${key}` } }, { ...env, API_RATE_LIMITER: limiter });
@@ -54,6 +63,7 @@ describe("rate limiting", () => {
     await settle();
     expect((await get(a.key)).status).toBe(429);
     expect((await get(b.key)).status).toBe(200);
+    expect(new Set(asked).size).toBe(2); // one bucket per key, not one per organization
   });
 
   it("never answers 429 before authentication has answered 401", async () => {

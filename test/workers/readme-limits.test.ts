@@ -3,7 +3,7 @@
 // takeover of an abandoned idempotency claim, 422 for a key reused with another method or path, and
 // the retention sweeper's cap per run.
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { cachedKeyLookup } from "../../src/access/key-cache";
 import { and, eq } from "drizzle-orm";
 import { createDb } from "../../src/db/client";
@@ -136,6 +136,10 @@ describe("Idempotency-Key claims and reuse", () => {
     countRows("SELECT count(*) AS n FROM workspaces WHERE organization_id = ?", organizationId);
 
   it("a claim in flight for 59 s is respected (409); at 61 s it is abandoned and taken over", async () => {
+    // The clock stands still (worker and test share it): the claim's age is exactly what the test set,
+    // never a second more because a second ticked between writing the record and the retry.
+    vi.useFakeTimers({ toFake: ["Date"], now: Math.floor(Date.now() / 1000) * 1000 + 500 });
+    onTestFinished(() => void vi.useRealTimers());
     const t = await seedTenant();
     expect((await createWorkspace(t.key, "claim-1")).status).toBe(201);
     await answerStored(t.organizationId, "claim-1");

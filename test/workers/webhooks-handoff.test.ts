@@ -4,7 +4,10 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { backgroundDeps, type Deps } from "../../src/deps";
+import { LIMITS } from "../../src/config";
+import { fanOutEvents } from "../../src/events/fan-out";
 import { dispatchEvents, recordEvent } from "../../src/events/outbox";
+import { sweepOverdueDeliveries } from "../../src/events/sweeper";
 import { createEndpoint, deliveriesOf, mockReceiver } from "./webhooks-support";
 import { seedTenant, type TestTenant } from "./support";
 
@@ -86,5 +89,32 @@ describe("event hand-off from the committing request", () => {
     await Promise.all([settled(), queued]);
     expect(receiver.received).toHaveLength(1);
     expect((await deliveriesOf(endpoint.id)).map((d) => [d.status, d.attempt_count])).toEqual([["succeeded", 1]]);
+  });
+
+  it("the sweeper leaves a first attempt the committing request is still handing off, until its lease has run out", async () => {
+    const tenant = await seedTenant();
+    const endpoint = await createEndpoint(tenant);
+    const woken: string[] = [];
+    const recording = { idFromName: (name: string) => name, get: (name: string) => ({ wake: async () => void woken.push(name) }) };
+    const at = (date: Date) => ({
+      ...backgroundDeps({ ...env, ENDPOINT_DO: recording as unknown as Deps["env"]["ENDPOINT_DO"] }),
+      now: () => date,
+    });
+    const committedAt = new Date();
+    const deps = at(committedAt);
+    const event = await commitEvent(deps, tenant);
+    // The request has fanned out and is about to hand the delivery to its endpoint.
+    expect([...(await fanOutEvents(deps, [event.id])).keys()]).toEqual([endpoint.id]);
+    const seconds = (n: number) => new Date(committedAt.getTime() + n * 1000);
+
+    // The sweeper's grace has passed since the commit, but not the hand-off's lease on top of it.
+    const withinLease = LIMITS.webhookSweepGraceSeconds + LIMITS.webhookHandOffLeaseSeconds - 1;
+    await sweepOverdueDeliveries(at(seconds(withinLease)));
+    expect(woken).not.toContain(endpoint.id);
+    expect((await deliveriesOf(endpoint.id)).map((d) => [d.status, d.attempt_count])).toEqual([["pending", 0]]);
+
+    // A hand-off that never came: once the lease and the grace are over, the sweeper wakes the endpoint.
+    await sweepOverdueDeliveries(at(seconds(withinLease + 2)));
+    expect(woken).toContain(endpoint.id);
   });
 });
