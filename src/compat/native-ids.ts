@@ -4,6 +4,7 @@ import { and, inArray, isNotNull } from "drizzle-orm";
 import type { Deps } from "../deps";
 import { isUuid } from "../lib/ids";
 import { payments, customers, subscriptions } from "../db/schema";
+import { selectInList } from "../db/in-list";
 import { inTenant } from "../db/tenant-scope";
 import type { Tenant } from "../lib/tenant";
 
@@ -22,12 +23,14 @@ export async function translateNativeIds<T extends Record<string, string>>(deps:
     ),
   ];
   if (uuids.length === 0) return values;
-  const lookup = (table: typeof customers | typeof payments | typeof subscriptions) =>
-    deps.db
-      .select({ id: table.id, upstreamId: table.upstreamId })
-      .from(table)
-      .where(and(inTenant(table, tenant), inArray(table.id, uuids), isNotNull(table.upstreamId)));
-  const rows = await lookup(customers).unionAll(lookup(payments)).unionAll(lookup(subscriptions));
+  const rows = await selectInList(deps.db, uuids, (part) => {
+    const lookup = (table: typeof customers | typeof payments | typeof subscriptions) =>
+      deps.db
+        .select({ id: table.id, upstreamId: table.upstreamId })
+        .from(table)
+        .where(and(inTenant(table, tenant), inArray(table.id, part), isNotNull(table.upstreamId)));
+    return lookup(customers).unionAll(lookup(payments)).unionAll(lookup(subscriptions));
+  });
   if (rows.length === 0) return values;
   const upstreamOf = new Map(rows.map((r) => [r.id, r.upstreamId as string]));
   const out: Record<string, string> = {};

@@ -5,6 +5,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { openSecret } from "../lib/secret-box";
 import type { Deps } from "../deps";
 import { newId } from "../lib/ids";
+import { selectInList } from "../db/in-list";
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import { attemptHttpDelivery, type AttemptOutcome, type Fetcher } from "./deliver";
 import { deliveryHeaders, envelopeBody } from "./event-body";
@@ -92,25 +93,19 @@ function insertAttempt(deps: Deps, a: RecordedAttempt) {
   });
 }
 
-/** D1 binds at most 100 parameters per statement: id lists are read in chunks. */
-const IDS_PER_READ = 90;
 /** Concurrent requests to one receiver. */
 const CONCURRENCY = 10;
 
 async function loadDeliveries(deps: Deps, deliveryIds: readonly string[]) {
-  const reads = [];
-  for (let i = 0; i < deliveryIds.length; i += IDS_PER_READ) {
-    reads.push(
-      deps.db
-        .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints, event: events })
-        .from(webhookDeliveries)
-        .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-        .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
-        .where(inArray(webhookDeliveries.id, deliveryIds.slice(i, i + IDS_PER_READ))),
-    );
-  }
-  const results = await Promise.all(reads);
-  const byId = new Map(results.flat().map((r) => [r.delivery.id, r]));
+  const rows = await selectInList(deps.db, deliveryIds, (part) =>
+    deps.db
+      .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints, event: events })
+      .from(webhookDeliveries)
+      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+      .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
+      .where(inArray(webhookDeliveries.id, part)),
+  );
+  const byId = new Map(rows.map((r) => [r.delivery.id, r]));
   return deliveryIds.flatMap((id) => byId.get(id) ?? []);
 }
 

@@ -8,21 +8,13 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { LIMITS } from "../config";
 import type { Deps } from "../deps";
 import { newId } from "../lib/ids";
+import { inListStatements, selectInList } from "../db/in-list";
 import { events, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import { endpointStub } from "./endpoint-stub";
-
-/** D1 binds at most 100 parameters per statement. */
-const IDS_PER_STATEMENT = 90;
 
 /** Does an endpoint's subscription (`*`, `upstream.*`, exact kinds) cover this event kind? */
 function endpointWants(eventKinds: readonly string[], type: string): boolean {
   return eventKinds.some((k) => k === "*" || k === type || (k === "upstream.*" && type.startsWith("upstream.")));
-}
-
-function chunks<T>(items: readonly T[], size = IDS_PER_STATEMENT): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 /** Fan out events; returns the open first-attempt deliveries grouped by endpoint. */
@@ -30,7 +22,7 @@ export async function fanOutEvents(deps: Deps, eventIds: readonly string[]): Pro
   const byEndpoint = new Map<string, string[]>();
   const ids = [...new Set(eventIds)];
   if (ids.length === 0) return byEndpoint;
-  const loaded = (await Promise.all(chunks(ids).map((part) => deps.db.select().from(events).where(inArray(events.id, part))))).flat();
+  const loaded = await selectInList(deps.db, ids, (part) => deps.db.select().from(events).where(inArray(events.id, part)));
   if (loaded.length === 0) return byEndpoint;
   const now = deps.now().toISOString();
   // The first attempt is this hand-off; the alarm (and the sweeper) take it up only if the hand-off
@@ -38,21 +30,17 @@ export async function fanOutEvents(deps: Deps, eventIds: readonly string[]): Pro
   const handOffExpires = new Date(deps.now().getTime() + LIMITS.webhookHandOffLeaseSeconds * 1000).toISOString();
   const fresh = loaded.filter((e) => e.fannedOutAt === null);
   const workspaces = [...new Set(fresh.map((e) => e.workspaceId))];
-  const endpoints = (
-    await Promise.all(
-      chunks(workspaces).map((part) =>
-        deps.db
-          .select({
-            id: webhookEndpoints.id,
-            organizationId: webhookEndpoints.organizationId,
-            workspaceId: webhookEndpoints.workspaceId,
-            eventKinds: webhookEndpoints.eventKinds,
-          })
-          .from(webhookEndpoints)
-          .where(and(inArray(webhookEndpoints.workspaceId, part), eq(webhookEndpoints.enabled, true))),
-      ),
-    )
-  ).flat();
+  const endpoints = await selectInList(deps.db, workspaces, (part) =>
+    deps.db
+      .select({
+        id: webhookEndpoints.id,
+        organizationId: webhookEndpoints.organizationId,
+        workspaceId: webhookEndpoints.workspaceId,
+        eventKinds: webhookEndpoints.eventKinds,
+      })
+      .from(webhookEndpoints)
+      .where(and(inArray(webhookEndpoints.workspaceId, part), eq(webhookEndpoints.enabled, true))),
+  );
   const writes: BatchItem<"sqlite">[] = [];
   for (const event of fresh) {
     writes.push(
@@ -86,13 +74,19 @@ export async function fanOutEvents(deps: Deps, eventIds: readonly string[]): Pro
     }
   }
   // Also picks up deliveries of an earlier run whose hand-off never happened.
-  const openReads = chunks(loaded.map((e) => e.id)).map((part) =>
-    deps.db
-      .select({ id: webhookDeliveries.id, endpointId: webhookDeliveries.endpointId })
-      .from(webhookDeliveries)
-      .where(
-        and(inArray(webhookDeliveries.eventId, part), eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.scheduledAttempts, 0)),
-      ),
+  const openReads = inListStatements(
+    loaded.map((e) => e.id),
+    (part) =>
+      deps.db
+        .select({ id: webhookDeliveries.id, endpointId: webhookDeliveries.endpointId })
+        .from(webhookDeliveries)
+        .where(
+          and(
+            inArray(webhookDeliveries.eventId, part),
+            eq(webhookDeliveries.status, "pending"),
+            eq(webhookDeliveries.scheduledAttempts, 0),
+          ),
+        ),
   );
   const results = await deps.db.batch([...writes, ...openReads] as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   const open = (results.slice(writes.length) as { id: string; endpointId: string }[][]).flat();

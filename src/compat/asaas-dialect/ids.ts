@@ -4,6 +4,7 @@
 import { and, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Deps } from "../../deps";
 import { customers, installments, payments, subscriptions } from "../../db/schema";
+import { selectInList } from "../../db/in-list";
 import { inTenant } from "../../db/tenant-scope";
 import { isUuid } from "../../lib/ids";
 import type { Tenant } from "../../lib/tenant";
@@ -20,21 +21,23 @@ export async function upstreamRefsOf(deps: Deps, tenant: Tenant, ids: Iterable<s
   const uuids = [...new Set([...ids].filter(isUuid).map((v) => v.toLowerCase()))];
   const out = new Map<string, UpstreamRef>();
   if (uuids.length === 0) return out;
-  const lookup = (table: typeof customers | typeof subscriptions | typeof installments) =>
-    deps.db
-      .select({
-        id: table.id,
-        upstreamId: table.upstreamId,
-        cardToken: sql<string | null>`NULL`,
-        netValueCents: sql<number | null>`NULL`,
-      })
-      .from(table)
-      .where(and(inTenant(table, tenant), inArray(table.id, uuids), isNotNull(table.upstreamId)));
-  const paymentLookup = deps.db
-    .select({ id: payments.id, upstreamId: payments.upstreamId, cardToken: payments.cardToken, netValueCents: payments.netValueCents })
-    .from(payments)
-    .where(and(inTenant(payments, tenant), inArray(payments.id, uuids), isNotNull(payments.upstreamId)));
-  const rows = await lookup(customers).unionAll(lookup(subscriptions)).unionAll(lookup(installments)).unionAll(paymentLookup);
+  const rows = await selectInList(deps.db, uuids, (part) => {
+    const lookup = (table: typeof customers | typeof subscriptions | typeof installments) =>
+      deps.db
+        .select({
+          id: table.id,
+          upstreamId: table.upstreamId,
+          cardToken: sql<string | null>`NULL`,
+          netValueCents: sql<number | null>`NULL`,
+        })
+        .from(table)
+        .where(and(inTenant(table, tenant), inArray(table.id, part), isNotNull(table.upstreamId)));
+    const paymentLookup = deps.db
+      .select({ id: payments.id, upstreamId: payments.upstreamId, cardToken: payments.cardToken, netValueCents: payments.netValueCents })
+      .from(payments)
+      .where(and(inTenant(payments, tenant), inArray(payments.id, part), isNotNull(payments.upstreamId)));
+    return lookup(customers).unionAll(lookup(subscriptions)).unionAll(lookup(installments)).unionAll(paymentLookup);
+  });
   for (const r of rows)
     if (r.upstreamId) out.set(r.id, { upstreamId: r.upstreamId, cardToken: r.cardToken, netValueCents: r.netValueCents });
   return out;
@@ -48,12 +51,14 @@ export async function nativeIdsOf(deps: Deps, tenant: Tenant, ids: Iterable<stri
   const wanted = [...new Set([...ids].filter((v) => v.length > 0 && v.length <= 128))];
   const out = new Map<string, string>();
   if (wanted.length === 0) return out;
-  const lookup = (table: typeof customers | typeof payments | typeof subscriptions | typeof installments) =>
-    deps.db
-      .select({ id: table.id, upstreamId: table.upstreamId })
-      .from(table)
-      .where(and(inTenant(table, tenant), inArray(table.upstreamId, wanted)));
-  const rows = await lookup(customers).unionAll(lookup(payments)).unionAll(lookup(subscriptions)).unionAll(lookup(installments));
+  const rows = await selectInList(deps.db, wanted, (part) => {
+    const lookup = (table: typeof customers | typeof payments | typeof subscriptions | typeof installments) =>
+      deps.db
+        .select({ id: table.id, upstreamId: table.upstreamId })
+        .from(table)
+        .where(and(inTenant(table, tenant), inArray(table.upstreamId, part)));
+    return lookup(customers).unionAll(lookup(payments)).unionAll(lookup(subscriptions)).unionAll(lookup(installments));
+  });
   for (const r of rows) if (r.upstreamId) out.set(r.upstreamId, r.id);
   return out;
 }

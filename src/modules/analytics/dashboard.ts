@@ -8,6 +8,7 @@ import { z } from "@hono/zod-openapi";
 import { and, asc, eq, gte, inArray, isNotNull, sql } from "drizzle-orm";
 import { type Principal, requirePermission, tenantOf } from "../../access/principal";
 import { customers, payments, plans, subscriptions } from "../../db/schema";
+import { inListStatements, selectInLists } from "../../db/in-list";
 import { inTenant } from "../../db/tenant-scope";
 import type { Deps } from "../../deps";
 import { monthlyCents, type StoredMetric } from "../../events/metric-rollups";
@@ -250,17 +251,24 @@ export async function dashboard(deps: Deps, principal: Principal, query: Dashboa
       .map(([id, t]) => ({ id, name: null as string | null, mrr: formatMoney(t.mrr), activeSubscriptions: t.count }));
   const topCustomers = top(byCustomer);
   const topPlans = top(byPlan);
-  const ids = (xs: { id: string }[]) => (xs.length ? xs.map((x) => x.id) : ["-"]);
-  const [customerNames, planNames] = await deps.db.batch([
-    deps.db
-      .select({ id: customers.id, name: customers.name })
-      .from(customers)
-      .where(and(inTenant(customers, tenant), inArray(customers.id, ids(topCustomers)))),
-    deps.db
-      .select({ id: plans.id, name: plans.name })
-      .from(plans)
-      .where(and(inTenant(plans, tenant), inArray(plans.id, ids(topPlans)))),
-  ]);
+  const [customerNames, planNames] = await selectInLists(deps.db, [
+    inListStatements(
+      topCustomers.map((x) => x.id),
+      (part) =>
+        deps.db
+          .select({ id: customers.id, name: customers.name })
+          .from(customers)
+          .where(and(inTenant(customers, tenant), inArray(customers.id, part))),
+    ),
+    inListStatements(
+      topPlans.map((x) => x.id),
+      (part) =>
+        deps.db
+          .select({ id: plans.id, name: plans.name })
+          .from(plans)
+          .where(and(inTenant(plans, tenant), inArray(plans.id, part))),
+    ),
+  ] as const);
   for (const c of topCustomers) c.name = customerNames.find((n) => n.id === c.id)?.name ?? null;
   for (const p of topPlans) p.name = planNames.find((n) => n.id === p.id)?.name ?? null;
 

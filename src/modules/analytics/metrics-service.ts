@@ -4,6 +4,7 @@ import { z } from "@hono/zod-openapi";
 import { and, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
 import { type Principal, requirePermission, tenantOf } from "../../access/principal";
 import { metricDaily, organizations } from "../../db/schema";
+import { inListStatements, selectInLists } from "../../db/in-list";
 import { inTenant } from "../../db/tenant-scope";
 import type { Deps } from "../../deps";
 import { notFound } from "../../http/errors";
@@ -129,18 +130,20 @@ export async function loadDaily(
   const data: DailyData = { from, rows: new Map(), opening: new Map() };
   if (metrics.length === 0) return { ...data, rowsRead: 0 };
   const levels = metrics.filter(isLevel);
-  const range = deps.db
-    .select({ metric: metricDaily.metric, day: metricDaily.day, value: metricDaily.value })
-    .from(metricDaily)
-    .where(
-      and(inTenant(metricDaily, tenant), inArray(metricDaily.metric, [...metrics]), gte(metricDaily.day, from), lte(metricDaily.day, to)),
-    );
-  const opening = deps.db
-    .select({ metric: metricDaily.metric, value: sql<number>`coalesce(sum(${metricDaily.value}), 0)` })
-    .from(metricDaily)
-    .where(and(inTenant(metricDaily, tenant), inArray(metricDaily.metric, levels.length ? levels : ["-"]), lt(metricDaily.day, from)))
-    .groupBy(metricDaily.metric);
-  const [rows, openingRows] = await deps.db.batch([range, opening]);
+  const range = inListStatements(metrics, (part) =>
+    deps.db
+      .select({ metric: metricDaily.metric, day: metricDaily.day, value: metricDaily.value })
+      .from(metricDaily)
+      .where(and(inTenant(metricDaily, tenant), inArray(metricDaily.metric, part), gte(metricDaily.day, from), lte(metricDaily.day, to))),
+  );
+  const opening = inListStatements(levels, (part) =>
+    deps.db
+      .select({ metric: metricDaily.metric, value: sql<number>`coalesce(sum(${metricDaily.value}), 0)` })
+      .from(metricDaily)
+      .where(and(inTenant(metricDaily, tenant), inArray(metricDaily.metric, part), lt(metricDaily.day, from)))
+      .groupBy(metricDaily.metric),
+  );
+  const [rows, openingRows] = await selectInLists(deps.db, [range, opening] as const);
   for (const r of rows) {
     const days = data.rows.get(r.metric) ?? new Map<string, number>();
     data.rows.set(r.metric, days);

@@ -11,6 +11,7 @@ import { z } from "@hono/zod-openapi";
 import { and, eq, gte, inArray, isNotNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import { type Principal, requirePermission, tenantOf } from "../../access/principal";
 import { costCategories, customers, expenses, metricDaily, payments, plans, refunds, subscriptions } from "../../db/schema";
+import { selectInList } from "../../db/in-list";
 import { inTenant } from "../../db/tenant-scope";
 import type { Deps } from "../../deps";
 import { PAID_STATUSES } from "../../events/metric-rollups";
@@ -135,18 +136,14 @@ async function metricTotals(deps: Deps, tenant: Tenant, from: string, to: string
   };
 }
 
-const CHUNK = 90; // D1 binds at most 100 parameters per statement
-
 async function namesOf(deps: Deps, tenant: Tenant, table: typeof plans | typeof customers, ids: string[]) {
-  const names = new Map<string, string>();
-  for (let i = 0; i < ids.length; i += CHUNK) {
-    const rows = await deps.db
+  const rows = await selectInList(deps.db, ids, (part) =>
+    deps.db
       .select({ id: table.id, name: table.name })
       .from(table)
-      .where(and(inTenant(table, tenant), inArray(table.id, ids.slice(i, i + CHUNK))));
-    for (const r of rows) names.set(r.id, r.name);
-  }
-  return names;
+      .where(and(inTenant(table, tenant), inArray(table.id, part))),
+  );
+  return new Map(rows.map((r) => [r.id, r.name]));
 }
 
 /** Revenue, fees and refunds per plan or customer over [from, to], and the direct expenses. */

@@ -11,7 +11,7 @@ import { payments, refunds } from "../../db/schema";
 import type { ProductEventKind } from "../../events/kinds";
 import { dispatchEvents, recordEventIfChanged } from "../../events/outbox";
 import { notFound } from "../../http/errors";
-import { canTransition, paymentStatusFromUpstream, restoredStatus, statusesThatMayBecome, type PaymentStatus } from "./status-rules";
+import { canTransition, paymentStatusFromUpstream, restoredStatus, PAYMENT_PREDECESSORS, type PaymentStatus } from "./status-rules";
 import { inTenant } from "../../db/tenant-scope";
 
 export type PaymentRow = typeof payments.$inferSelect;
@@ -81,7 +81,7 @@ export async function transitionPayment(
   const update = deps.db
     .update(payments)
     .set({ ...extra, status: to, updatedAt })
-    .where(and(eq(payments.id, row.id), inArray(payments.status, statusesThatMayBecome(to))));
+    .where(and(eq(payments.id, row.id), inArray(payments.status, [...PAYMENT_PREDECESSORS[to]])));
   if (!kind) {
     const result = await update.run();
     return { row: next, changed: changedRows(result) > 0 };

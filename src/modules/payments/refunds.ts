@@ -137,7 +137,7 @@ export async function refundPayment(
     deps.db
       .update(payments)
       .set({ status: next.status, updatedAt: doneAt })
-      .where(and(eq(payments.id, fresh.id), inArray(payments.status, full ? REFUNDABLE_STATUSES : [fresh.status]))),
+      .where(and(eq(payments.id, fresh.id), full ? inArray(payments.status, REFUNDABLE_STATUSES) : eq(payments.status, fresh.status))),
     deps.db
       .update(refunds)
       .set({ status: "done", updatedAt: doneAt })

@@ -38,6 +38,11 @@ export function statusesThatMayBecome(to: PaymentStatus): PaymentStatus[] {
   return PAYMENT_STATUSES.filter((from) => PAYMENT_TRANSITIONS[from].includes(to));
 }
 
+/** to → statusesThatMayBecome(to), computed once: a constant set for the guarded UPDATE's IN list. */
+export const PAYMENT_PREDECESSORS = Object.fromEntries(
+  PAYMENT_STATUSES.map((to) => [to, statusesThatMayBecome(to)]),
+) as unknown as Readonly<Record<PaymentStatus, readonly PaymentStatus[]>>;
+
 /**
  * Restoring is outside the table on purpose: CANCELED is final for every other signal. Only the
  * upstream's restore (its operation's answer or PAYMENT_RESTORED) reopens a charge, to the open

@@ -6,6 +6,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { credentialsFor, upstreamJson } from "../../billing/upstream";
 import { keyEnvironmentFor } from "../../config";
 import { gatewayAccounts, payments, subscriptions } from "../../db/schema";
+import { selectInList } from "../../db/in-list";
 import { inTenant } from "../../db/tenant-scope";
 import type { Deps } from "../../deps";
 import type { Tenant } from "../../lib/tenant";
@@ -39,18 +40,15 @@ async function adoptSubscriptionsForAccount(deps: Deps, tenant: Tenant, maxPages
     });
     const listed = (answer.data ?? []).filter(isUpstreamSubscription);
     if (listed.length > 0) {
-      const known = await deps.db
-        .select({ upstreamId: subscriptions.upstreamId })
-        .from(subscriptions)
-        .where(
-          and(
-            inTenant(subscriptions, tenant),
-            inArray(
-              subscriptions.upstreamId,
-              listed.map((s) => s.id),
-            ),
-          ),
-        );
+      const known = await selectInList(
+        deps.db,
+        listed.map((s) => s.id),
+        (part) =>
+          deps.db
+            .select({ upstreamId: subscriptions.upstreamId })
+            .from(subscriptions)
+            .where(and(inTenant(subscriptions, tenant), inArray(subscriptions.upstreamId, part))),
+      );
       const knownIds = new Set(known.map((k) => k.upstreamId));
       for (const sub of listed) {
         if (knownIds.has(sub.id)) continue;
@@ -74,18 +72,15 @@ async function adoptForAccount(deps: Deps, tenant: Tenant, since: string, maxPag
     });
     const listed = (answer.data ?? []).filter(isUpstreamPayment);
     if (listed.length > 0) {
-      const known = await deps.db
-        .select({ upstreamId: payments.upstreamId })
-        .from(payments)
-        .where(
-          and(
-            inTenant(payments, tenant),
-            inArray(
-              payments.upstreamId,
-              listed.map((p) => p.id),
-            ),
-          ),
-        );
+      const known = await selectInList(
+        deps.db,
+        listed.map((p) => p.id),
+        (part) =>
+          deps.db
+            .select({ upstreamId: payments.upstreamId })
+            .from(payments)
+            .where(and(inTenant(payments, tenant), inArray(payments.upstreamId, part))),
+      );
       const knownIds = new Set(known.map((k) => k.upstreamId));
       for (const payment of listed) {
         if (knownIds.has(payment.id)) continue;
