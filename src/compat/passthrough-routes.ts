@@ -14,6 +14,8 @@ import { CATALOGUE, type CatalogueOperation } from "./catalogue";
 import { catalogueRoute, documentedPath, pathParamNames, routerPath } from "./catalogue-route";
 import type { UpstreamFile } from "../gateway/client";
 import { forwardPassthrough } from "./dispatch";
+import { bearerPassthroughAnswer } from "./bearer-dialect";
+import { speaksAsaas } from "./asaas-dialect/request";
 import { segmentOf } from "../http/segment";
 
 /** An id in a path: one segment of letters, digits and `_ - . ~ + @ =`, not starting with a dot (so never `.` or `..`). */
@@ -203,7 +205,13 @@ export function registerPassthroughRoutes(app: OpenAPIHono<AppEnv>, afterAnswer?
       const result = await forwardPassthrough(c.var.deps, c.var.principal, request);
       if (result.file) return fileResponse(result.file, result.status, result.upstream);
       if (afterAnswer) await afterAnswer(c.var.deps, c.var.principal, op, result.data);
-      return c.json({ data: result.data, meta: { requestId: c.get("requestId"), upstream: result.upstream } }, result.status);
+      const requestId = c.get("requestId");
+      // The Asaas dialect answers the upstream's body as sent (it unwraps `data`); Bearer callers get Ponte's vocabulary.
+      if (speaksAsaas(c.req.raw.headers))
+        return c.json({ data: result.data, meta: { requestId, upstream: result.upstream } }, result.status);
+      const { data, pagination } = await bearerPassthroughAnswer(c.var.deps, c.var.principal, op.operationId, result.data);
+      const meta = { requestId, ...(pagination ? { pagination } : {}), upstream: result.upstream };
+      return c.json({ data, meta }, result.status);
     });
   }
 }
