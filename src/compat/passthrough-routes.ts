@@ -37,9 +37,21 @@ const BODY_ERRORS = [...PASSTHROUGH_ERRORS, 413, 415] as const;
 
 const PassthroughResponse = z
   .object({
-    data: z.unknown().openapi({ description: "The upstream's JSON answer, unchanged." }),
+    data: z.unknown().openapi({
+      description:
+        "The upstream's JSON answer in Ponte's vocabulary: money as decimal strings (\"50.00\"), date-times in ISO 8601 UTC, a list's items as an array, customers, payments, subscriptions and installment plans this workspace holds by their Ponte UUID (with `upstreamId` beside). In the Asaas dialect, the upstream's body exactly as sent, not enveloped.",
+    }),
     meta: z.object({
       requestId: z.string(),
+      pagination: z
+        .object({
+          limit: z.number().int(),
+          offset: z.number().int(),
+          totalCount: z.number().int(),
+          hasMore: z.boolean(),
+        })
+        .optional()
+        .openapi({ description: "When the upstream answered a list: its paging." }),
       upstream: z.object({
         status: z.number().int().openapi({ description: "The upstream's HTTP status." }),
         durationMs: z.number().int(),
@@ -91,7 +103,7 @@ function documentFor(op: CatalogueOperation) {
       [op.successStatus]: isDocumentDownload(op)
         ? { description: "The upstream's document, as sent (not enveloped).", content: { "application/pdf": { schema: PdfDocument } } }
         : {
-            description: "The upstream's answer in the success envelope.",
+            description: "The upstream's answer in Ponte's vocabulary, in the success envelope.",
             content: { "application/json": { schema: PassthroughResponse } },
           },
       ...errorResponses(...(op.bodyRequired ? BODY_ERRORS : PASSTHROUGH_ERRORS)),
