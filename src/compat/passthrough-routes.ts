@@ -14,6 +14,8 @@ import { CATALOGUE, type CatalogueOperation } from "./catalogue";
 import { catalogueRoute, documentedPath, pathParamNames, routerPath } from "./catalogue-route";
 import type { UpstreamFile } from "../gateway/client";
 import { forwardPassthrough } from "./dispatch";
+import { bearerPassthroughAnswer } from "./bearer-dialect";
+import { speaksAsaas } from "./asaas-dialect/request";
 import { segmentOf } from "../http/segment";
 
 /** An id in a path: one segment of letters, digits and `_ - . ~ + @ =`, not starting with a dot (so never `.` or `..`). */
@@ -35,9 +37,21 @@ const BODY_ERRORS = [...PASSTHROUGH_ERRORS, 413, 415] as const;
 
 const PassthroughResponse = z
   .object({
-    data: z.unknown().openapi({ description: "The upstream's JSON answer, unchanged." }),
+    data: z.unknown().openapi({
+      description:
+        "The upstream's JSON answer in Ponte's vocabulary: money as decimal strings (\"50.00\"), date-times in ISO 8601 UTC, a list's items as an array, customers, payments, subscriptions and installment plans this workspace holds by their Ponte UUID (with `upstreamId` beside). In the Asaas dialect, the upstream's body exactly as sent, not enveloped.",
+    }),
     meta: z.object({
       requestId: z.string(),
+      pagination: z
+        .object({
+          limit: z.number().int(),
+          offset: z.number().int(),
+          totalCount: z.number().int(),
+          hasMore: z.boolean(),
+        })
+        .optional()
+        .openapi({ description: "When the upstream answered a list: its paging." }),
       upstream: z.object({
         status: z.number().int().openapi({ description: "The upstream's HTTP status." }),
         durationMs: z.number().int(),
@@ -89,7 +103,7 @@ function documentFor(op: CatalogueOperation) {
       [op.successStatus]: isDocumentDownload(op)
         ? { description: "The upstream's document, as sent (not enveloped).", content: { "application/pdf": { schema: PdfDocument } } }
         : {
-            description: "The upstream's answer in the success envelope.",
+            description: "The upstream's answer in Ponte's vocabulary, in the success envelope.",
             content: { "application/json": { schema: PassthroughResponse } },
           },
       ...errorResponses(...(op.bodyRequired ? BODY_ERRORS : PASSTHROUGH_ERRORS)),
@@ -203,7 +217,13 @@ export function registerPassthroughRoutes(app: OpenAPIHono<AppEnv>, afterAnswer?
       const result = await forwardPassthrough(c.var.deps, c.var.principal, request);
       if (result.file) return fileResponse(result.file, result.status, result.upstream);
       if (afterAnswer) await afterAnswer(c.var.deps, c.var.principal, op, result.data);
-      return c.json({ data: result.data, meta: { requestId: c.get("requestId"), upstream: result.upstream } }, result.status);
+      const requestId = c.get("requestId");
+      // The Asaas dialect answers the upstream's body as sent (it unwraps `data`); Bearer callers get Ponte's vocabulary.
+      if (speaksAsaas(c.req.raw.headers))
+        return c.json({ data: result.data, meta: { requestId, upstream: result.upstream } }, result.status);
+      const { data, pagination } = await bearerPassthroughAnswer(c.var.deps, c.var.principal, op.operationId, result.data);
+      const meta = { requestId, ...(pagination ? { pagination } : {}), upstream: result.upstream };
+      return c.json({ data, meta }, result.status);
     });
   }
 }

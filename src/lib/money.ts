@@ -98,3 +98,33 @@ export function fromUpstreamAmount(n: number): number {
   if (!parsed.ok) throw new RangeError(`fromUpstreamAmount: ${parsed.reason} (got ${String(n)})`);
   return parsed.cents;
 }
+
+/** A finite number's shortest decimal text without exponent: 1e-7 → "0.0000001", 1.5e21 → "1500000000000000000000". */
+function plainDecimalText(n: number): string {
+  const text = String(n);
+  const m = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+  if (!m) return text;
+  const [, sign = "", int = "", frac = "", exp = "0"] = m;
+  const digits = int + frac;
+  const point = int.length + Number(exp);
+  if (point <= 0) return `${sign}0.${"0".repeat(-point)}${digits}`;
+  if (point >= digits.length) return `${sign}${digits}${"0".repeat(point - digits.length)}`;
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+}
+
+/**
+ * An upstream money number (reais) in Ponte's wire format: 50 → "50.00", 49.01 → "49.01", -1.5 → "-1.50"
+ * (balances and statement entries may be negative). Read from the number's shortest decimal text, never
+ * multiplied: in range with at most 2 decimals it goes through integer cents (fromUpstreamAmount,
+ * formatMoney). A value Ponte cannot write as whole centavos (1e-7, 10.005) or above MAX_MONEY_CENTS is
+ * never rounded: its exact decimal text with at least 2 decimals ("0.0000001", "10.005"). Throws a
+ * RangeError for NaN/Infinity (JSON cannot carry them).
+ */
+export function upstreamMoneyToDecimal(n: number): string {
+  if (!Number.isFinite(n)) throw new RangeError(`upstreamMoneyToDecimal: expected a finite number, got ${String(n)}`);
+  const parsed = parseMoney(Math.abs(n));
+  if (parsed.ok) return formatMoney(n < 0 ? -parsed.cents : parsed.cents);
+  const text = plainDecimalText(n);
+  const [int, frac = ""] = text.split(".");
+  return `${int}.${frac.padEnd(2, "0")}`;
+}

@@ -64,3 +64,51 @@ export function addDays(day: string, n: number): string {
 }
 
 export const isDay = (value: unknown): value is string => typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value);
+
+const LOCAL_DATE_TIME_RE = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})$/;
+const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** How far `zone`'s wall clock is ahead of UTC at `epochMs`, in ms (São Paulo today: −3 h). */
+function zoneOffsetMs(epochMs: number, zone: string): number {
+  let f = offsetFormatters.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+    offsetFormatters.set(zone, f);
+  }
+  const parts = f.formatToParts(new Date(epochMs));
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const wall = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
+  return wall - Math.floor(epochMs / 1000) * 1000;
+}
+
+/**
+ * A wall-clock `YYYY-MM-DD HH:mm:ss` in `zone` as an ISO UTC timestamp (`…T20:00:00.000Z`, what native
+ * routes answer), with the zone's offset at that moment (São Paulo kept DST until 2019). A time a DST
+ * change skipped is read with the offset before the change; an ambiguous one as its first occurrence.
+ * Anything not shaped like a local date-time, or not a real calendar time, gives undefined.
+ */
+export function zonedDateTimeToUtc(local: string, zone: string): string | undefined {
+  const m = LOCAL_DATE_TIME_RE.exec(local);
+  if (!m) return undefined;
+  const [year, month, day, hour, minute, second] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  const asUtc = Date.UTC(year, month - 1, day, hour, minute, second);
+  const check = new Date(asUtc);
+  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) return undefined;
+  // The offset a day earlier is the one before any change near this time: a wall time it reads validly
+  // (also the first of an ambiguous pair) is that; else the later offset; a skipped time keeps the earlier.
+  const before = zoneOffsetMs(asUtc - 86_400_000, zone);
+  const early = asUtc - before;
+  const after = zoneOffsetMs(early, zone);
+  if (after === before) return new Date(early).toISOString();
+  const late = asUtc - after;
+  return new Date(zoneOffsetMs(late, zone) === after ? late : early).toISOString();
+}

@@ -7183,10 +7183,17 @@ export interface components {
             deleted: true;
         };
         PassthroughResponse: {
-            /** @description The upstream's JSON answer, unchanged. */
+            /** @description The upstream's JSON answer in Ponte's vocabulary: money as decimal strings ("50.00"), date-times in ISO 8601 UTC, a list's items as an array, customers, payments, subscriptions and installment plans this workspace holds by their Ponte UUID (with `upstreamId` beside). In the Asaas dialect, the upstream's body exactly as sent, not enveloped. */
             data?: unknown;
             meta: {
                 requestId: string;
+                /** @description When the upstream answered a list: its paging. */
+                pagination?: {
+                    limit: number;
+                    offset: number;
+                    totalCount: number;
+                    hasMore: boolean;
+                };
                 upstream: {
                     /** @description The upstream's HTTP status. */
                     status: number;
@@ -16252,7 +16259,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -16262,6 +16269,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -18714,7 +18727,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -18724,6 +18737,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -24416,7 +24435,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -24426,6 +24445,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -24531,7 +24556,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -24541,6 +24566,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -24664,7 +24695,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -24674,6 +24705,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -24792,7 +24829,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -24802,6 +24839,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -24902,7 +24945,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -24912,6 +24955,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -25017,7 +25066,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -25027,6 +25076,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -25145,7 +25200,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -25155,6 +25210,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -25260,7 +25321,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -25270,6 +25331,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -25393,7 +25460,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -25403,6 +25470,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -25524,7 +25597,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -25534,6 +25607,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -25650,7 +25729,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -25660,6 +25739,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -25765,7 +25850,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -25775,6 +25860,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -25891,7 +25982,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -25901,6 +25992,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -26004,7 +26101,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26014,6 +26111,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -26135,7 +26238,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26145,6 +26248,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -26268,7 +26377,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26278,6 +26387,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -26396,7 +26511,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26406,6 +26521,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -26511,7 +26632,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26521,6 +26642,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -26639,7 +26766,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26649,6 +26776,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -26754,7 +26887,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26764,6 +26897,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -26887,7 +27026,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26897,6 +27036,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -27020,7 +27165,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -27030,6 +27175,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -27153,7 +27304,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -27163,6 +27314,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -27281,7 +27438,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -27291,6 +27448,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -27397,7 +27560,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -27407,6 +27570,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -27526,7 +27695,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -27536,6 +27705,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -27642,7 +27817,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -27652,6 +27827,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -27771,7 +27952,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -27781,6 +27962,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -27879,7 +28066,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -27889,6 +28076,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -27992,7 +28185,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -28002,6 +28195,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -28123,7 +28322,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -28133,6 +28332,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -28251,7 +28456,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -28261,6 +28466,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -28361,7 +28572,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -28371,6 +28582,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -28471,7 +28688,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -28481,6 +28698,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -28581,7 +28804,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -28591,6 +28814,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -28795,7 +29024,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -28805,6 +29034,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -28928,7 +29163,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -28938,6 +29173,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -29061,7 +29302,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -29071,6 +29312,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -29189,7 +29436,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -29199,6 +29446,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -29398,7 +29651,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -29408,6 +29661,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -29513,7 +29772,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -29523,6 +29782,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -29646,7 +29911,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -29656,6 +29921,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -29774,7 +30045,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -29784,6 +30055,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -29884,7 +30161,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -29894,6 +30171,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -29992,7 +30275,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -30002,6 +30285,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -30105,7 +30394,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -30115,6 +30404,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -30233,7 +30528,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -30243,6 +30538,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -30348,7 +30649,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -30358,6 +30659,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -30476,7 +30783,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -30486,6 +30793,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -30591,7 +30904,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -30601,6 +30914,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -30719,7 +31038,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -30729,6 +31048,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -30835,7 +31160,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -30845,6 +31170,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -30964,7 +31295,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -30974,6 +31305,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -31075,7 +31412,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -31085,6 +31422,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -31191,7 +31534,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -31201,6 +31544,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -31322,7 +31671,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -31332,6 +31681,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -31455,7 +31810,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -31465,6 +31820,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -31581,7 +31942,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -31591,6 +31952,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -31694,7 +32061,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -31704,6 +32071,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -31822,7 +32195,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -31832,6 +32205,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -31930,7 +32309,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -31940,6 +32319,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -32043,7 +32428,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -32053,6 +32438,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -32174,7 +32565,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -32184,6 +32575,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -32300,7 +32697,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -32310,6 +32707,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -32413,7 +32816,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -32423,6 +32826,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -32539,7 +32948,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -32549,6 +32958,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -32654,7 +33069,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -32664,6 +33079,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -32787,7 +33208,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -32797,6 +33218,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -32920,7 +33347,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -32930,6 +33357,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -33046,7 +33479,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -33056,6 +33489,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -33156,7 +33595,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -33166,6 +33605,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -33266,7 +33711,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -33276,6 +33721,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -33374,7 +33825,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -33384,6 +33835,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -33484,7 +33941,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -33494,6 +33951,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -33592,7 +34055,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -33602,6 +34065,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -33700,7 +34169,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -33710,6 +34179,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -33813,7 +34288,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -33823,6 +34298,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -33946,7 +34427,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -33956,6 +34437,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -34074,7 +34561,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -34084,6 +34571,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -34189,7 +34682,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -34199,6 +34692,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -34317,7 +34816,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -34327,6 +34826,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -34432,7 +34937,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -34442,6 +34947,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -34563,7 +35074,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -34573,6 +35084,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -34689,7 +35206,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -34699,6 +35216,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -34802,7 +35325,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -34812,6 +35335,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -34930,7 +35459,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -34940,6 +35469,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -35038,7 +35573,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -35048,6 +35583,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -35151,7 +35692,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -35161,6 +35702,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -35282,7 +35829,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -35292,6 +35839,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -35410,7 +35963,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -35420,6 +35973,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -35520,7 +36079,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -35530,6 +36089,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -35630,7 +36195,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -35640,6 +36205,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -35738,7 +36309,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -35748,6 +36319,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -35854,7 +36431,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -35864,6 +36441,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -35987,7 +36570,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -35997,6 +36580,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -36113,7 +36702,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -36123,6 +36712,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -36226,7 +36821,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -36236,6 +36831,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -36354,7 +36955,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -36364,6 +36965,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -36469,7 +37076,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -36479,6 +37086,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -36602,7 +37215,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -36612,6 +37225,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -36735,7 +37354,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -36745,6 +37364,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -36861,7 +37486,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -36871,6 +37496,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -36969,7 +37600,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -36979,6 +37610,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -37082,7 +37719,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -37092,6 +37729,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -37208,7 +37851,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -37218,6 +37861,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -37316,7 +37965,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -37326,6 +37975,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -37429,7 +38084,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -37439,6 +38094,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -37555,7 +38216,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -37565,6 +38226,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -37663,7 +38330,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -37673,6 +38340,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -37771,7 +38444,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -37781,6 +38454,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -37879,7 +38558,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -37889,6 +38568,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -37987,7 +38672,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -37997,6 +38682,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -38100,7 +38791,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -38110,6 +38801,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -38228,7 +38925,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -38238,6 +38935,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -38338,7 +39041,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -38348,6 +39051,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -38451,7 +39160,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -38461,6 +39170,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -38579,7 +39294,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -38589,6 +39304,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -38687,7 +39408,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -38697,6 +39418,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -38795,7 +39522,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -38805,6 +39532,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -38908,7 +39641,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -38918,6 +39651,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -39039,7 +39778,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -39049,6 +39788,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -39167,7 +39912,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -39177,6 +39922,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -39275,7 +40026,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -39285,6 +40036,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -39390,7 +40147,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -39400,6 +40157,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -39516,7 +40279,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -39526,6 +40289,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -39629,7 +40398,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -39639,6 +40408,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -39757,7 +40532,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -39767,6 +40542,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -39867,7 +40648,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -39877,6 +40658,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -39977,7 +40764,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -39987,6 +40774,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -40085,7 +40878,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -40095,6 +40888,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -40200,7 +40999,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -40210,6 +41009,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -40326,7 +41131,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -40336,6 +41141,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -40436,7 +41247,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -40446,6 +41257,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -40551,7 +41368,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -40561,6 +41378,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -40679,7 +41502,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -40689,6 +41512,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -40794,7 +41623,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -40804,6 +41633,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -40920,7 +41755,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -40930,6 +41765,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -41033,7 +41874,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -41043,6 +41884,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -41164,7 +42011,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -41174,6 +42021,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -41292,7 +42145,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -41302,6 +42155,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -41402,7 +42261,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -41412,6 +42271,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -41510,7 +42375,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -41520,6 +42385,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -41623,7 +42494,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -41633,6 +42504,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -41754,7 +42631,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -41764,6 +42641,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -41882,7 +42765,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -41892,6 +42775,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -41997,7 +42886,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -42007,6 +42896,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -42123,7 +43018,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -42133,6 +43028,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -42236,7 +43137,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -42246,6 +43147,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -42364,7 +43271,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -42374,6 +43281,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -42479,7 +43392,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -42489,6 +43402,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -42607,7 +43526,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -42617,6 +43536,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -42715,7 +43640,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -42725,6 +43650,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -42823,7 +43754,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -42833,6 +43764,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -42931,7 +43868,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -42941,6 +43878,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -43039,7 +43982,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -43049,6 +43992,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -43147,7 +44096,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -43157,6 +44106,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -43260,7 +44215,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -43270,6 +44225,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -43386,7 +44347,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -43396,6 +44357,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -43499,7 +44466,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -43509,6 +44476,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -43625,7 +44598,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -43635,6 +44608,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -43733,7 +44712,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -43743,6 +44722,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -43841,7 +44826,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -43851,6 +44836,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -43949,7 +44940,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -43959,6 +44950,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -44057,7 +45054,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -44067,6 +45064,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -44165,7 +45168,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -44175,6 +45178,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -44278,7 +45287,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -44288,6 +45297,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -44406,7 +45421,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -44416,6 +45431,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -44521,7 +45542,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -44531,6 +45552,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -44649,7 +45676,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -44659,6 +45686,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -44764,7 +45797,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -44774,6 +45807,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -44890,7 +45929,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -44900,6 +45939,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -45003,7 +46048,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -45013,6 +46058,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -45136,7 +46187,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -45146,6 +46197,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -45264,7 +46321,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -45274,6 +46331,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -45374,7 +46437,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -45384,6 +46447,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -45484,7 +46553,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -45494,6 +46563,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -45599,7 +46674,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -45609,6 +46684,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -45733,7 +46814,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -45743,6 +46824,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -45862,7 +46949,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -45872,6 +46959,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -45975,7 +47068,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -45985,6 +47078,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -46108,7 +47207,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -46118,6 +47217,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -46241,7 +47346,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -46251,6 +47356,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -46369,7 +47480,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upstream's answer in the success envelope. */
+            /** @description The upstream's answer in Ponte's vocabulary, in the success envelope. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -46379,6 +47490,12 @@ export interface operations {
                      * @example {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1

@@ -22,6 +22,7 @@ import {
   isUpstreamSubscription,
 } from "../subscriptions/adoption";
 import { upstreamEffect } from "./mapping";
+import { bearerEventData } from "../../compat/bearer-dialect";
 import { inTenant } from "../../db/tenant-scope";
 import { logLine, summarizeError } from "../../lib/log";
 
@@ -96,7 +97,7 @@ export async function receiveUpstreamWebhook(
 }
 
 async function reemit(deps: Deps, tenant: Tenant, envelope: UpstreamEnvelope, kind = upstreamEffect(envelope.event).kind) {
-  const { event, statement } = recordEvent(deps, tenant, kind, { ...envelope });
+  const { event, statement } = recordEvent(deps, tenant, kind, await bearerEventData(deps, tenant, envelope));
   await statement;
   dispatchEvents(deps, [event]);
 }
