@@ -648,7 +648,7 @@ export interface paths {
          * Stream a ponte-listen:// endpoint's deliveries over a WebSocket (npm run listen --transport ws)
          * @description **Permission:** `webhook_endpoints.manage` — an API key (bearer) that holds it.
          *
-         *     Upgrade to a WebSocket. The server sends `{type:"ready"}`, then `{type:"delivery",id,headers,body}` per attempt (the exact signed delivery); the client answers `{type:"result",id,status}` with its local receiver's status, which becomes the attempt's status (no answer within 9.5 s: 504). A newer connection replaces an older one.
+         *     Upgrade to a WebSocket. The server sends `{type:"ready"}`, then `{type:"delivery",id,headers,body}` per attempt (the exact signed delivery); the client answers `{type:"result",id,status}` with its local receiver's status, which becomes the attempt's status (no answer within 9.5 s: 504). A newer connection replaces an older one. Revoking or rotating the API key that opened the stream closes it (code 4001), and every delivery first re-checks that key: once it no longer holds (revoked, permission or workspace gone), the stream closes with 4001.
          */
         get: operations["webhook-endpoints-listen"];
         put?: never;
