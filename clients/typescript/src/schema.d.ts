@@ -5606,7 +5606,7 @@ export interface components {
                  * @example VALIDATION_FAILED
                  * @enum {string}
                  */
-                code: "BAD_REQUEST" | "MALFORMED_JSON" | "INVALID_BODY" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_INVALID" | "UNAUTHORIZED" | "ENVIRONMENT_MISMATCH" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_STATE" | "GATEWAY_ACCOUNT_MISSING" | "IN_USE" | "LAST_OWNER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UPSTREAM_ERROR" | "UPSTREAM_AUTH_FAILED" | "NOT_READY" | "UPSTREAM_TIMEOUT";
+                code: "BAD_REQUEST" | "MALFORMED_JSON" | "INVALID_BODY" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_INVALID" | "UNAUTHORIZED" | "ENVIRONMENT_MISMATCH" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_STATE" | "GATEWAY_ACCOUNT_MISSING" | "IN_USE" | "LAST_OWNER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "LIMIT_EXCEEDED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UPSTREAM_ERROR" | "UPSTREAM_AUTH_FAILED" | "NOT_READY" | "UPSTREAM_TIMEOUT";
                 message: string;
                 details: {
                     [key: string]: unknown;
@@ -23382,6 +23382,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflict: an idempotent request still in flight, or a state change the record's status does not allow. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large. */
             413: {
                 headers: {
@@ -23393,6 +23402,15 @@ export interface operations {
             };
             /** @description Unsupported Content-Type. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24362,6 +24380,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflict: an idempotent request still in flight, or a state change the record's status does not allow. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large. */
             413: {
                 headers: {
@@ -24373,6 +24400,15 @@ export interface operations {
             };
             /** @description Unsupported Content-Type. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
