@@ -5,6 +5,9 @@ import { randomUUID } from "node:crypto";
 import WebSocket from "ws";
 import { apiClient, expandEventPatterns, forwardDelivery, formatDeliveryLine, signatureValid, upstreamStatus } from "./listen.mjs";
 
+/** src/events/listen-stub.ts: the credential that opened the stream no longer holds. */
+const CREDENTIAL_CLOSE_CODE = 4001;
+
 export async function startWsListen({ api, key, organizationId, workspaceId, events, forwardTo, log = console.log, fetchImpl = fetch }) {
   const client = apiClient({ api, key, organizationId, workspaceId, fetchImpl });
   const endpoint = await client.createEndpoint(`ponte-listen://${randomUUID()}`, expandEventPatterns(events));
@@ -41,6 +44,12 @@ export async function startWsListen({ api, key, organizationId, workspaceId, eve
       });
       ws.on("close", (code, reason) => {
         if (closed) return;
+        if (code === CREDENTIAL_CLOSE_CODE) {
+          // The key was revoked or rotated (or lost the permission): reconnecting would only be refused.
+          closed = true;
+          log(`stream closed by the server: ${reason}. Not reconnecting; restart listen with a valid key.`);
+          return;
+        }
         log(`stream closed (${code} ${reason}); reconnecting in 2 s…`);
         setTimeout(() => {
           if (!closed)

@@ -4,10 +4,8 @@
 import type { Hono } from "hono";
 import { errorResponse } from "../http/error-handler";
 import { ok } from "../http/envelope";
+import { CreateFormulaBody, UpdateFormulaBody, ValidateFormulaBody } from "../modules/analytics/formula-schemas";
 import {
-  CreateFormulaBody,
-  UpdateFormulaBody,
-  ValidateFormulaBody,
   createFormula,
   deleteFormula,
   formulaSeries,

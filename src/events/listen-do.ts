@@ -3,9 +3,22 @@
 // nothing, and turns each delivery attempt into one message on it: the attempt's answer is the status the CLI
 // reports back after re-posting the delivery to the developer's machine. The endpoint row, and so its workspace,
 // decides which events reach it; the GET /api/v1/listen route lets only that workspace's keys attach.
+// Each socket is tagged with the API key that opened it: revoking or rotating that key closes it at once (POST
+// /close from src/modules/api-keys), and as a safety net every delivery first re-checks the key in D1, so a
+// socket whose key stopped holding (revoked, lost the permission, workspace archived) gets close code 4001 and
+// never another event.
 import { DurableObject } from "cloudflare:workers";
+import { credentialProblem, type HeldCredential } from "../access/credential-recheck";
 import { LIMITS, type Env } from "../config";
-import { DELIVER_PATH } from "./listen-stub";
+import {
+  CLOSE_PATH,
+  CREDENTIAL_CLOSE_CODE,
+  DELIVER_PATH,
+  keyTag,
+  LISTEN_KEY_HEADER,
+  LISTEN_PERMISSION,
+  LISTEN_WORKSPACE_HEADER,
+} from "./listen-stub";
 
 /** Server → CLI. */
 export interface ListenDeliveryMessage {
@@ -30,23 +43,43 @@ export class ListenDO extends DurableObject<Env> {
   private readonly pending = new Map<string, (status: number) => void>();
 
   override async fetch(request: Request): Promise<Response> {
-    if (request.headers.get("Upgrade")?.toLowerCase() === "websocket") return this.attach();
-    if (request.method === "POST" && new URL(request.url).pathname === DELIVER_PATH) return this.deliver(request);
+    if (request.headers.get("Upgrade")?.toLowerCase() === "websocket") return this.attach(request);
+    const path = request.method === "POST" ? new URL(request.url).pathname : null;
+    if (path === DELIVER_PATH) return this.deliver(request);
+    if (path === CLOSE_PATH) return this.closeKeySockets(request);
     return new Response("not found", { status: 404 });
   }
 
   /** A new CLI connection replaces any earlier one (one listener per endpoint). */
-  private attach(): Response {
+  private attach(request: Request): Response {
+    const apiKeyId = request.headers.get(LISTEN_KEY_HEADER);
+    const workspaceId = request.headers.get(LISTEN_WORKSPACE_HEADER);
+    if (!apiKeyId || !workspaceId) return new Response("the upgrade names no credential", { status: 400 });
     for (const old of this.ctx.getWebSockets()) old.close(4000, "replaced by a newer listen connection");
     const { 0: client, 1: server } = new WebSocketPair();
-    this.ctx.acceptWebSocket(server);
+    this.ctx.acceptWebSocket(server, [keyTag(apiKeyId)]);
+    const held: HeldCredential = { apiKeyId, workspaceId, permission: LISTEN_PERMISSION };
+    server.serializeAttachment(held);
     server.send(JSON.stringify({ type: "ready" }));
     return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** `{apiKeyId, reason}`: closes the sockets that key opened (it was revoked or rotated). */
+  private async closeKeySockets(request: Request): Promise<Response> {
+    const { apiKeyId, reason } = (await request.json()) as { apiKeyId: string; reason: string };
+    const sockets = this.ctx.getWebSockets(keyTag(apiKeyId));
+    for (const ws of sockets) closeForCredential(ws, reason);
+    return Response.json({ closed: sockets.length });
   }
 
   private async deliver(request: Request): Promise<Response> {
     const socket = this.ctx.getWebSockets()[0];
     if (!socket) return new Response("no listen CLI is connected", { status: 503 });
+    const problem = await credentialProblem(this.env.DB, socket.deserializeAttachment() as HeldCredential);
+    if (problem) {
+      closeForCredential(socket, problem);
+      return new Response(`the listen stream was closed: ${problem}`, { status: 503 });
+    }
     const id = crypto.randomUUID();
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => {
@@ -84,4 +117,11 @@ export class ListenDO extends DurableObject<Env> {
       ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
     } catch {}
   }
+}
+
+/** Close code 4001 with the reason (a close reason is at most 123 bytes). */
+function closeForCredential(ws: WebSocket, reason: string): void {
+  try {
+    ws.close(CREDENTIAL_CLOSE_CODE, reason.slice(0, 120));
+  } catch {}
 }

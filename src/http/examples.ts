@@ -155,6 +155,10 @@ const ERROR_SAMPLES: Readonly<Partial<Record<ErrorCode, { message: string; detai
   PAYLOAD_TOO_LARGE: { message: "Request body exceeds the limit of 1048576 bytes.", details: { limitBytes: 1048576 } },
   UNSUPPORTED_MEDIA_TYPE: { message: "Request bodies must be application/json (multipart/form-data for document uploads)." },
   IDEMPOTENCY_KEY_REUSED: { message: "This Idempotency-Key was already used with a different request (method, path or body)." },
+  LIMIT_EXCEEDED: {
+    message: "Formula 'margin' cannot be evaluated: a value reached 1.000e+16, past the bound of ±1e15.",
+    details: { key: "margin", limit: "1e15" },
+  },
   RATE_LIMITED: { message: "Too many requests for this credential; retry after 12 seconds.", details: { retryAfterSeconds: 12 } },
   INTERNAL_ERROR: { message: INTERNAL_ERROR_MESSAGE },
   UPSTREAM_ERROR: { message: "The upstream provider answered 500." },

@@ -2,8 +2,9 @@
  * Exchange rates (PLATFORM.md, expenses and aws-connections): BRL per unit of a foreign currency,
  * held as an exact scaled integer — micros, six decimals — and applied with BigInt, so converting
  * an amount never touches floating point. The one place the BRL value of a foreign amount is
- * computed.
+ * computed, and bounded like every amount: the BRL value may not pass MAX_MONEY_CENTS (R$ 1 billion).
  */
+import { MAX_MONEY_CENTS } from "./money";
 
 /** Decimals an exchange rate may carry ("5.123456"). */
 export const RATE_DECIMALS = 6;
@@ -39,9 +40,10 @@ export function formatExchangeRate(micros: number): string {
 
 /**
  * amount (cents of the foreign currency) × rate → BRL cents, rounded half-even (banker's rounding,
- * so a long series of conversions does not drift upwards). Exact for any safe-integer inputs.
+ * so a long series of conversions does not drift upwards). Exact for any safe-integer inputs; null when
+ * the result's magnitude passes MAX_MONEY_CENTS (the caller names the field in its 400).
  */
-export function toBrlCents(amountCents: number, rateMicros: number): number {
+export function toBrlCents(amountCents: number, rateMicros: number): number | null {
   const product = BigInt(amountCents) * BigInt(rateMicros);
   const negative = product < 0n;
   const abs = negative ? -product : product;
@@ -49,7 +51,6 @@ export function toBrlCents(amountCents: number, rateMicros: number): number {
   const remainder = abs % RATE_SCALE;
   const twice = remainder * 2n;
   if (twice > RATE_SCALE || (twice === RATE_SCALE && quotient % 2n === 1n)) quotient += 1n;
-  const cents = Number(negative ? -quotient : quotient);
-  if (!Number.isSafeInteger(cents)) throw new RangeError("converted amount is out of range");
-  return cents;
+  if (quotient > BigInt(MAX_MONEY_CENTS)) return null;
+  return Number(negative ? -quotient : quotient);
 }

@@ -24,16 +24,26 @@ describe("exchange rates", () => {
     expect(toBrlCents(3, 500_000)).toBe(2); // 0.015 → 0.02
     expect(toBrlCents(1, 1_500_000)).toBe(2); // 0.015 → 0.02
     expect(toBrlCents(1, 2_500_000)).toBe(2); // 0.025 → 0.02
-    expect(toBrlCents(100_000_000_000, 5_432_101)).toBe(543_210_100_000); // 1e17+ intermediate, exact
-    expect(() => toBrlCents(100_000_000_000, 999_999_999_999)).toThrow(RangeError);
+    expect(toBrlCents(18_400_000_000, 5_432_101)).toBe(99_950_658_400); // 1e17 intermediate, exact
+  });
+
+  it("answers null past the bound on every amount (R$ 1 billion), never an unsafe integer", () => {
+    expect(toBrlCents(20_000_000_000, 5_000_000)).toBe(100_000_000_000); // exactly R$ 1 billion
+    expect(toBrlCents(20_000_000_001, 5_000_000)).toBeNull();
+    expect(toBrlCents(100_000_000_000, 5_432_101)).toBeNull();
+    expect(toBrlCents(100_000_000_000, 999_999_999_999)).toBeNull();
   });
 
   test.prop([fc.integer({ min: 0, max: 100_000_000_000 }), fc.integer({ min: 1, max: 50_000_000 })])(
     "never further than half a cent from the exact product",
     (amount, rate) => {
       const exactTimesScale = BigInt(amount) * BigInt(rate);
-      const diff = BigInt(toBrlCents(amount, rate)) * 1_000_000n - exactTimesScale;
-      expect(diff <= 500_000n && diff >= -500_000n).toBe(true);
+      const cents = toBrlCents(amount, rate);
+      if (cents === null) expect(exactTimesScale > 100_000_000_000n * 1_000_000n).toBe(true);
+      else {
+        const diff = BigInt(cents) * 1_000_000n - exactTimesScale;
+        expect(diff <= 500_000n && diff >= -500_000n).toBe(true);
+      }
     },
   );
 });

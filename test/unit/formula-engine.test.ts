@@ -1,14 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  Dec,
-  evaluate,
-  findCycle,
-  formatValue,
-  parseFormula,
-  unknownVariable,
-  type Value,
-} from "../../src/modules/analytics/formula-engine";
+import { Dec, evaluate, formatValue, parseFormula, unknownVariable, type Value } from "../../src/modules/analytics/formula-engine";
+import { findCycle } from "../../src/modules/analytics/formula-graph";
+import { FormulaLimitError } from "../../src/modules/analytics/formula-limits";
 
 function parsed(expression: string) {
   const r = parseFormula(expression);
@@ -180,5 +174,33 @@ describe("cycles between formulas", () => {
     expect(findCycle("a", (k) => (k === "a" ? ["a"] : []))).toEqual(["a", "a"]);
     const diamond: Record<string, string[]> = { a: ["b", "c"], b: ["d"], c: ["d"], d: [] };
     expect(findCycle("a", (k) => diamond[k] ?? [])).toBeNull();
+  });
+});
+
+describe("formula bounds (README Security → Limits)", () => {
+  it("refuses literals past ±1e15, 20 significant digits or 20 decimals, at the literal's position", () => {
+    expect(refused("1 + 1e200000")).toEqual({ position: 4, message: "'1e200000' is out of bounds: numbers must lie within ±1e15" });
+    expect(refused("1e999999999").message).toContain("±1e15");
+    expect(refused("1000000000000000.1").message).toContain("±1e15");
+    expect(refused("0.000000000000000000001").message).toContain("at most 20 decimals");
+    expect(refused("1.23456789012345678901").message).toContain("at most 20 significant digits");
+    expect(parsed("1e15 + 0.00000000000000000001 + 12345678901234.567890").variables).toEqual([]);
+  });
+
+  it("counts terms and refuses an expression of more than 100", () => {
+    // +, min(), a, 1, *, unary minus, b, 2
+    expect(parsed("min(a, 1) + -b * 2").terms).toBe(8);
+    const ones = (n: number) => Array.from({ length: n }, () => "1").join("+");
+    expect(parsed(ones(50)).terms).toBe(99);
+    expect(refused(ones(51)).message).toBe("an expression may have at most 100 terms (numbers, variables, operators, calls)");
+  });
+
+  it("a value past ±1e15 while evaluating throws FormulaLimitError, quickly; products and quotients keep 20 decimals", () => {
+    const started = Date.now();
+    expect(() => evaluate(parsed("(1e15/7)*(1e15/7)").ast, () => null)).toThrow(FormulaLimitError);
+    expect(() => evaluate(parsed("x * 1").ast, () => new Dec("1e16"))).toThrow("past the bound of ±1e15");
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(evaluate(parsed("1 / 3 * 3").ast, () => null)?.toFixed()).toBe("0.99999999999999999999");
+    expect(evaluate(parsed("0.0000000001 * 0.0000000001 * 0.1").ast, () => null)?.toFixed()).toBe("0");
   });
 });

@@ -1,7 +1,7 @@
 // `npm run listen --transport ws` on the server side: GET /api/v1/listen upgrades to a WebSocket held by the endpoint's
 // ListenDO; every attempt of a ponte-listen:// endpoint is one message on it, answered by the CLI's local status; only
 // the endpoint's own workspace can attach, and another workspace's events never reach the stream.
-import { SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { verifyWebhookSignature } from "../../src/events/signature";
 import type { AttemptResult, Reply } from "./bodies";
@@ -21,7 +21,7 @@ afterEach(() => {
 });
 
 /** Opens the stream as the CLI does; returns the socket and a queue of the messages it receives. */
-async function listen(tenant: TestTenant, endpointId: string) {
+async function listen(tenant: Pick<TestTenant, "key">, endpointId: string) {
   const res = await SELF.fetch(`${BASE}/api/v1/listen?endpointId=${endpointId}`, {
     headers: { Upgrade: "websocket", Authorization: `Bearer ${tenant.key}` },
   });
@@ -39,7 +39,10 @@ async function listen(tenant: TestTenant, endpointId: string) {
     else inbox.push(m);
   });
   const next = () => (inbox.length > 0 ? Promise.resolve(inbox.shift()) : new Promise<unknown>((resolve) => waiters.push(resolve)));
-  return { ws, next, inbox };
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.addEventListener("close", (e) => resolve({ code: e.code, reason: e.reason })),
+  );
+  return { ws, next, inbox, closed };
 }
 
 const listenEndpoint = (tenant: TestTenant, eventKinds = ["*"]) =>
@@ -131,5 +134,82 @@ describe("GET /api/v1/listen", () => {
       body: { url: "ponte-listen://not-a-session", eventKinds: ["*"] },
     });
     expectError(res, 400, "VALIDATION_FAILED");
+  });
+
+  describe("the credential that opened a stream", () => {
+    /** A stream opened with its own key (not the tenant's, which the test keeps using), past its ready message. */
+    async function streamOfOwnKey(tenant: TestTenant, permissions?: string[]) {
+      const listener = await seedApiKey(tenant.organizationId, null, permissions ? { permissions } : {});
+      const endpoint = await listenEndpoint(tenant);
+      const stream = await listen(listener, endpoint.id);
+      expect(await stream.next()).toEqual({ type: "ready" });
+      return { listener, endpoint, stream };
+    }
+
+    const ping = (tenant: TestTenant, endpointId: string) =>
+      call<Reply<AttemptResult>>("POST", `/api/v1/webhook-endpoints/${endpointId}/test`, { key: tenant.key });
+
+    it("revoking the key closes its stream at once (4001) and nothing more reaches it; another key's stream stays", async () => {
+      const tenant = await seedTenant();
+      const revoked = await streamOfOwnKey(tenant);
+      const kept = await streamOfOwnKey(tenant);
+
+      const res = await call("POST", `/api/v1/api-keys/${revoked.listener.apiKeyId}/revoke`, { key: tenant.key });
+      expect(res.status).toBe(200);
+      expect(await revoked.stream.closed).toEqual({ code: 4001, reason: "the API key has been revoked" });
+
+      const after = await ping(tenant, revoked.endpoint.id);
+      expect(after.body.data).toMatchObject({ succeeded: false, statusCode: 503 });
+      expect(revoked.stream.inbox).toEqual([]);
+
+      // The other key's stream still relays.
+      const pending = ping(tenant, kept.endpoint.id);
+      const msg = (await kept.stream.next()) as DeliveryMessage;
+      kept.stream.ws.send(JSON.stringify({ type: "result", id: msg.id, status: 204 }));
+      expect((await pending).body.data).toMatchObject({ succeeded: true, statusCode: 204 });
+      // And the revoked key cannot open a new one.
+      const reopen = await call("GET", `/api/v1/listen?endpointId=${revoked.endpoint.id}`, {
+        key: revoked.listener.key,
+        headers: { Upgrade: "websocket" },
+      });
+      expectError(reopen, 401, "UNAUTHORIZED");
+    });
+
+    it("rotating the key closes its stream at once (4001)", async () => {
+      const tenant = await seedTenant();
+      const { listener, stream } = await streamOfOwnKey(tenant);
+      const res = await call("POST", `/api/v1/api-keys/${listener.apiKeyId}/rotate`, { key: tenant.key });
+      expect(res.status).toBe(201);
+      expect(await stream.closed).toEqual({ code: 4001, reason: "the API key has been rotated" });
+    });
+
+    it("a key revoked behind the stream's back (no close call) is caught by the re-check before the next delivery", async () => {
+      const tenant = await seedTenant();
+      const { listener, endpoint, stream } = await streamOfOwnKey(tenant);
+      await env.DB.prepare("UPDATE api_keys SET revoked_at = ?1 WHERE id = ?2").bind(new Date().toISOString(), listener.apiKeyId).run();
+
+      const res = await ping(tenant, endpoint.id);
+      expect(res.body.data).toMatchObject({ succeeded: false, statusCode: 503 });
+      expect(await stream.closed).toEqual({ code: 4001, reason: "the API key has been revoked" });
+      expect(stream.inbox).toEqual([]);
+    });
+
+    it("a key that lost webhook_endpoints.manage, or whose workspace was archived, gets no delivery either", async () => {
+      const tenant = await seedTenant();
+      const demoted = await streamOfOwnKey(tenant);
+      await env.DB.prepare("UPDATE api_keys SET permissions = ?1 WHERE id = ?2")
+        .bind(JSON.stringify(["webhook_endpoints.read"]), demoted.listener.apiKeyId)
+        .run();
+      expect((await ping(tenant, demoted.endpoint.id)).body.data).toMatchObject({ succeeded: false, statusCode: 503 });
+      expect(await demoted.stream.closed).toEqual({ code: 4001, reason: "the API key lacks 'webhook_endpoints.manage'" });
+
+      const archived = await streamOfOwnKey(tenant);
+      await env.DB.prepare("UPDATE workspaces SET archived_at = ?1 WHERE id = ?2").bind(new Date().toISOString(), tenant.workspaceId).run();
+      // The tenant's own key is refused now too (once its cached lookup expires): drive an attempt from the queue.
+      const event = await insertEvent(tenant, "payment.received");
+      await consume([{ eventId: event.id }]);
+      expect(await archived.stream.closed).toEqual({ code: 4001, reason: "the workspace is archived" });
+      expect(archived.stream.inbox).toEqual([]);
+    });
   });
 });

@@ -648,7 +648,7 @@ export interface paths {
          * Stream a ponte-listen:// endpoint's deliveries over a WebSocket (npm run listen --transport ws)
          * @description **Permission:** `webhook_endpoints.manage` — an API key (bearer) that holds it.
          *
-         *     Upgrade to a WebSocket. The server sends `{type:"ready"}`, then `{type:"delivery",id,headers,body}` per attempt (the exact signed delivery); the client answers `{type:"result",id,status}` with its local receiver's status, which becomes the attempt's status (no answer within 9.5 s: 504). A newer connection replaces an older one.
+         *     Upgrade to a WebSocket. The server sends `{type:"ready"}`, then `{type:"delivery",id,headers,body}` per attempt (the exact signed delivery); the client answers `{type:"result",id,status}` with its local receiver's status, which becomes the attempt's status (no answer within 9.5 s: 504). A newer connection replaces an older one. Revoking or rotating the API key that opened the stream closes it (code 4001), and every delivery first re-checks that key: once it no longer holds (revoked, permission or workspace gone), the stream closes with 4001.
          */
         get: operations["webhook-endpoints-listen"];
         put?: never;
@@ -5606,7 +5606,7 @@ export interface components {
                  * @example VALIDATION_FAILED
                  * @enum {string}
                  */
-                code: "BAD_REQUEST" | "MALFORMED_JSON" | "INVALID_BODY" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_INVALID" | "UNAUTHORIZED" | "ENVIRONMENT_MISMATCH" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_STATE" | "GATEWAY_ACCOUNT_MISSING" | "IN_USE" | "LAST_OWNER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UPSTREAM_ERROR" | "UPSTREAM_AUTH_FAILED" | "NOT_READY" | "UPSTREAM_TIMEOUT";
+                code: "BAD_REQUEST" | "MALFORMED_JSON" | "INVALID_BODY" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_INVALID" | "UNAUTHORIZED" | "ENVIRONMENT_MISMATCH" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_STATE" | "GATEWAY_ACCOUNT_MISSING" | "IN_USE" | "LAST_OWNER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "LIMIT_EXCEEDED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UPSTREAM_ERROR" | "UPSTREAM_AUTH_FAILED" | "NOT_READY" | "UPSTREAM_TIMEOUT";
                 message: string;
                 details: {
                     [key: string]: unknown;
@@ -23401,6 +23401,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflict: an idempotent request still in flight, or a state change the record's status does not allow. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large. */
             413: {
                 headers: {
@@ -23412,6 +23421,15 @@ export interface operations {
             };
             /** @description Unsupported Content-Type. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24381,6 +24399,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflict: an idempotent request still in flight, or a state change the record's status does not allow. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large. */
             413: {
                 headers: {
@@ -24392,6 +24419,15 @@ export interface operations {
             };
             /** @description Unsupported Content-Type. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

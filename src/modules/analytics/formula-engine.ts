@@ -5,8 +5,10 @@
 // + - * / ; unary minus; parentheses; min(a, b, …), max(a, b, …), abs(x), round(x, digits),
 // if(cond, a, b) where cond is one comparison (< <= > >= == !=) of two values. Anything else is refused
 // with the 0-based position and the reason. Division by zero (and anything computed from it) is null.
+// Bounds on literals, values and terms: ./formula-limits.ts.
 import Big from "big.js";
 import jsep from "jsep";
+import { bounded, FORMULA_LIMITS, literalProblem } from "./formula-limits";
 
 /** big.js with our settings, so the global constructor stays untouched. */
 export const Dec = Big();
@@ -37,6 +39,8 @@ export interface ParsedFormula {
   ast: FormulaNode;
   /** Every variable name, once, in order of first use, with that first position. */
   variables: { name: string; position: number }[];
+  /** How many terms (numbers, variables, operators, calls) the expression has: its evaluation work. */
+  terms: number;
 }
 
 export const FUNCTIONS = ["min", "max", "abs", "round", "if"] as const;
@@ -50,6 +54,8 @@ const MAX_ROUND_DIGITS = 10;
 // since tokens nest: a group holds tokens).
 type Positioned = jsep.Expression & { start?: number; end?: number };
 let starts: number[] = [];
+/** Terms converted so far in the expression being parsed (reset by parseFormula). */
+let terms = 0;
 jsep.hooks.add("gobble-token", function (this: jsep.HookScope, env: { node?: jsep.Expression }) {
   const code = this.code;
   starts.push(this.index);
@@ -117,15 +123,24 @@ function describe(node: jsep.Expression): string {
 function convert(source: string, node: jsep.Expression, depth: number, from: number): FormulaNode {
   if (depth > MAX_DEPTH) throw new Refusal(startOf(node, from), `expression nested more than ${MAX_DEPTH} deep`);
   const at = startOf(node, from);
+  if (++terms > FORMULA_LIMITS.maxTermsPerExpression)
+    throw new Refusal(
+      at,
+      `an expression may have at most ${FORMULA_LIMITS.maxTermsPerExpression} terms (numbers, variables, operators, calls)`,
+    );
   switch (node.type) {
     case "Literal": {
       const lit = node as jsep.Literal;
       if (typeof lit.value !== "number") throw new Refusal(at, `${describe(node)} is not allowed; only numbers`);
+      let value: Decimal;
       try {
-        return { kind: "number", value: new Dec(lit.raw) };
+        value = new Dec(lit.raw);
       } catch {
         throw new Refusal(at, `'${lit.raw}' is not a number`);
       }
+      const problem = literalProblem(value);
+      if (problem) throw new Refusal(at, `'${lit.raw.length > 40 ? `${lit.raw.slice(0, 40)}…` : lit.raw}' is out of bounds: ${problem}`);
+      return { kind: "number", value };
     }
     case "Identifier":
       return { kind: "variable", name: (node as jsep.Identifier).name, position: at };
@@ -263,6 +278,7 @@ export function parseFormula(expression: string): { ok: true; formula: ParsedFor
   }
   let tree: jsep.Expression;
   starts = [];
+  terms = 0;
   try {
     tree = jsep(expression);
   } catch (err) {
@@ -276,7 +292,8 @@ export function parseFormula(expression: string): { ok: true; formula: ParsedFor
     const ast = convert(expression, tree, 0, 0);
     const vars = new Map<string, number>();
     collect(ast, vars);
-    return { ok: true, formula: { ast, variables: [...vars].map(([name, position]) => ({ name, position })) } };
+    const variables = [...vars].map(([name, position]) => ({ name, position }));
+    return { ok: true, formula: { ast, variables, terms } };
   } catch (err) {
     if (err instanceof Refusal) return { ok: false, error: { position: err.position, message: err.message } };
     throw err;
@@ -296,8 +313,16 @@ export function unknownVariable(formula: ParsedFormula, isKnown: (name: string) 
 
 export type Value = Decimal | null;
 
-/** Evaluates with exact decimals; null when a variable is null or a division by zero happens. */
+/**
+ * Evaluates with decimals rounded to FORMULA_LIMITS.maxDecimals; null when a variable is null or a division by zero
+ * happens. Throws FormulaLimitError when a value (a variable's too) passes ±FORMULA_LIMITS.maxMagnitude.
+ */
 export function evaluate(node: FormulaNode, resolve: (name: string) => Value): Value {
+  const v = evaluateUnbounded(node, resolve);
+  return v === null ? null : bounded(v);
+}
+
+function evaluateUnbounded(node: FormulaNode, resolve: (name: string) => Value): Value {
   switch (node.kind) {
     case "number":
       return node.value;
@@ -360,31 +385,6 @@ export function evaluate(node: FormulaNode, resolve: (name: string) => Value): V
       return evaluate(holds ? node.whenTrue : node.whenFalse, resolve);
     }
   }
-}
-
-/**
- * The first cycle reachable from `start` in the formula dependency graph (formula key → the formula
- * keys it uses), as the path `[start, …, start]`; null when there is none.
- */
-export function findCycle(start: string, dependsOn: (key: string) => readonly string[]): string[] | null {
-  const onPath = new Set<string>();
-  const done = new Set<string>();
-  const path: string[] = [];
-  const visit = (key: string): string[] | null => {
-    if (onPath.has(key)) return [...path.slice(path.indexOf(key)), key];
-    if (done.has(key)) return null;
-    onPath.add(key);
-    path.push(key);
-    for (const next of dependsOn(key)) {
-      const cycle = visit(next);
-      if (cycle) return cycle;
-    }
-    path.pop();
-    onPath.delete(key);
-    done.add(key);
-    return null;
-  };
-  return visit(start);
 }
 
 /** A result as a wire string: 2 decimals for BRL, otherwise up to 6 (half-even), no exponent. */

@@ -1,8 +1,10 @@
 // Formulas (PLATFORM.md): merchant-defined metrics over the catalogue, `expenses.<categoryKey>` and other
-// formulas. Saved only when the expression parses, every variable exists and no cycle forms; their series
-// evaluate the AST per period with exact decimals over the same daily rollups as the metrics.
-import { z } from "@hono/zod-openapi";
-import { and, eq, ne } from "drizzle-orm";
+// formulas. Saved only when the expression parses, every variable exists and no cycle forms (checked again by
+// the write itself, ./formula-graph.ts); their series evaluate the AST per period with bounded decimals
+// (./formula-limits.ts) over the same daily rollups as the metrics.
+import type { z } from "@hono/zod-openapi";
+import { and, eq, ne, sql } from "drizzle-orm";
+import { changedRows, insertWhere } from "../../db/guarded-insert";
 import { type Principal, requirePermission, tenantOf } from "../../access/principal";
 import { newestFirstPage } from "../../db/paging";
 import { costCategories, formulas } from "../../db/schema";
@@ -14,74 +16,21 @@ import { newId } from "../../lib/ids";
 import type { Tenant } from "../../lib/tenant";
 import {
   evaluate,
-  findCycle,
   type FormulaError,
   type FormulaNode,
-  MAX_EXPRESSION_LENGTH,
   type ParsedFormula,
   parseFormula,
   unknownVariable,
   type Value,
 } from "./formula-engine";
+import { closesNoCycle, findCycle, reaches } from "./formula-graph";
+import type { CreateFormulaBody, UpdateFormulaBody } from "./formula-schemas";
+import { FORMULA_LIMITS, FormulaLimitError } from "./formula-limits";
 import { categoryExpenses, type DailyData, METRIC_KEYS, metricDefinition, metricValue, type Period, type Unit } from "./metric-catalogue";
-import { loadDaily, resolveRange, type SeriesQuery, type SeriesResult, seriesOf } from "./metrics-service";
+import { loadDaily, periodsOf, resolveRange, type SeriesQuery, type SeriesResult, seriesOf } from "./metrics-service";
 
 export type FormulaRow = typeof formulas.$inferSelect;
 export const MAX_FORMULAS_PER_WORKSPACE = 200;
-
-const UnitEnum = z.enum(["BRL", "COUNT", "PERCENT"]);
-const Key = z
-  .string()
-  .regex(/^[a-z][a-z0-9_]{0,62}$/, "lowercase letters, digits and _, starting with a letter (at most 63)")
-  .refine((k) => !METRIC_KEYS.has(k) && k !== "expenses", "is a metric key; formulas need their own key");
-const Expression = z.string().trim().min(1).max(MAX_EXPRESSION_LENGTH);
-
-export const CreateFormulaBody = z
-  .object({
-    key: Key.openapi({ description: "Slug, unique in the workspace; other formulas use it as a variable. Not a metric key." }),
-    name: z.string().trim().min(1).max(120),
-    expression: Expression.openapi({ example: "(revenue - payment_fees - expenses) / revenue * 100" }),
-    unit: UnitEnum,
-    description: z.string().max(500).nullable().optional(),
-  })
-  .openapi("CreateFormula");
-export const UpdateFormulaBody = z
-  .object({
-    key: Key.optional(),
-    name: z.string().trim().min(1).max(120).optional(),
-    expression: Expression.optional(),
-    unit: UnitEnum.optional(),
-    description: z.string().max(500).nullable().optional(),
-  })
-  .openapi("UpdateFormula");
-export const ValidateFormulaBody = z.object({ expression: z.string().max(MAX_EXPRESSION_LENGTH) }).openapi("ValidateFormula");
-
-export const Formula = z
-  .object({
-    id: z.uuid(),
-    object: z.literal("formula"),
-    key: z.string(),
-    name: z.string(),
-    expression: z.string(),
-    unit: UnitEnum,
-    description: z.string().nullable(),
-    variables: z.array(z.string()).openapi({ description: "The variables the expression uses, in order of first use." }),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  })
-  .openapi("Formula");
-export const FormulaValidation = z
-  .object({
-    valid: z.literal(true),
-    variables: z.array(
-      z.object({
-        name: z.string(),
-        kind: z.enum(["metric", "expenses", "formula"]),
-        position: z.number().int().openapi({ description: "0-based position of its first use." }),
-      }),
-    ),
-  })
-  .openapi("FormulaValidation");
 
 export function presentFormula(row: FormulaRow) {
   const parsed = parseFormula(row.expression);
@@ -146,7 +95,29 @@ function check(expression: string, vocab: Vocabulary, selfKey: string | null): P
       throw expressionError({ position: first.position, message: `formulas would depend on each other in a cycle: ${cycle.join(" → ")}` });
     }
   }
+  const terms = termsWithDependencies(parsed.formula, vocab, selfKey);
+  if (terms > FORMULA_LIMITS.maxTermsWithDependencies)
+    throw expressionError({
+      position: 0,
+      message: `with the formulas it uses it has ${terms} terms; at most ${FORMULA_LIMITS.maxTermsWithDependencies} are allowed`,
+    });
   return parsed.formula;
+}
+
+/** The expression's terms plus those of every formula it reaches (each once): the work of evaluating one point. */
+function termsWithDependencies(formula: ParsedFormula, vocab: Vocabulary, selfKey: string | null): number {
+  let terms = formula.terms;
+  const seen = new Set<string>(selfKey ? [selfKey] : []);
+  const queue = formulaRefs(formula);
+  for (let key = queue.shift(); key !== undefined; key = queue.shift()) {
+    const row = seen.has(key) ? undefined : vocab.formulas.get(key);
+    seen.add(key);
+    const parsed = row ? parseFormula(row.expression) : null;
+    if (!parsed?.ok) continue;
+    terms += parsed.formula.terms;
+    queue.push(...formulaRefs(parsed.formula));
+  }
+  return terms;
 }
 
 const formulaRefs = (f: ParsedFormula) => f.variables.map((v) => v.name).filter((n) => kindOf(n) === "formula");
@@ -176,10 +147,7 @@ export async function createFormula(deps: Deps, principal: Principal, input: z.i
   const tenant = tenantOf(principal);
   const vocab = await vocabulary(deps, tenant);
   if (vocab.formulas.has(input.key)) throw keyTaken(input.key);
-  if (vocab.formulas.size >= MAX_FORMULAS_PER_WORKSPACE)
-    throw new ApiError("CONFLICT", `A workspace holds at most ${MAX_FORMULAS_PER_WORKSPACE} formulas.`, {
-      limit: MAX_FORMULAS_PER_WORKSPACE,
-    });
+  if (vocab.formulas.size >= MAX_FORMULAS_PER_WORKSPACE) throw capReached();
   const parsed = check(input.expression, vocab, input.key);
   const now = deps.now().toISOString();
   const row: FormulaRow = {
@@ -194,10 +162,23 @@ export async function createFormula(deps: Deps, principal: Principal, input: z.i
     createdAt: now,
     updatedAt: now,
   };
-  const inserted = await deps.db.insert(formulas).values(row).onConflictDoNothing().returning({ id: formulas.id });
-  if (inserted.length === 0) throw keyTaken(input.key);
+  // The cap, the key and the cycle check are part of the insert: concurrent creates cannot pass 200 or close a cycle.
+  const underCap = sql`(SELECT count(*) FROM ${formulas} WHERE ${inTenant(formulas, tenant)}) < ${MAX_FORMULAS_PER_WORKSPACE}`;
+  const guard = and(underCap, closesNoCycle(tenant, row, row.formulaRefs)) ?? underCap;
+  const inserted = await insertWhere(deps.db, formulas, row, guard).onConflictDoNothing();
+  if (changedRows(inserted) === 0) {
+    const now = await vocabulary(deps, tenant);
+    if (now.formulas.has(input.key)) throw keyTaken(input.key);
+    if (now.formulas.size >= MAX_FORMULAS_PER_WORKSPACE) throw capReached();
+    check(input.expression, now, input.key); // names the cycle a concurrent save closed
+    throw changedMeanwhile(row.id);
+  }
   return presentFormula(row);
 }
+
+const capReached = () =>
+  new ApiError("CONFLICT", `A workspace holds at most ${MAX_FORMULAS_PER_WORKSPACE} formulas.`, { limit: MAX_FORMULAS_PER_WORKSPACE });
+const changedMeanwhile = (id: string) => new ApiError("CONFLICT", "The formulas changed meanwhile; read them and try again.", { id });
 
 export async function listFormulas(deps: Deps, principal: Principal, page: PageRequest) {
   requirePermission(principal, "analytics.read");
@@ -244,13 +225,21 @@ export async function updateFormula(deps: Deps, principal: Principal, id: string
   const updated = await deps.db
     .update(formulas)
     .set(changes)
-    .where(and(eq(formulas.id, row.id), eq(formulas.updatedAt, row.updatedAt)))
+    .where(and(eq(formulas.id, row.id), eq(formulas.updatedAt, row.updatedAt), closesNoCycle(tenant, next, next.formulaRefs)))
     .returning({ id: formulas.id })
     .catch((err: unknown) => {
       if (String(err).includes("UNIQUE")) throw keyTaken(key);
       throw err;
     });
-  if (updated.length === 0) throw new ApiError("CONFLICT", "The formula changed meanwhile; read it and try again.", { id });
+  if (updated.length === 0) {
+    const current = await findFormulaRow(deps, tenant, id);
+    if (current.updatedAt === row.updatedAt) {
+      const now = await vocabulary(deps, tenant);
+      now.formulas.delete(row.key);
+      check(expression, now, key); // names the cycle a concurrent save closed
+    }
+    throw changedMeanwhile(id);
+  }
   return presentFormula(next);
 }
 
@@ -262,23 +251,42 @@ export async function deleteFormula(deps: Deps, principal: Principal, id: string
     .select({ key: formulas.key, refs: formulas.formulaRefs })
     .from(formulas)
     .where(and(inTenant(formulas, tenant), ne(formulas.id, row.id)));
-  const usedBy = users.filter((u) => u.refs.includes(row.key)).map((u) => u.key);
+  // A formula caught in a cycle with this one (only a write that bypassed the checks can make one) does not block it.
+  const refsOf = new Map(users.map((u) => [u.key, u.refs]));
+  refsOf.set(row.key, row.formulaRefs);
+  const dependsOn = (key: string) => refsOf.get(key) ?? [];
+  const usedBy = users.filter((u) => u.refs.includes(row.key) && !reaches(row.key, u.key, dependsOn)).map((u) => u.key);
   if (usedBy.length > 0)
     throw new ApiError("IN_USE", `Formulas ${usedBy.join(", ")} use '${row.key}'; delete or change them first.`, { usedBy });
   await deps.db.delete(formulas).where(and(eq(formulas.id, row.id), inTenant(formulas, tenant)));
   return { id: row.id, object: "formula" as const, deleted: true as const };
 }
 
-/** What a formula needs: the stored metrics its variables read (through nested formulas), and whether a total makes sense. */
+/**
+ * What a formula needs: the stored metrics its variables read (through nested formulas), whether a total makes
+ * sense, and its terms with those of the formulas it uses. 409 when the formulas it reaches form a cycle (only a
+ * write that bypassed the checks can store one), naming them.
+ */
 function requirements(root: FormulaRow, vocab: Vocabulary) {
   const stored = new Set<string>();
   let hasTotal = true;
+  let terms = 0;
   const asts = new Map<string, FormulaNode>();
+  const path: string[] = [];
   const visit = (f: FormulaRow) => {
+    const onPath = path.indexOf(f.key);
+    if (onPath >= 0) {
+      const cycle = [...path.slice(onPath), f.key];
+      throw new ApiError("INVALID_STATE", `Formulas ${cycle.join(" → ")} depend on each other in a cycle; change or delete one of them.`, {
+        cycle,
+      });
+    }
     if (asts.has(f.key)) return;
     const parsed = parseFormula(f.expression);
     if (!parsed.ok) throw expressionError(parsed.error); // stored formulas always parse; a grammar change would land here
     asts.set(f.key, parsed.formula.ast);
+    terms += parsed.formula.terms;
+    path.push(f.key);
     for (const { name } of parsed.formula.variables) {
       const kind = kindOf(name);
       if (kind === "metric") {
@@ -292,9 +300,14 @@ function requirements(root: FormulaRow, vocab: Vocabulary) {
         if (nested) visit(nested);
       }
     }
+    path.pop();
   };
   visit(root);
-  return { stored: [...stored], hasTotal, asts };
+  return { stored: [...stored], hasTotal, asts, terms };
+}
+
+function limitExceeded(row: FormulaRow, message: string, limit: number | string): ApiError {
+  return new ApiError("LIMIT_EXCEEDED", `Formula '${row.key}' cannot be evaluated: ${message}.`, { key: row.key, limit });
 }
 
 function evaluator(vocab: Vocabulary, asts: Map<string, FormulaNode>, data: DailyData) {
@@ -320,13 +333,31 @@ function evaluator(vocab: Vocabulary, asts: Map<string, FormulaNode>, data: Dail
 
 async function seriesForRow(deps: Deps, tenant: Tenant, row: FormulaRow, query: SeriesQuery, vocab?: Vocabulary): Promise<SeriesResult> {
   const words = vocab ?? (await vocabulary(deps, tenant));
-  const { stored, hasTotal, asts } = requirements(row, words);
+  const { stored, hasTotal, asts, terms } = requirements(row, words);
+  if (terms > FORMULA_LIMITS.maxTermsWithDependencies)
+    throw limitExceeded(
+      row,
+      `with the formulas it uses it has ${terms} terms (at most ${FORMULA_LIMITS.maxTermsWithDependencies})`,
+      FORMULA_LIMITS.maxTermsWithDependencies,
+    );
   const range = await resolveRange(deps, tenant, query);
+  const work = terms * (periodsOf(range.from, range.to, range.interval).length + (hasTotal ? 1 : 0));
+  if (work > FORMULA_LIMITS.maxTermsPerSeries)
+    throw limitExceeded(
+      row,
+      `this series would evaluate ${work} terms, at most ${FORMULA_LIMITS.maxTermsPerSeries} per request; use a shorter range or a longer interval`,
+      FORMULA_LIMITS.maxTermsPerSeries,
+    );
   const data = await loadDaily(deps, tenant, stored, range.from, range.to);
   const formulaValue = evaluator(words, asts, data);
   const unit = row.unit as Unit;
-  const { points, total } = seriesOf(range, unit, (p) => formulaValue(row.key, p), hasTotal);
-  return { key: row.key, name: row.name, unit, ...range, points, total };
+  try {
+    const { points, total } = seriesOf(range, unit, (p) => formulaValue(row.key, p), hasTotal);
+    return { key: row.key, name: row.name, unit, ...range, points, total };
+  } catch (err) {
+    if (err instanceof FormulaLimitError) throw limitExceeded(row, err.message, FORMULA_LIMITS.maxMagnitude);
+    throw err;
+  }
 }
 
 export async function formulaSeries(deps: Deps, principal: Principal, id: string, query: SeriesQuery) {

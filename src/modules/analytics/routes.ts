@@ -17,12 +17,8 @@ import {
 } from "../../http/openapi";
 import { Dashboard, DashboardQuery, dashboard } from "./dashboard";
 import { PaginationQuery, pagination } from "../../http/pagination";
+import { CreateFormulaBody, Formula, FormulaValidation, UpdateFormulaBody, ValidateFormulaBody } from "./formula-schemas";
 import {
-  CreateFormulaBody,
-  Formula,
-  FormulaValidation,
-  UpdateFormulaBody,
-  ValidateFormulaBody,
   createFormula,
   deleteFormula,
   formulaSeries,
@@ -76,6 +72,9 @@ const ProfitabilityEnvelope = z.object({
     sharedCostRule: z.string().openapi({ description: "How direct and shared costs are assigned to the rows." }),
   }),
 });
+
+/** A formula's series: 409 when stored formulas form a cycle, 422 past a bound (README "Security" → "Limits"). */
+const FORMULA_EVALUATION_ERRORS = [409, 422] as const;
 
 export function registerAnalyticsRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(
@@ -150,7 +149,7 @@ export function registerAnalyticsRoutes(app: OpenAPIHono<AppEnv>) {
       summary: "A metric's series (or a formula's, by its key): one point per day, week or month, and the total",
       ...READ,
       request: { params: KeyParam, query: SeriesQuery },
-      responses: { 200: dataResponse("The series.", Series), ...errorResponses(...AUTHENTICATED_ERRORS) },
+      responses: { 200: dataResponse("The series.", Series), ...errorResponses(...AUTHENTICATED_ERRORS, ...FORMULA_EVALUATION_ERRORS) },
     }),
     async (c) => {
       const { key } = c.req.valid("param");
@@ -259,7 +258,7 @@ export function registerAnalyticsRoutes(app: OpenAPIHono<AppEnv>) {
       summary: "A formula's series, in the shape of a metric series",
       ...READ,
       request: { params: IdParam, query: SeriesQuery },
-      responses: { 200: dataResponse("The series.", Series), ...errorResponses(...AUTHENTICATED_ERRORS) },
+      responses: { 200: dataResponse("The series.", Series), ...errorResponses(...AUTHENTICATED_ERRORS, ...FORMULA_EVALUATION_ERRORS) },
     }),
     async (c) => ok(c, await formulaSeries(c.var.deps, c.var.principal, c.req.valid("param").id, c.req.valid("query")), 200),
   );

@@ -12,6 +12,7 @@ import { apiKeys, workspaces } from "../../db/schema";
 import { ApiError, notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { auditEntry } from "../audit/service";
+import { closeListenStreamsOf } from "../listen/service";
 import { newestFirstPage } from "../../db/paging";
 
 type ApiKeyRow = typeof apiKeys.$inferSelect;
@@ -155,6 +156,7 @@ export async function revokeApiKey(deps: Deps, principal: Principal, id: string)
     auditEntry(deps, principal, { action: "api_key.revoked", targetType: "api_key", targetId: id }),
   ]);
   forgetApiKey(row.keyHash);
+  await closeListenStreamsOf(deps, row, "the API key has been revoked");
   return presentApiKey({ ...row, revokedAt: now, updatedAt: now });
 }
 
@@ -177,5 +179,6 @@ export async function rotateApiKey(deps: Deps, principal: Principal, id: string)
     auditEntry(deps, principal, { action: "api_key.rotated", targetType: "api_key", targetId: old.id, metadata: { replacedBy: row.id } }),
   ]);
   forgetApiKey(old.keyHash);
+  await closeListenStreamsOf(deps, old, "the API key has been rotated");
   return { ...presentApiKey(row), secret };
 }

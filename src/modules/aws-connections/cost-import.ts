@@ -12,6 +12,7 @@ import type { Deps } from "../../deps";
 import { type ExpenseFacts, expenseDeltas, rollupIfChanged } from "../../events/metric-rollups";
 import { ApiError } from "../../http/errors";
 import { toBrlCents } from "../../lib/exchange";
+import { formatMoney, MAX_MONEY_CENTS } from "../../lib/money";
 import { newId } from "../../lib/ids";
 import { addDays, isDay } from "../../lib/time-zones";
 import { getCostAndUsagePage } from "./aws-client";
@@ -211,6 +212,15 @@ export async function importCosts(deps: Deps, row: AwsConnectionRow, range: { fr
       continue;
     }
     const amountBrlCents = toBrlCents(cents, row.exchangeRateMicros);
+    if (amountBrlCents === null)
+      throw new ApiError(
+        "LIMIT_EXCEEDED",
+        `AWS cost of ${service} converts to more than ${formatMoney(MAX_MONEY_CENTS)} BRL, past the bound on every amount.`,
+        {
+          service,
+          limit: formatMoney(MAX_MONEY_CENTS),
+        },
+      );
     if (!before) {
       const created: ExpenseRow = {
         id: newId(),

@@ -15,6 +15,7 @@ import { type ExpenseFacts, expenseDeltas, rollupIfChanged } from "../../events/
 import { ApiError, notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { parseExchangeRate, toBrlCents } from "../../lib/exchange";
+import { formatMoney, MAX_MONEY_CENTS } from "../../lib/money";
 import { newId } from "../../lib/ids";
 import type { Tenant } from "../../lib/tenant";
 import { auditEntry, auditRow } from "../audit/service";
@@ -58,7 +59,17 @@ function conversion(amountCents: number, currency: "BRL" | "USD", rate: string |
   if (rate === undefined || rate === null) throw invalid(`exchangeRate is required for ${currency}.`, { currency });
   const parsed = parseExchangeRate(rate);
   if (!parsed.ok) throw invalid(parsed.reason, { exchangeRate: rate });
-  return { exchangeRateMicros: parsed.micros, amountBrlCents: toBrlCents(amountCents, parsed.micros) };
+  return { exchangeRateMicros: parsed.micros, amountBrlCents: brlCents(amountCents, parsed.micros) };
+}
+
+/** amount × rate in BRL cents; 400 naming amountBrl when it passes the bound on every amount (R$ 1 billion). */
+function brlCents(amountCents: number, rateMicros: number): number {
+  const cents = toBrlCents(amountCents, rateMicros);
+  if (cents !== null) return cents;
+  const message = `amountBrl (amount × exchangeRate) exceeds the maximum of ${formatMoney(MAX_MONEY_CENTS)}`;
+  throw new ApiError("VALIDATION_FAILED", `${message}.`, {
+    fields: [{ path: "body.amountBrl", message, code: "too_big" }],
+  });
 }
 
 /** References the expense is about to hold, each of this workspace (else 404). */
@@ -243,7 +254,7 @@ export async function updateExpense(deps: Deps, principal: Principal, id: string
   const converted = !moneyChanged
     ? { exchangeRateMicros: row.exchangeRateMicros, amountBrlCents: row.amountBrlCents }
     : keepRate && row.exchangeRateMicros !== null
-      ? { exchangeRateMicros: row.exchangeRateMicros, amountBrlCents: toBrlCents(amountCents, row.exchangeRateMicros) }
+      ? { exchangeRateMicros: row.exchangeRateMicros, amountBrlCents: brlCents(amountCents, row.exchangeRateMicros) }
       : conversion(amountCents, currency, input.exchangeRate);
   const status = input.status ?? row.status;
   let paidAt = input.paidAt !== undefined ? (input.paidAt === null ? null : new Date(input.paidAt).toISOString()) : row.paidAt;

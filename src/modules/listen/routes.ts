@@ -2,10 +2,10 @@
 // (a deployed worker cannot reach the developer's machine). Handed to the endpoint's ListenDO after the checks.
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { guard } from "../../access";
+import { LISTEN_PERMISSION } from "../../events/listen-stub";
 import type { AppEnv } from "../../http/app-env";
-import { ApiError } from "../../http/errors";
 import { AUTHENTICATED_ERRORS, errorResponses, routeGroup } from "../../http/openapi";
-import { listenSession } from "./service";
+import { attachListen } from "./service";
 
 const ListenQuery = z.object({
   endpointId: z.uuid().openapi({
@@ -25,8 +25,10 @@ export function registerListenRoutes(app: OpenAPIHono<AppEnv>) {
       description:
         'Upgrade to a WebSocket. The server sends `{type:"ready"}`, then `{type:"delivery",id,headers,body}` per attempt ' +
         '(the exact signed delivery); the client answers `{type:"result",id,status}` with its local receiver\'s status, ' +
-        "which becomes the attempt's status (no answer within 9.5 s: 504). A newer connection replaces an older one.",
-      ...guard("webhook_endpoints.manage"),
+        "which becomes the attempt's status (no answer within 9.5 s: 504). A newer connection replaces an older one. " +
+        "Revoking or rotating the API key that opened the stream closes it (code 4001), and every delivery first " +
+        "re-checks that key: once it no longer holds (revoked, permission or workspace gone), the stream closes with 4001.",
+      ...guard(LISTEN_PERMISSION),
       request: { query: ListenQuery },
       responses: {
         101: { description: "Switching Protocols: the WebSocket." },
@@ -34,10 +36,7 @@ export function registerListenRoutes(app: OpenAPIHono<AppEnv>) {
       },
     }),
     async (c) => {
-      const stub = await listenSession(c.var.deps, c.var.principal, c.req.valid("query").endpointId);
-      if (c.req.header("Upgrade")?.toLowerCase() !== "websocket")
-        throw new ApiError("BAD_REQUEST", "This operation is a WebSocket: send Upgrade: websocket.");
-      const upgraded = await stub.fetch(c.req.raw);
+      const upgraded = await attachListen(c.var.deps, c.var.principal, c.req.valid("query").endpointId, c.req.raw);
       // A fresh Response so later middleware may add headers (the DO's response headers are immutable).
       return new Response(null, { status: upgraded.status, webSocket: upgraded.webSocket, headers: new Headers(upgraded.headers) });
     },
