@@ -10,7 +10,7 @@ import { type Env, LIMITS } from "../config";
 import type { AppEnv } from "../http/app-env";
 import { operationFor, speaksAsaas } from "./asaas-dialect/request";
 import { type Refs, asaasError, asaasObject, referencedIds } from "./asaas-dialect/shapes";
-import { upstreamRefsOf } from "./asaas-dialect/ids";
+import { upstreamRefsOf } from "./upstream-ids";
 import { installmentBody, needsTenant, rewriteForTenant } from "./asaas-dialect/tenant-rewrite";
 
 export { rewriteAsaasRequest, speaksAsaas } from "./asaas-dialect/request";
