@@ -5,15 +5,10 @@
 // - Passthrough routes need nothing here: every forwarded call, in either dialect, has its Ponte UUIDs
 //   (path, query, JSON body) translated once, in src/compat/upstream-ids.ts.
 // - Asaas's payment create sends `value` with `installmentCount` for the total; Ponte takes `totalValue`.
-// - Asaas has no plans: a subscription created with value + cycle and no `plan` gets one (see asaasPlanFor).
-import { and, eq } from "drizzle-orm";
+// - Asaas has no plans: a subscription created with value + cycle and no `plan` goes as it is; the
+//   subscription create finds or makes its plan after the guard (src/modules/subscriptions/implied-plan.ts).
 import type { Principal } from "../../access/principal";
 import type { Deps } from "../../deps";
-import { plans } from "../../db/schema";
-import { inTenant } from "../../db/tenant-scope";
-import { newId } from "../../lib/ids";
-import { parseMoney } from "../../lib/money";
-import { CYCLES } from "../../billing/schemas";
 import type { CatalogueOperation } from "../catalogue";
 import { looksUpstream, nativeIdsOf } from "../upstream-ids";
 
@@ -42,7 +37,6 @@ export function needsTenant(req: PendingRequest): boolean {
   if (req.url.pathname.split("/").some(looksUpstream)) return true;
   if (LIST_FILTERS.some((f) => filterNeedsLookup(f, req.url.searchParams.get(f)))) return true;
   if (req.body && typeof req.body.customer === "string" && looksUpstream(req.body.customer)) return true;
-  if (req.body && req.op?.operationId === "criar-nova-assinatura" && req.body.plan === undefined) return true;
   return false;
 }
 
@@ -54,46 +48,7 @@ export function installmentBody(body: Obj): Obj {
   return { ...rest, totalValue: value };
 }
 
-/**
- * Asaas has no plans: a subscription is value + cycle (+ billing type). Ponte's subscriptions start
- * from a plan, so the dialect finds or makes one active plan per (value, cycle, billing type), named
- * `Asaas <cycle> <value>`; every such subscription shares it. Null when the body cannot make one (the
- * route then names what is missing).
- */
-async function asaasPlanFor(deps: Deps, principal: Principal, body: Obj): Promise<string | null> {
-  if (!principal.permissions.has("subscriptions.manage")) return null;
-  const money = parseMoney(body.value);
-  const cycle = body.cycle;
-  if (!money.ok || money.cents <= 0 || typeof cycle !== "string" || !(CYCLES as readonly string[]).includes(cycle)) return null;
-  const billingType = ["PIX", "BOLETO", "CREDIT_CARD", "UNDEFINED"].includes(String(body.billingType))
-    ? (body.billingType as "PIX" | "BOLETO" | "CREDIT_CARD" | "UNDEFINED")
-    : null;
-  const name = `Asaas ${cycle} ${(money.cents / 100).toFixed(2)}${billingType ? ` ${billingType}` : ""}`;
-  const existing = await deps.db
-    .select({ id: plans.id })
-    .from(plans)
-    .where(and(inTenant(plans, principal), eq(plans.name, name), eq(plans.status, "active")))
-    .get();
-  if (existing) return existing.id;
-  const now = deps.now().toISOString();
-  const id = newId();
-  await deps.db.insert(plans).values({
-    id,
-    organizationId: principal.organizationId,
-    workspaceId: principal.workspaceId,
-    name,
-    description: "Made by the Asaas dialect for subscriptions created without a plan (value + cycle).",
-    valueCents: money.cents,
-    cycle: cycle as (typeof CYCLES)[number],
-    billingType,
-    status: "active",
-    createdAt: now,
-    updatedAt: now,
-  });
-  return id;
-}
-
-/** The request rewritten with the tenant's ids (and plan), or null when nothing changed. */
+/** The request rewritten with the tenant's ids, or null when nothing changed. */
 export async function rewriteForTenant(
   deps: Deps,
   principal: Principal,
@@ -118,9 +73,5 @@ export async function rewriteForTenant(
     if (v && native.has(v)) url.searchParams.set(f, native.get(v) as string);
   }
   if (body && typeof body.customer === "string" && native.has(body.customer)) body = { ...body, customer: native.get(body.customer) };
-  if (body && req.op?.operationId === "criar-nova-assinatura" && body.plan === undefined) {
-    const plan = await asaasPlanFor(deps, principal, body);
-    if (plan) body = { ...body, plan };
-  }
   return { url, body };
 }
