@@ -6513,8 +6513,8 @@ export interface components {
             updatedAt: string;
         };
         CreateSubscription: {
-            /** @description Ponte plan id; value, cycle and billingType default to the plan's. */
-            plan: string;
+            /** @description Ponte plan id; value, cycle and billingType default to the plan's. Omitted: value and cycle are required and the subscription starts from the one active plan for that cycle, value and billing type (made with it, in the same write, when there is none; subscriptions.manage suffices). */
+            plan?: string;
             customer: string;
             /**
              * @description Defaults to the plan's; CREDIT_CARD when the body carries creditCardToken or creditCard.
@@ -6553,8 +6553,8 @@ export interface components {
             remoteIp?: string;
         };
         CreateCardSubscription: {
-            /** @description Ponte plan id; value, cycle and billingType default to the plan's. */
-            plan: string;
+            /** @description Ponte plan id; value, cycle and billingType default to the plan's. Omitted: value and cycle are required and the subscription starts from the one active plan for that cycle, value and billing type (made with it, in the same write, when there is none; subscriptions.manage suffices). */
+            plan?: string;
             customer: string;
             /** @enum {string} */
             billingType: "CREDIT_CARD";
