@@ -12,7 +12,7 @@ import type { AppEnv } from "../http/app-env";
 import { handleError } from "../http/error-handler";
 import { operationFor, speaksAsaas } from "./asaas-dialect/request";
 import { type Refs, asaasError, asaasObject, referencedIds } from "./asaas-dialect/shapes";
-import { upstreamRefsOf } from "./asaas-dialect/ids";
+import { upstreamRefsOf } from "./upstream-ids";
 import { installmentBody, needsTenant, rewriteForTenant } from "./asaas-dialect/tenant-rewrite";
 
 export { asaasLayoutOf, serveAsaas, speaksAsaas } from "./asaas-dialect/request";

@@ -8,7 +8,7 @@ import { resolveGatewayAccount } from "../gateway/accounts";
 import { callUpstream, type UpstreamFile } from "../gateway/client";
 import { upstreamFailure } from "../gateway/errors";
 import type { CatalogueOperation } from "./catalogue";
-import { translateNativeIds } from "./native-ids";
+import { translateForwarded } from "./upstream-ids";
 
 export interface PassthroughRequest {
   operation: CatalogueOperation;
@@ -44,17 +44,22 @@ export async function forwardPassthrough(deps: Deps, principal: Principal, reque
   const op = request.operation;
   requirePermission(principal, op.permission as Permission);
   // The credential lookup and the id translation are independent reads: run them together.
-  const [credentials, params] = await Promise.all([
-    resolveGatewayAccount(deps, principal),
-    translateNativeIds(deps, principal, request.params),
-  ]);
   const sendsBody = op.bodyRequired && request.body !== null;
+  const [credentials, forwarded] = await Promise.all([
+    resolveGatewayAccount(deps, principal),
+    translateForwarded(deps, principal, {
+      params: request.params,
+      query: request.query,
+      body: sendsBody ? request.body : null,
+      contentType: request.contentType,
+    }),
+  ]);
   const result = await callUpstream(deps, credentials, {
     operationId: op.operationId,
     method: op.upstreamMethod,
-    path: upstreamPathFor(op, params),
-    query: request.query,
-    body: sendsBody ? request.body : null,
+    path: upstreamPathFor(op, forwarded.params),
+    query: forwarded.query,
+    body: forwarded.body,
     ...(sendsBody && request.contentType ? { contentType: request.contentType } : {}),
     surfacePath: request.surfacePath,
   });

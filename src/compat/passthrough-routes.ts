@@ -93,7 +93,7 @@ function documentFor(op: CatalogueOperation) {
     description: [
       `Passthrough to the upstream's \`${op.upstreamMethod} ${op.upstreamPath}\`, with this workspace's gateway account.`,
       `The query string and body are forwarded as sent;`,
-      `a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.`,
+      `a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.`,
     ].join(" "),
     request: {
       ...(params ? { params } : {}),

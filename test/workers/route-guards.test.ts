@@ -3,8 +3,9 @@
 // details.requiredPermission; a record of another organization, or of another workspace of the same
 // organization, is 404 — while the same request for the caller's own record is not. Passthrough
 // operations forward to the upstream: there another tenant's record must never be translated to its
-// upstream id nor reach its gateway account. Generated, so a new route is covered untouched; a path
-// parameter whose resource has no factory in tenant-records.ts fails here.
+// upstream id (named in the path, the query string or the body) nor reach its gateway account.
+// Generated, so a new route is covered untouched; a path parameter whose resource has no factory in
+// tenant-records.ts fails here.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PERMISSIONS, type Permission } from "../../src/lib/permissions";
 import { CATALOGUE } from "../../src/compat/catalogue";
@@ -41,12 +42,20 @@ afterAll(() => vi.restoreAllMocks());
 
 const bodyFor = (op: ApiOperation) => (op.method === "GET" ? undefined : (VALID_BODIES[op.label] ?? {}));
 
-function request(op: ApiOperation, path: string, key: string | null, workspaceId?: string) {
+function request(op: ApiOperation, path: string, key: string | null, workspaceId?: string, body = bodyFor(op)) {
   return call<Partial<ErrorBody> | null>(op.method, path, {
     key,
-    body: bodyFor(op),
+    body,
     headers: workspaceId ? { "X-Workspace-Id": workspaceId } : {},
   });
+}
+
+/** A passthrough request naming the records in its path, and also in its query string and (with a body) nested in its body. */
+function namingEverywhere(op: ApiOperation, path: string, records: CreatedRecord[], key: string) {
+  const ids = records.map((r) => r.id);
+  const query = ids.map((id) => `customer=${id}`).join("&");
+  const body = bodyFor(op);
+  return request(op, `${path}?${query}`, key, undefined, body === undefined ? undefined : { ...body, ref: ids[0], nested: { refs: ids } });
 }
 
 describe("the guarded operations", () => {
@@ -108,7 +117,11 @@ async function expectNotForwardedToOwner(
   expect(await simRequests(owner.upstreamKey), "the record owner's gateway account was called").toEqual([]);
   const forwarded = await simRequests(caller.upstreamKey);
   if (record.upstreamId)
-    for (const r of forwarded) expect(r.path, `${op.label} translated another tenant's id`).not.toContain(record.upstreamId);
+    for (const r of forwarded) {
+      expect(r.path, `${op.label} translated another tenant's id`).not.toContain(record.upstreamId);
+      expect(r.query, `${op.label} translated another tenant's id in the query`).not.toContain(record.upstreamId);
+      expect(r.body, `${op.label} translated another tenant's id in the body`).not.toContain(record.upstreamId);
+    }
 }
 
 describe("another tenant's record: 404", () => {
@@ -132,8 +145,9 @@ describe("another tenant's record: 404", () => {
     const pathOf = (records: Record<string, CreatedRecord>) => fillPath(op, (name) => records[name]!.id);
     /** The request, with both simulated accounts' logs cleared first (creating records calls the upstream). */
     const requestFor = async (records: Record<string, CreatedRecord>, owner: TenantWorkspace) => {
-      if (passthrough) await Promise.all([clearSimRequests(home.upstreamKey), clearSimRequests(owner.upstreamKey)]);
-      return request(op, pathOf(records), home.key);
+      if (!passthrough) return request(op, pathOf(records), home.key);
+      await Promise.all([clearSimRequests(home.upstreamKey), clearSimRequests(owner.upstreamKey)]);
+      return namingEverywhere(op, pathOf(records), Object.values(records), home.key);
     };
 
     // Another organization's record.

@@ -1017,7 +1017,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `PUT /v3/payments/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `PUT /v3/payments/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         put: operations["atualizar-cobranca-existente"];
         post?: never;
@@ -1307,7 +1307,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `PUT /v3/subscriptions/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `PUT /v3/subscriptions/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         put: operations["atualizar-assinatura-existente"];
         post?: never;
@@ -1846,7 +1846,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/customers/{id}/notifications`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/customers/{id}/notifications`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-notificacoes-de-um-cliente"];
         put?: never;
@@ -1872,7 +1872,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/payments/{id}/captureAuthorizedPayment`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/payments/{id}/captureAuthorizedPayment`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["capturar-cobranca-com-pre-autorizacao"];
         delete?: never;
@@ -1896,7 +1896,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/payments/{id}/payWithCreditCard`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/payments/{id}/payWithCreditCard`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["pagar-uma-cobranca-com-cartao-de-credito"];
         delete?: never;
@@ -1918,7 +1918,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/payments/{id}/billingInfo`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/payments/{id}/billingInfo`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-informacoes-de-pagamento-de-uma-cobranca"];
         put?: never;
@@ -1942,7 +1942,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/payments/{id}/viewingInfo`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/payments/{id}/viewingInfo`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["informacoes-sobre-visualizacao-da-cobranca"];
         put?: never;
@@ -1968,7 +1968,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/payments/{id}/restore`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/payments/{id}/restore`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["restaurar-cobranca-removida"];
         delete?: never;
@@ -1990,7 +1990,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/payments/{id}/identificationField`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/payments/{id}/identificationField`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["obter-linha-digitavel-do-boleto"];
         put?: never;
@@ -2016,7 +2016,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/payments/{id}/receiveInCash`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/payments/{id}/receiveInCash`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["confirmar-recebimento-em-dinheiro"];
         delete?: never;
@@ -2040,7 +2040,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/payments/{id}/undoReceivedInCash`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/payments/{id}/undoReceivedInCash`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["desfazer-confirmacao-de-recebimento-em-dinheiro"];
         delete?: never;
@@ -2064,7 +2064,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/payments/simulate`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/payments/simulate`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["simulador-de-vendas"];
         delete?: never;
@@ -2086,7 +2086,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/payments/limits`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/payments/limits`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperando-limites-de-cobrancas-1"];
         put?: never;
@@ -2112,7 +2112,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/payments/{id}/payWithCard`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/payments/{id}/payWithCard`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["pagar-uma-cobranca-com-cartao"];
         delete?: never;
@@ -2134,7 +2134,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/lean/payments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/lean/payments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-cobrancas-com-dados-resumidos"];
         put?: never;
@@ -2144,7 +2144,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/lean/payments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/lean/payments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["criar-nova-cobranca-com-dados-resumidos-na-resposta"];
         delete?: never;
@@ -2168,7 +2168,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/lean/payments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/lean/payments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["criar-cobranca-com-cartao-de-credito-com-dados-resumidos-na-resposta"];
         delete?: never;
@@ -2192,7 +2192,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/lean/payments/{id}/captureAuthorizedPayment`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/lean/payments/{id}/captureAuthorizedPayment`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["capturar-cobranca-com-pre-autorizacao-com-dados-resumidos-na-resposta"];
         delete?: never;
@@ -2214,7 +2214,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/lean/payments/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/lean/payments/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-uma-unica-cobranca-com-dados-resumidos"];
         /**
@@ -2223,7 +2223,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `PUT /v3/lean/payments/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `PUT /v3/lean/payments/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         put: operations["atualizar-cobranca-existente-com-dados-resumidos-na-resposta"];
         post?: never;
@@ -2233,7 +2233,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `DELETE /v3/lean/payments/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `DELETE /v3/lean/payments/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         delete: operations["excluir-cobranca-com-dados-resumidos"];
         options?: never;
@@ -2256,7 +2256,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/lean/payments/{id}/restore`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/lean/payments/{id}/restore`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["restaurar-cobranca-removida-com-dados-resumidos-na-resposta"];
         delete?: never;
@@ -2280,7 +2280,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/lean/payments/{id}/receiveInCash`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/lean/payments/{id}/receiveInCash`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["confirmar-recebimento-em-dinheiro-com-dados-resumidos-na-resposta"];
         delete?: never;
@@ -2304,7 +2304,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/lean/payments/{id}/undoReceivedInCash`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/lean/payments/{id}/undoReceivedInCash`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["desfazer-confirmacao-de-recebimento-em-dinheiro-com-dados-resumidos-na-resposta"];
         delete?: never;
@@ -2328,7 +2328,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/lean/payments/{id}/refund`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/lean/payments/{id}/refund`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["estornar-cobranca-com-dados-resumidos-na-resposta"];
         delete?: never;
@@ -2350,7 +2350,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/payments/{id}/documents`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/payments/{id}/documents`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-documentos-de-uma-cobranca"];
         put?: never;
@@ -2360,7 +2360,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/payments/{id}/documents`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/payments/{id}/documents`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["fazer-upload-de-documentos-da-cobranca"];
         delete?: never;
@@ -2382,7 +2382,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/payments/{id}/documents/{documentId}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/payments/{id}/documents/{documentId}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-um-unico-documento-da-cobranca"];
         /**
@@ -2391,7 +2391,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `PUT /v3/payments/{id}/documents/{documentId}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `PUT /v3/payments/{id}/documents/{documentId}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         put: operations["atualizar-definicoes-de-um-documento-da-cobranca"];
         post?: never;
@@ -2401,7 +2401,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `DELETE /v3/payments/{id}/documents/{documentId}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `DELETE /v3/payments/{id}/documents/{documentId}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         delete: operations["excluir-documento-de-uma-cobranca"];
         options?: never;
@@ -2422,7 +2422,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/installments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/installments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-parcelamentos"];
         put?: never;
@@ -2432,7 +2432,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/installments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/installments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["criar-parcelamento"];
         delete?: never;
@@ -2456,7 +2456,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/installments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/installments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["criar-parcelamento-com-cart\u00E3o-de-cr\u00E9dito"];
         delete?: never;
@@ -2478,7 +2478,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/installments/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/installments/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-um-unico-parcelamento"];
         put?: never;
@@ -2489,7 +2489,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `DELETE /v3/installments/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `DELETE /v3/installments/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         delete: operations["remover-parcelamento-1"];
         options?: never;
@@ -2510,7 +2510,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/installments/{id}/payments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/installments/{id}/payments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-cobran\u00E7as-de-um-parcelamento"];
         put?: never;
@@ -2521,7 +2521,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `DELETE /v3/installments/{id}/payments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `DELETE /v3/installments/{id}/payments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         delete: operations["cancelar-cobrancas-de-um-parcelamento"];
         options?: never;
@@ -2542,7 +2542,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/installments/{id}/paymentBook`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/installments/{id}/paymentBook`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["gerar-carne-de-parcelamento"];
         put?: never;
@@ -2567,7 +2567,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `PUT /v3/installments/{id}/splits`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `PUT /v3/installments/{id}/splits`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         put: operations["atualizar-splits-do-parcelamento"];
         post?: never;
@@ -2592,7 +2592,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/installments/{id}/refund`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/installments/{id}/refund`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["estornar-parcelamento"];
         delete?: never;
@@ -2615,7 +2615,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `PUT /v3/subscriptions/{id}/creditCard`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `PUT /v3/subscriptions/{id}/creditCard`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         put: operations["atualizar-cartao-de-credito-assinatura"];
         post?: never;
@@ -2638,7 +2638,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/subscriptions/{id}/payments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/subscriptions/{id}/payments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-cobrancas-de-uma-assinatura"];
         put?: never;
@@ -2662,7 +2662,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/subscriptions/{id}/paymentBook`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/subscriptions/{id}/paymentBook`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["gerar-carne-de-assinatura"];
         put?: never;
@@ -2686,7 +2686,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/subscriptions/{id}/invoiceSettings`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/subscriptions/{id}/invoiceSettings`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-configuracao-para-emissao-de-notas-fiscais"];
         /**
@@ -2695,7 +2695,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `PUT /v3/subscriptions/{id}/invoiceSettings`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `PUT /v3/subscriptions/{id}/invoiceSettings`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         put: operations["atualizar-configuracao-para-emissao-de-notas-fiscais"];
         /**
@@ -2704,7 +2704,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/subscriptions/{id}/invoiceSettings`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/subscriptions/{id}/invoiceSettings`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["criar-configuracao-para-emissao-de-notas-fiscais"];
         /**
@@ -2713,7 +2713,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `DELETE /v3/subscriptions/{id}/invoiceSettings`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `DELETE /v3/subscriptions/{id}/invoiceSettings`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         delete: operations["remover-configuracao-para-emissao-de-notas-fiscais"];
         options?: never;
@@ -2734,7 +2734,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/subscriptions/{id}/invoices`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/subscriptions/{id}/invoices`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-notas-fiscais-das-cobrancas-de-uma-assinatura"];
         put?: never;
@@ -2758,7 +2758,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/paymentLinks`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/paymentLinks`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-links-de-pagamentos"];
         put?: never;
@@ -2768,7 +2768,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/paymentLinks`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/paymentLinks`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["criar-um-link-de-pagamentos"];
         delete?: never;
@@ -2790,7 +2790,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/paymentLinks/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/paymentLinks/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-um-unico-link-de-pagamentos"];
         /**
@@ -2799,7 +2799,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `PUT /v3/paymentLinks/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `PUT /v3/paymentLinks/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         put: operations["atualizar-um-link-de-pagamentos"];
         post?: never;
@@ -2809,7 +2809,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `DELETE /v3/paymentLinks/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `DELETE /v3/paymentLinks/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         delete: operations["remover-um-link-de-pagamentos"];
         options?: never;
@@ -2832,7 +2832,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/paymentLinks/{id}/restore`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/paymentLinks/{id}/restore`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["restaurar-um-link-de-pagamentos"];
         delete?: never;
@@ -2854,7 +2854,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/paymentLinks/{id}/images`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/paymentLinks/{id}/images`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-imagens-de-um-link-de-pagamentos"];
         put?: never;
@@ -2864,7 +2864,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/paymentLinks/{id}/images`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/paymentLinks/{id}/images`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["adicionar-uma-imagem-a-um-link-de-pagamentos"];
         delete?: never;
@@ -2886,7 +2886,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/paymentLinks/{paymentLinkId}/images/{imageId}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/paymentLinks/{paymentLinkId}/images/{imageId}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-uma-unica-imagem-do-link-de-pagamentos"];
         put?: never;
@@ -2897,7 +2897,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `DELETE /v3/paymentLinks/{paymentLinkId}/images/{imageId}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `DELETE /v3/paymentLinks/{paymentLinkId}/images/{imageId}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         delete: operations["remover-uma-imagem-do-link-de-pagamentos"];
         options?: never;
@@ -2919,7 +2919,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `PUT /v3/paymentLinks/{paymentLinkId}/images/{imageId}/setAsMain`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `PUT /v3/paymentLinks/{paymentLinkId}/images/{imageId}/setAsMain`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         put: operations["definir-imagem-principal-do-link-de-pagamentos"];
         post?: never;
@@ -2944,7 +2944,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/checkouts`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/checkouts`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["criar-novo-checkout"];
         delete?: never;
@@ -2968,7 +2968,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/checkouts/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/checkouts/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["cancelar-um-checkout"];
         delete?: never;
@@ -2990,7 +2990,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/creditCard/preAuthorization/config`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/creditCard/preAuthorization/config`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-configuracao-de-pre-autorizacao"];
         put?: never;
@@ -3000,7 +3000,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/creditCard/preAuthorization/config`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/creditCard/preAuthorization/config`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["salvar-ou-atualizar-configuracao-de-pre-autorizacao"];
         delete?: never;
@@ -3022,7 +3022,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/anticipations/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/anticipations/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-uma-unica-antecipacao"];
         put?: never;
@@ -3046,7 +3046,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/anticipations`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/anticipations`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-antecipacoes"];
         put?: never;
@@ -3056,7 +3056,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/anticipations`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/anticipations`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["solicitar-antecipacao"];
         delete?: never;
@@ -3080,7 +3080,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/anticipations/simulate`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/anticipations/simulate`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["simular-antecipa\u00E7\u00E3o"];
         delete?: never;
@@ -3102,7 +3102,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/anticipations/configurations`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/anticipations/configurations`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-status-da-antecipacao-automatica"];
         /**
@@ -3111,7 +3111,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `PUT /v3/anticipations/configurations`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `PUT /v3/anticipations/configurations`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         put: operations["atualizar-status-da-antecipacao-automatica"];
         post?: never;
@@ -3134,7 +3134,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/anticipations/limits`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/anticipations/limits`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-limites-de-antecipacoes"];
         put?: never;
@@ -3160,7 +3160,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/anticipations/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/anticipations/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["cancelar-antecipacao"];
         delete?: never;
@@ -3184,7 +3184,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/payments/{id}/bankSlip/refund`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/payments/{id}/bankSlip/refund`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["estornar-boleto"];
         delete?: never;
@@ -3208,7 +3208,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/chargebacks/{id}/dispute`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/chargebacks/{id}/dispute`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["criar-disputa-de-chargeback"];
         delete?: never;
@@ -3230,7 +3230,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/chargebacks`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/chargebacks`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-chargebacks"];
         put?: never;
@@ -3254,7 +3254,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/payments/{id}/chargeback`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/payments/{id}/chargeback`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-um-unico-chargeback"];
         put?: never;
@@ -3278,7 +3278,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/payments/splits/paid/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/payments/splits/paid/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-um-unico-split-pago"];
         put?: never;
@@ -3302,7 +3302,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/payments/splits/paid`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/payments/splits/paid`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-splits-pagos"];
         put?: never;
@@ -3326,7 +3326,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/payments/splits/received/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/payments/splits/received/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-um-unico-split-recebido"];
         put?: never;
@@ -3350,7 +3350,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/payments/splits/received`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/payments/splits/received`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-splits-recebidos"];
         put?: never;
@@ -3374,7 +3374,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/accounts/escrow`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/accounts/escrow`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-configuracao-padrao-da-conta-escrow"];
         put?: never;
@@ -3384,7 +3384,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/accounts/escrow`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/accounts/escrow`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["criar-configuracao-padrao-da-conta-escrow-para-todas-as-subcontas"];
         delete?: never;
@@ -3408,7 +3408,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/escrow/{id}/finish`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/escrow/{id}/finish`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["encerrar-garantia-da-cobranca-na-conta-escrow"];
         delete?: never;
@@ -3430,7 +3430,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/accounts/{id}/escrow`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/accounts/{id}/escrow`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-configuracao-da-conta-escrow-para-a-subconta"];
         put?: never;
@@ -3440,7 +3440,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/accounts/{id}/escrow`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/accounts/{id}/escrow`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["salvar-ou-atualizar-configuracao-da-conta-escrow-para-a-subconta"];
         delete?: never;
@@ -3462,7 +3462,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/payments/{id}/escrow`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/payments/{id}/escrow`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-garantia-da-cobranca-na-conta-escrow"];
         put?: never;
@@ -3487,7 +3487,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `PUT /v3/notifications/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `PUT /v3/notifications/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         put: operations["atualizar-notificacao-existente"];
         post?: never;
@@ -3511,7 +3511,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `PUT /v3/notifications/batch`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `PUT /v3/notifications/batch`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         put: operations["atualizar-notificacoes-existentes-em-lote"];
         post?: never;
@@ -3534,7 +3534,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/creditBureauReport`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/creditBureauReport`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-consultas-1"];
         put?: never;
@@ -3544,7 +3544,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/creditBureauReport`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/creditBureauReport`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["realizar-consulta"];
         delete?: never;
@@ -3566,7 +3566,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/creditBureauReport/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/creditBureauReport/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-uma-consulta-1"];
         put?: never;
@@ -3590,7 +3590,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/paymentDunnings`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/paymentDunnings`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-negativacoes"];
         put?: never;
@@ -3600,7 +3600,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/paymentDunnings`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/paymentDunnings`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["criar-uma-negativacao"];
         delete?: never;
@@ -3624,7 +3624,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/paymentDunnings/simulate`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/paymentDunnings/simulate`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["simular-uma-negativacao"];
         delete?: never;
@@ -3646,7 +3646,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/paymentDunnings/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/paymentDunnings/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-uma-unica-negativacao"];
         put?: never;
@@ -3670,7 +3670,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/paymentDunnings/{id}/history`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/paymentDunnings/{id}/history`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-historico-de-eventos"];
         put?: never;
@@ -3694,7 +3694,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/paymentDunnings/{id}/partialPayments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/paymentDunnings/{id}/partialPayments`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-pagamentos-recebidos"];
         put?: never;
@@ -3718,7 +3718,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/paymentDunnings/paymentsAvailableForDunning`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/paymentDunnings/paymentsAvailableForDunning`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-cobrancas-disponiveis-para-negativacao"];
         put?: never;
@@ -3744,7 +3744,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/paymentDunnings/{id}/documents`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/paymentDunnings/{id}/documents`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["reenviar-documentos"];
         delete?: never;
@@ -3768,7 +3768,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/paymentDunnings/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/paymentDunnings/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["cancelar-negativacao"];
         delete?: never;
@@ -3790,7 +3790,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/invoices`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/invoices`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-notas-fiscais"];
         put?: never;
@@ -3800,7 +3800,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/invoices`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/invoices`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["agendar-nota-fiscal"];
         delete?: never;
@@ -3822,7 +3822,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/invoices/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/invoices/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-uma-nota-fiscal"];
         /**
@@ -3831,7 +3831,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `PUT /v3/invoices/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `PUT /v3/invoices/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         put: operations["atualizar-nota-fiscal"];
         post?: never;
@@ -3856,7 +3856,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/invoices/{id}/authorize`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/invoices/{id}/authorize`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["emitir-uma-nota-fiscal"];
         delete?: never;
@@ -3880,7 +3880,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/invoices/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/invoices/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["cancelar-uma-nota-fiscal"];
         delete?: never;
@@ -3902,7 +3902,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/fiscalInfo/municipalOptions`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/fiscalInfo/municipalOptions`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-configuracoes-municipais"];
         put?: never;
@@ -3926,7 +3926,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/fiscalInfo`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/fiscalInfo`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-informacoes-fiscais"];
         put?: never;
@@ -3936,7 +3936,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/fiscalInfo`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/fiscalInfo`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["criar-e-atualizar-informacoes-fiscais"];
         delete?: never;
@@ -3958,7 +3958,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/fiscalInfo/services`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/fiscalInfo/services`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-servicos-municipais"];
         put?: never;
@@ -3982,7 +3982,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/fiscalInfo/nbsCodes`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/fiscalInfo/nbsCodes`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-codigos-nbs"];
         put?: never;
@@ -4008,7 +4008,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/fiscalInfo/nationalPortal`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/fiscalInfo/nationalPortal`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["configurar-portal-emissor-de-notas-fiscais"];
         delete?: never;
@@ -4030,7 +4030,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/fiscalInfo/federalServiceCodes`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/fiscalInfo/federalServiceCodes`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-codigos-servicos-federais"];
         put?: never;
@@ -4054,7 +4054,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/fiscalInfo/operationIndicatorCodes`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/fiscalInfo/operationIndicatorCodes`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-codigos-de-operadores-de-indicacoes"];
         put?: never;
@@ -4078,7 +4078,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/fiscalInfo/taxClassificationCodes`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/fiscalInfo/taxClassificationCodes`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-codigos-de-classificacoes-tributarias"];
         put?: never;
@@ -4102,7 +4102,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/fiscalInfo/taxSituationCodes`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/fiscalInfo/taxSituationCodes`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-codigos-de-situacoes-tributarias"];
         put?: never;
@@ -4126,7 +4126,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/pix/addressKeys`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/pix/addressKeys`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-chaves"];
         put?: never;
@@ -4136,7 +4136,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/pix/addressKeys`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/pix/addressKeys`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["criar-uma-chave"];
         delete?: never;
@@ -4158,7 +4158,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/pix/addressKeys/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/pix/addressKeys/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-uma-unica-chave"];
         put?: never;
@@ -4169,7 +4169,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `DELETE /v3/pix/addressKeys/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `DELETE /v3/pix/addressKeys/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         delete: operations["remover-chave"];
         options?: never;
@@ -4192,7 +4192,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/pix/qrCodes/static`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/pix/qrCodes/static`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["criar-qrcode-estatico"];
         delete?: never;
@@ -4217,7 +4217,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `DELETE /v3/pix/qrCodes/static/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `DELETE /v3/pix/qrCodes/static/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         delete: operations["deletar-qrcode-estatico"];
         options?: never;
@@ -4238,7 +4238,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/pix/tokenBucket/addressKey`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/pix/tokenBucket/addressKey`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["consulta-de-fichas-disponiveis-no-balde"];
         put?: never;
@@ -4262,7 +4262,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/pix/addressKeys/external`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/pix/addressKeys/external`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["consultar-chave-pix"];
         put?: never;
@@ -4288,7 +4288,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/pix/qrCodes/pay`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/pix/qrCodes/pay`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["pagar-um-qrcode"];
         delete?: never;
@@ -4312,7 +4312,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/pix/qrCodes/decode`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/pix/qrCodes/decode`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["decodificar-um-qrcode-para-pagamento"];
         delete?: never;
@@ -4334,7 +4334,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/pix/transactions/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/pix/transactions/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-uma-unica-transacao"];
         put?: never;
@@ -4358,7 +4358,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/pix/transactions`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/pix/transactions`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-transacoes"];
         put?: never;
@@ -4384,7 +4384,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/pix/transactions/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/pix/transactions/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["cancelar-uma-transacao-agendada"];
         delete?: never;
@@ -4406,7 +4406,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/pix/automatic/authorizations`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/pix/automatic/authorizations`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-autorizacoes-pix-automatico"];
         put?: never;
@@ -4416,7 +4416,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/pix/automatic/authorizations`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/pix/automatic/authorizations`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["criar-uma-autorizacao-pix-automatico"];
         delete?: never;
@@ -4438,7 +4438,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/pix/automatic/authorizations/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/pix/automatic/authorizations/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-uma-unica-autorizacao-pix-automatico"];
         put?: never;
@@ -4449,7 +4449,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `DELETE /v3/pix/automatic/authorizations/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `DELETE /v3/pix/automatic/authorizations/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         delete: operations["cancelar-uma-autorizacao-pix-automatico"];
         options?: never;
@@ -4470,7 +4470,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/pix/automatic/paymentInstructions/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/pix/automatic/paymentInstructions/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-uma-unica-instrucao-de-pagamento-pix-automatico"];
         put?: never;
@@ -4494,7 +4494,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/pix/automatic/paymentInstructions`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/pix/automatic/paymentInstructions`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-instrucoes-de-pagamento-pix-automatico"];
         put?: never;
@@ -4520,7 +4520,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/pix/automatic/paymentInstructions/{id}/retries`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/pix/automatic/paymentInstructions/{id}/retries`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["criar-retentativa-de-instrucao-de-pagamento-pix-automatico"];
         delete?: never;
@@ -4542,7 +4542,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/pix/transactions/recurrings`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/pix/transactions/recurrings`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-recorrencias"];
         put?: never;
@@ -4566,7 +4566,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/pix/transactions/recurrings/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/pix/transactions/recurrings/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-uma-unica-recorrencia"];
         put?: never;
@@ -4592,7 +4592,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/pix/transactions/recurrings/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/pix/transactions/recurrings/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["cancelar-uma-recorrencia"];
         delete?: never;
@@ -4614,7 +4614,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/pix/transactions/recurrings/{id}/items`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/pix/transactions/recurrings/{id}/items`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-itens-de-uma-recorrencia"];
         put?: never;
@@ -4640,7 +4640,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/pix/transactions/recurrings/items/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/pix/transactions/recurrings/items/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["cancelar-item-de-uma-recorrencia"];
         delete?: never;
@@ -4662,7 +4662,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/transfers`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/transfers`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-transferencias"];
         put?: never;
@@ -4672,7 +4672,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/transfers`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/transfers`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["transferir-para-conta-de-outra-instituicao-ou-chave-pix"];
         delete?: never;
@@ -4696,7 +4696,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/transfers`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/transfers`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["transferir-para-conta-asaas"];
         delete?: never;
@@ -4718,7 +4718,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/transfers/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/transfers/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-uma-unica-transferencia"];
         put?: never;
@@ -4745,7 +4745,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `DELETE /v3/transfers/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `DELETE /v3/transfers/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         delete: operations["cancelar-uma-transfer\u00EAncia"];
         options?: never;
@@ -4766,7 +4766,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/bill`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/bill`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-pagamento-de-contas"];
         put?: never;
@@ -4776,7 +4776,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/bill`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/bill`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["criar-um-pagamento-de-conta"];
         delete?: never;
@@ -4800,7 +4800,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/bill/simulate`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/bill/simulate`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["simular-um-pagamento-de-conta"];
         delete?: never;
@@ -4822,7 +4822,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/bill/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/bill/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-um-unico-pagamento-de-conta"];
         put?: never;
@@ -4848,7 +4848,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/bill/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/bill/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["cancelar-pagamento-de-contas"];
         delete?: never;
@@ -4870,7 +4870,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/mobilePhoneRecharges`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/mobilePhoneRecharges`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-recargas-de-celular"];
         put?: never;
@@ -4880,7 +4880,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/mobilePhoneRecharges`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/mobilePhoneRecharges`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["solicitar-recarga"];
         delete?: never;
@@ -4902,7 +4902,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/mobilePhoneRecharges/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/mobilePhoneRecharges/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-uma-unica-recarga-de-celular"];
         put?: never;
@@ -4928,7 +4928,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/mobilePhoneRecharges/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/mobilePhoneRecharges/{id}/cancel`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["cancelar-uma-recarga-de-celular"];
         delete?: never;
@@ -4950,7 +4950,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/mobilePhoneRecharges/{phoneNumber}/provider`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/mobilePhoneRecharges/{phoneNumber}/provider`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["buscar-qual-provedor-o-numero-pertence-e-os-valores-disponiveis-para-recarga"];
         put?: never;
@@ -4974,7 +4974,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/financialTransactions`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/financialTransactions`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-extrato"];
         put?: never;
@@ -4998,7 +4998,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/finance/balance`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/finance/balance`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-saldo-da-conta"];
         put?: never;
@@ -5022,7 +5022,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/finance/payment/statistics`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/finance/payment/statistics`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["estatisticas-de-cobrancas"];
         put?: never;
@@ -5046,7 +5046,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/finance/split/statistics`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/finance/split/statistics`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-valores-de-split"];
         put?: never;
@@ -5070,7 +5070,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/myAccount/commercialInfo`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/myAccount/commercialInfo`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-dados-comerciais"];
         put?: never;
@@ -5080,7 +5080,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/myAccount/commercialInfo`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/myAccount/commercialInfo`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["atualizar-dados-comerciais"];
         delete?: never;
@@ -5102,7 +5102,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/myAccount/paymentCheckoutConfig`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/myAccount/paymentCheckoutConfig`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-configuracoes-de-personalizacao"];
         put?: never;
@@ -5112,7 +5112,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/myAccount/paymentCheckoutConfig`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/myAccount/paymentCheckoutConfig`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["salvar-personalizacao-da-fatura"];
         delete?: never;
@@ -5134,7 +5134,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/myAccount/accountNumber`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/myAccount/accountNumber`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-numero-de-conta-no-asaas"];
         put?: never;
@@ -5158,7 +5158,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/myAccount/fees`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/myAccount/fees`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-taxas-da-conta"];
         put?: never;
@@ -5182,7 +5182,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/myAccount/status`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/myAccount/status`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["consultar-situacao-cadastral-da-conta"];
         put?: never;
@@ -5206,7 +5206,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/wallets`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/wallets`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-walletid"];
         put?: never;
@@ -5233,7 +5233,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `DELETE /v3/myAccount`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `DELETE /v3/myAccount`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         delete: operations["excluir-subconta-baas"];
         options?: never;
@@ -5254,7 +5254,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/webhooks`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/webhooks`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-webhooks"];
         put?: never;
@@ -5264,7 +5264,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/webhooks`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/webhooks`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["criar-novo-webhook"];
         delete?: never;
@@ -5286,7 +5286,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/webhooks/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/webhooks/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-um-unico-webhook"];
         /**
@@ -5295,7 +5295,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `PUT /v3/webhooks/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `PUT /v3/webhooks/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         put: operations["atualizar-webhook-existente"];
         post?: never;
@@ -5305,7 +5305,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `DELETE /v3/webhooks/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `DELETE /v3/webhooks/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         delete: operations["remover-webhook"];
         options?: never;
@@ -5328,7 +5328,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/webhooks/{id}/removeBackoff`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/webhooks/{id}/removeBackoff`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["remover-penalizacao-webhook"];
         delete?: never;
@@ -5350,7 +5350,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/accounts`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/accounts`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-subcontas"];
         put?: never;
@@ -5360,7 +5360,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/accounts`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/accounts`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["criar-subconta"];
         delete?: never;
@@ -5384,7 +5384,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/accounts/{id}/resendActivationLink`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/accounts/{id}/resendActivationLink`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["reenviar-link-de-ativacao-para-subconta-nao-baas"];
         delete?: never;
@@ -5406,7 +5406,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/accounts/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/accounts/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-uma-unica-subconta"];
         put?: never;
@@ -5417,7 +5417,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `DELETE /v3/accounts/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `DELETE /v3/accounts/{id}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         delete: operations["encerrar-subconta-nao-baas"];
         options?: never;
@@ -5438,7 +5438,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/accounts/{id}/accessTokens`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/accounts/{id}/accessTokens`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["listar-chaves-de-api-de-uma-subconta"];
         put?: never;
@@ -5448,7 +5448,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/accounts/{id}/accessTokens`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/accounts/{id}/accessTokens`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["criar-chave-de-api-para-uma-subconta"];
         delete?: never;
@@ -5471,7 +5471,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `PUT /v3/accounts/{id}/accessTokens/{accessTokenId}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `PUT /v3/accounts/{id}/accessTokens/{accessTokenId}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         put: operations["atualizar-chave-de-api-de-uma-subconta"];
         post?: never;
@@ -5481,7 +5481,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `DELETE /v3/accounts/{id}/accessTokens/{accessTokenId}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `DELETE /v3/accounts/{id}/accessTokens/{accessTokenId}`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         delete: operations["excluir-chave-de-api-de-uma-subconta"];
         options?: never;
@@ -5504,7 +5504,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/sandbox/myAccount/approve`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/sandbox/myAccount/approve`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["aprovar-conta"];
         delete?: never;
@@ -5528,7 +5528,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/sandbox/payment/{id}/confirm`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/sandbox/payment/{id}/confirm`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["confirmar-pagamento"];
         delete?: never;
@@ -5552,7 +5552,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.manage` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `POST /v3/sandbox/payment/{id}/overdue`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `POST /v3/sandbox/payment/{id}/overdue`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         post: operations["forcar-vencimento"];
         delete?: never;
@@ -5574,7 +5574,7 @@ export interface paths {
          *
          *     **Permission:** `gateway_accounts.read` — an API key (bearer, or the `access_token` header) that holds it.
          *
-         *     Passthrough to the upstream's `GET /v3/payments/{id}/contractualEffectRestrictions`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment or subscription UUID in the path is replaced by its upstream id.
+         *     Passthrough to the upstream's `GET /v3/payments/{id}/contractualEffectRestrictions`, with this workspace's gateway account. The query string and body are forwarded as sent; a Ponte customer, payment, subscription or installment plan UUID in the path, the query or the JSON body is replaced by its upstream id.
          */
         get: operations["recuperar-efeito-de-contrato-bloqueando-antecipacao-da-cobranca"];
         put?: never;
@@ -6513,8 +6513,8 @@ export interface components {
             updatedAt: string;
         };
         CreateSubscription: {
-            /** @description Ponte plan id; value, cycle and billingType default to the plan's. */
-            plan: string;
+            /** @description Ponte plan id; value, cycle and billingType default to the plan's. Omitted: value and cycle are required and the subscription starts from the one active plan for that cycle, value and billing type (made with it, in the same write, when there is none; subscriptions.manage suffices). */
+            plan?: string;
             customer: string;
             /**
              * @description Defaults to the plan's; CREDIT_CARD when the body carries creditCardToken or creditCard.
@@ -6553,8 +6553,8 @@ export interface components {
             remoteIp?: string;
         };
         CreateCardSubscription: {
-            /** @description Ponte plan id; value, cycle and billingType default to the plan's. */
-            plan: string;
+            /** @description Ponte plan id; value, cycle and billingType default to the plan's. Omitted: value and cycle are required and the subscription starts from the one active plan for that cycle, value and billing type (made with it, in the same write, when there is none; subscriptions.manage suffices). */
+            plan?: string;
             customer: string;
             /** @enum {string} */
             billingType: "CREDIT_CARD";

@@ -1,7 +1,7 @@
 // The Asaas dialect, response side: Ponte's native objects (customer, payment, subscription, refund,
 // card token) in the shape Asaas answers them — upstream ids, money as JSON numbers, `dateCreated`,
 // the fields Asaas returns — and Ponte's errors as Asaas's `{errors: [{code, description}]}`.
-import type { UpstreamRef } from "./ids";
+import type { UpstreamRef } from "../upstream-ids";
 
 type Obj = Record<string, unknown>;
 export type Refs = Map<string, UpstreamRef>;

@@ -2,23 +2,17 @@
 // - Native routes take Ponte UUIDs: an upstream id (`cus_…`, `pay_…`, `sub_…`) in the path, in the
 //   list filters `customer`/`subscription`/`installment` or in a create body's `customer` becomes the
 //   Ponte id it names (unknown ids are left as sent: the route answers 404/400 as for any id).
-// - Passthrough routes forward to the upstream: a Ponte UUID anywhere in the JSON body becomes the
-//   upstream id, as path ids already are (src/compat/dispatch.ts).
+// - Passthrough routes need nothing here: every forwarded call, in either dialect, has its Ponte UUIDs
+//   (path, query, JSON body) translated once, in src/compat/upstream-ids.ts.
 // - Asaas's payment create sends `value` with `installmentCount` for the total; Ponte takes `totalValue`.
-// - Asaas has no plans: a subscription created with value + cycle and no `plan` gets one (see asaasPlanFor).
-import { and, eq } from "drizzle-orm";
+// - Asaas has no plans: a subscription created with value + cycle and no `plan` goes as it is; the
+//   subscription create finds or makes its plan after the guard (src/modules/subscriptions/implied-plan.ts).
 import type { Principal } from "../../access/principal";
 import type { Deps } from "../../deps";
-import { plans } from "../../db/schema";
-import { inTenant } from "../../db/tenant-scope";
-import { isUuid, newId } from "../../lib/ids";
-import { parseMoney } from "../../lib/money";
-import { CYCLES } from "../../billing/schemas";
 import type { CatalogueOperation } from "../catalogue";
-import { looksUpstream, nativeIdsOf, upstreamRefsOf } from "./ids";
+import { looksUpstream, nativeIdsOf } from "../upstream-ids";
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Native routes outside the catalogue that take a record id (the product-level `/pix`, `/cancel`, `PATCH`). */
 const INTERNAL_NATIVE = /^\/api\/v1\/(?:payments\/[^/]+\/(?:pix|cancel)|subscriptions\/[^/]+(?:\/cancel)?|payment-methods\/[^/]+)\/?$/;
@@ -39,30 +33,11 @@ export interface PendingRequest {
 /** Does this request carry anything the tenant's records must translate? (Checked before authenticating for it.) */
 export function needsTenant(req: PendingRequest): boolean {
   const native = req.op ? req.op.kind === "native" : INTERNAL_NATIVE.test(req.url.pathname);
-  if (native) {
-    if (req.url.pathname.split("/").some(looksUpstream)) return true;
-    if (LIST_FILTERS.some((f) => filterNeedsLookup(f, req.url.searchParams.get(f)))) return true;
-    if (req.body && typeof req.body.customer === "string" && looksUpstream(req.body.customer)) return true;
-    if (req.body && req.op?.operationId === "criar-nova-assinatura" && req.body.plan === undefined) return true;
-    return false;
-  }
-  return req.op?.kind === "passthrough" && req.body !== null && uuidsIn(req.body).length > 0;
-}
-
-function uuidsIn(value: unknown, out: string[] = [], depth = 0): string[] {
-  if (depth > 8) return out;
-  if (typeof value === "string" && isUuid(value)) out.push(value);
-  else if (Array.isArray(value)) for (const v of value) uuidsIn(v, out, depth + 1);
-  else if (isObj(value)) for (const v of Object.values(value)) uuidsIn(v, out, depth + 1);
-  return out;
-}
-
-function replaceStrings(value: unknown, map: (s: string) => string | undefined, depth = 0): unknown {
-  if (depth > 8) return value;
-  if (typeof value === "string") return map(value) ?? value;
-  if (Array.isArray(value)) return value.map((v) => replaceStrings(v, map, depth + 1));
-  if (isObj(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceStrings(v, map, depth + 1)]));
-  return value;
+  if (!native) return false;
+  if (req.url.pathname.split("/").some(looksUpstream)) return true;
+  if (LIST_FILTERS.some((f) => filterNeedsLookup(f, req.url.searchParams.get(f)))) return true;
+  if (req.body && typeof req.body.customer === "string" && looksUpstream(req.body.customer)) return true;
+  return false;
 }
 
 /** Asaas's `value` + `installmentCount` (no installmentValue/totalValue) is the plan's total: Ponte's `totalValue`. */
@@ -73,46 +48,7 @@ export function installmentBody(body: Obj): Obj {
   return { ...rest, totalValue: value };
 }
 
-/**
- * Asaas has no plans: a subscription is value + cycle (+ billing type). Ponte's subscriptions start
- * from a plan, so the dialect finds or makes one active plan per (value, cycle, billing type), named
- * `Asaas <cycle> <value>`; every such subscription shares it. Null when the body cannot make one (the
- * route then names what is missing).
- */
-async function asaasPlanFor(deps: Deps, principal: Principal, body: Obj): Promise<string | null> {
-  if (!principal.permissions.has("subscriptions.manage")) return null;
-  const money = parseMoney(body.value);
-  const cycle = body.cycle;
-  if (!money.ok || money.cents <= 0 || typeof cycle !== "string" || !(CYCLES as readonly string[]).includes(cycle)) return null;
-  const billingType = ["PIX", "BOLETO", "CREDIT_CARD", "UNDEFINED"].includes(String(body.billingType))
-    ? (body.billingType as "PIX" | "BOLETO" | "CREDIT_CARD" | "UNDEFINED")
-    : null;
-  const name = `Asaas ${cycle} ${(money.cents / 100).toFixed(2)}${billingType ? ` ${billingType}` : ""}`;
-  const existing = await deps.db
-    .select({ id: plans.id })
-    .from(plans)
-    .where(and(inTenant(plans, principal), eq(plans.name, name), eq(plans.status, "active")))
-    .get();
-  if (existing) return existing.id;
-  const now = deps.now().toISOString();
-  const id = newId();
-  await deps.db.insert(plans).values({
-    id,
-    organizationId: principal.organizationId,
-    workspaceId: principal.workspaceId,
-    name,
-    description: "Made by the Asaas dialect for subscriptions created without a plan (value + cycle).",
-    valueCents: money.cents,
-    cycle: cycle as (typeof CYCLES)[number],
-    billingType,
-    status: "active",
-    createdAt: now,
-    updatedAt: now,
-  });
-  return id;
-}
-
-/** The request rewritten with the tenant's ids (and plan), or null when nothing changed. */
+/** The request rewritten with the tenant's ids, or null when nothing changed. */
 export async function rewriteForTenant(
   deps: Deps,
   principal: Principal,
@@ -120,12 +56,7 @@ export async function rewriteForTenant(
 ): Promise<{ url: URL; body: Obj | null } | null> {
   const url = new URL(req.url);
   let body = req.body;
-  if (req.op?.kind === "passthrough") {
-    if (!body) return null;
-    const refs = await upstreamRefsOf(deps, principal, uuidsIn(body));
-    if (refs.size === 0) return null;
-    return { url, body: replaceStrings(body, (s) => (isUuid(s) ? refs.get(s.toLowerCase())?.upstreamId : undefined)) as Obj };
-  }
+  if (req.op?.kind === "passthrough") return null;
   const segments = url.pathname.split("/");
   const filters = LIST_FILTERS.map((f) => url.searchParams.get(f) ?? "").filter((v, i) =>
     filterNeedsLookup(LIST_FILTERS[i] as (typeof LIST_FILTERS)[number], v),
@@ -142,9 +73,5 @@ export async function rewriteForTenant(
     if (v && native.has(v)) url.searchParams.set(f, native.get(v) as string);
   }
   if (body && typeof body.customer === "string" && native.has(body.customer)) body = { ...body, customer: native.get(body.customer) };
-  if (body && req.op?.operationId === "criar-nova-assinatura" && body.plan === undefined) {
-    const plan = await asaasPlanFor(deps, principal, body);
-    if (plan) body = { ...body, plan };
-  }
   return { url, body };
 }

@@ -6,7 +6,10 @@ import { CreditCard, CreditCardHolderInfo } from "../payments/schemas";
 export const SUBSCRIPTION_STATUSES = ["ACTIVE", "INACTIVE", "EXPIRED", "CANCELED"] as const;
 
 const SubscriptionFields = z.object({
-  plan: z.string().min(1).max(100).openapi({ description: "Ponte plan id; value, cycle and billingType default to the plan's." }),
+  plan: z.string().min(1).max(100).optional().openapi({
+    description:
+      "Ponte plan id; value, cycle and billingType default to the plan's. Omitted: value and cycle are required and the subscription starts from the one active plan for that cycle, value and billing type (made with it, in the same write, when there is none; subscriptions.manage suffices).",
+  }),
   customer: z.string().min(1).max(100),
   billingType: BillingType.optional().openapi({
     description: "Defaults to the plan's; CREDIT_CARD when the body carries creditCardToken or creditCard.",

@@ -1,6 +1,6 @@
 // Subscriptions: started from an active plan, mirrored upstream (Ponte id as externalReference); their
 // payments arrive through the upstream's webhooks. Cancel stops future payments.
-import { and, eq, inArray, type SQL } from "drizzle-orm";
+import { and, eq, inArray, notExists, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { type Principal, requirePermission, tenantOf } from "../../access/principal";
 import { changedRows } from "../../db/guarded-insert";
@@ -9,7 +9,7 @@ import { isAmbiguousFailure, upstreamJson, type GatewayCredentials } from "../..
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
 import { formatMoney, toUpstreamAmount } from "../../lib/money";
-import { subscriptions } from "../../db/schema";
+import { plans, subscriptions } from "../../db/schema";
 import { dispatchEvents, recordEventIfChanged } from "../../events/outbox";
 import { resolveGatewayAccount } from "../../gateway/accounts";
 import { ApiError, notFound } from "../../http/errors";
@@ -18,6 +18,7 @@ import { customerForBilling } from "../customers/service";
 import { cardForCustomer } from "../payment-methods/service";
 import { findPlanRow } from "../plans/service";
 import type { CreateSubscriptionBody, UpdateSubscriptionBody } from "./schemas";
+import { impliedPlan } from "./implied-plan";
 import { newestFirstPage } from "../../db/paging";
 import { inTenant } from "../../db/tenant-scope";
 import type { Tenant } from "../../lib/tenant";
@@ -76,9 +77,15 @@ function upstreamSubscriptionBody(row: SubscriptionRow, customerUpstreamId: stri
 export async function createSubscription(deps: Deps, principal: Principal, input: z.infer<typeof CreateSubscriptionBody>) {
   requirePermission(principal, "subscriptions.manage");
   const tenant = tenantOf(principal);
-  const plan = await findPlanRow(deps, tenant, input.plan).catch(() => {
-    throw fieldError("body.plan", `no plan with id '${input.plan}'`);
-  });
+  const { plan, isNew: newPlan } =
+    input.plan === undefined
+      ? await impliedPlan(deps, tenant, input)
+      : {
+          plan: await findPlanRow(deps, tenant, input.plan).catch(() => {
+            throw fieldError("body.plan", `no plan with id '${input.plan}'`);
+          }),
+          isNew: false,
+        };
   if (plan.status !== "active")
     throw new ApiError("INVALID_STATE", `Plan '${plan.id}' is ${plan.status}; subscriptions can only start from an active plan.`, {
       planId: plan.id,
@@ -117,7 +124,9 @@ export async function createSubscription(deps: Deps, principal: Principal, input
     createdAt: now,
     updatedAt: now,
   };
-  await deps.db.insert(subscriptions).values(row);
+  // An implied plan is written only now, with the subscription (one batch), after every check.
+  if (newPlan) await deps.db.batch([deps.db.insert(plans).values(plan), deps.db.insert(subscriptions).values(row)]);
+  else await deps.db.insert(subscriptions).values(row);
   let created: { id: string };
   try {
     created = await upstreamJson<{ id: string }>(deps, credentials, {
@@ -128,8 +137,19 @@ export async function createSubscription(deps: Deps, principal: Principal, input
       surfacePath: "/api/v1/subscriptions",
     });
   } catch (err) {
-    if (err instanceof ApiError && !isAmbiguousFailure(err))
+    if (err instanceof ApiError && !isAmbiguousFailure(err)) {
       await deps.db.delete(subscriptions).where(and(eq(subscriptions.id, row.id), eq(subscriptions.syncStatus, "pending")));
+      // The implied plan this request made goes with it, unless another subscription started from it meanwhile.
+      if (newPlan)
+        await deps.db
+          .delete(plans)
+          .where(
+            and(
+              eq(plans.id, plan.id),
+              notExists(deps.db.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.planId, plan.id))),
+            ),
+          );
+    }
     throw err;
   }
   await linkSubscription(deps, row, created.id);
