@@ -4,18 +4,18 @@
 import type { Deps } from "../deps";
 import type { Tenant } from "../lib/tenant";
 import type { BearerAnswer } from "./bearer-vocabulary";
-import { ponteIdsOf } from "./ponte-ids";
+import { nativeIdsOf } from "./upstream-ids";
 
 const vocabulary = () => import("./bearer-vocabulary");
 
 /** A passthrough operation's upstream answer for a Bearer caller: data (and a list's pagination) in Ponte's conventions. */
 export async function bearerPassthroughAnswer(deps: Deps, tenant: Tenant, operationId: string, body: unknown): Promise<BearerAnswer> {
   const { bearerAnswer, upstreamIdsOfAnswer } = await vocabulary();
-  return bearerAnswer(operationId, body, await ponteIdsOf(deps, tenant, upstreamIdsOfAnswer(operationId, body)));
+  return bearerAnswer(operationId, body, await nativeIdsOf(deps, tenant, upstreamIdsOfAnswer(operationId, body)));
 }
 
 /** An upstream webhook envelope as the data of the `upstream.*` event Ponte re-emits. */
 export async function bearerEventData(deps: Deps, tenant: Tenant, envelope: Record<string, unknown>): Promise<Record<string, unknown>> {
   const { bearerEvent, upstreamIdsOfEvent } = await vocabulary();
-  return bearerEvent(envelope, await ponteIdsOf(deps, tenant, upstreamIdsOfEvent(envelope)));
+  return bearerEvent(envelope, await nativeIdsOf(deps, tenant, upstreamIdsOfEvent(envelope)));
 }
