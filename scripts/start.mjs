@@ -6,10 +6,13 @@
 import { execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { ROOT, toolEnv } from "./lib/local.mjs";
+import { cronsOf, startCrons } from "./lib/local-crons.mjs";
+import { localDevArgs, ROOT, toolEnv } from "./lib/local.mjs";
 import { connectUpstreamWebhooks, rebuildDemoRollupsIfMissing, seed } from "./seed.mjs";
 
 const port = Number(process.env.PORT ?? 8787);
+/** `npm start -- --no-crons` (or PONTE_CRONS=off): do not fire the cron triggers locally. */
+const cronsOn = !process.argv.includes("--no-crons") && process.env.PONTE_CRONS !== "off";
 const step = (n, text) => console.log(`[${n}/5] ${text}`);
 
 step(1, "Building the upstream simulator and the static assets (sim/dist, public/vendor)…");
@@ -23,30 +26,22 @@ const demo = await seed({ port, demo: true });
 const history = demo.demoHistory;
 step(3, `Starting the API and the upstream simulator (wrangler dev --env local, port ${port})…`);
 
-const dev = spawn(
-  join(ROOT, "node_modules", ".bin", "wrangler"),
-  [
-    "dev",
-    "-c",
-    "wrangler.toml",
-    "-c",
-    "sim/wrangler.toml",
-    "--env",
-    "local",
-    "--port",
-    String(port),
-    "--test-scheduled",
-    "--show-interactive-dev-session=false",
-  ],
-  { cwd: ROOT, stdio: ["inherit", "pipe", "inherit"], env: toolEnv() },
-);
+const dev = spawn(join(ROOT, "node_modules", ".bin", "wrangler"), localDevArgs(port, ["--test-scheduled"]), {
+  cwd: ROOT,
+  stdio: ["inherit", "pipe", "inherit"],
+  env: toolEnv(),
+});
 // wrangler dev compares worker-configuration.d.ts with types generated for the local environment
 // alone, but the file types all three environments (npm run types; npm run typecheck checks it is
 // current), so "Your types might be out of date" is always printed and never true here: drop that line.
 createInterface({ input: dev.stdout }).on("line", (line) => {
   if (!line.includes("Your types might be out of date")) process.stdout.write(`${line}\n`);
 });
-const stop = () => dev.kill("SIGINT");
+let crons = null;
+const stop = () => {
+  crons?.stop();
+  dev.kill("SIGINT");
+};
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
 dev.on("exit", (code) => process.exit(code ?? 0));
@@ -67,6 +62,15 @@ if (up) {
   const rebuilt = await rebuildDemoRollupsIfMissing(demo).catch((err) => err);
   if (rebuilt instanceof Error) console.log(`      Could not rebuild the demo rollups (${rebuilt.message}); run npm run metrics:rebuild.`);
   else if (rebuilt) console.log(`      Demo rollups rebuilt from the history (${rebuilt.rows} daily rows): the dashboard is live.`);
+  // wrangler dev does not fire [triggers] crons; fire them on schedule through its /__scheduled route.
+  const schedules = cronsOn ? cronsOf("local") : [];
+  if (schedules.length > 0) {
+    crons = startCrons(demo.baseUrl, schedules, {
+      onRun: ({ cron, status, error }) => {
+        if (error || status !== 200) console.log(`      Cron "${cron}" did not run: ${error ? error.message : `HTTP ${status}`}`);
+      },
+    });
+  }
   step(5, "Ready.");
   console.log(
     [
@@ -78,6 +82,7 @@ if (up) {
       `  Workspace:    ${demo.workspaceId}`,
       `  Docs:         ${demo.baseUrl}/api/v1/docs`,
       `  Console:      ${demo.baseUrl}/console`,
+      `  Crons:        ${cronsOn ? `on, as in production (${cronsOf("local").join(", ")}, UTC); npm start -- --no-crons turns them off` : "off (--no-crons)"}`,
       ...(history
         ? [
             `  Demo history: ${history.from} → ${history.to} (${history.customers} customers, ${history.payments} charges, ${history.expenses} expenses)`,

@@ -2,11 +2,11 @@
 // and drive load from this process (sequential for latency, concurrent for throughput).
 // Bounded in requests and time; talks to 127.0.0.1 only; stops what it started.
 import { spawn } from "node:child_process";
-import { createServer } from "node:net";
 import os from "node:os";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "../../scripts/lib/local-worker.mjs";
 import { ROOT, toolEnv } from "../../scripts/lib/local.mjs";
 
 /** The last line every benchmark prints: one JSON object (`npm run bench` collects them). */
@@ -14,17 +14,7 @@ export function printSummary(summary) {
   console.log(JSON.stringify(summary));
 }
 
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 const children = new Set();
 // Each wrangler runs in its own process group, so stopping it also stops the workerd it started.

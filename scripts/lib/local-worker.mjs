@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, toolEnv } from "./local.mjs";
+import { localDevArgs, ROOT, toolEnv } from "./local.mjs";
 
 /** A port nobody listens on now (the OS picks it). */
 export function freePort() {
@@ -68,24 +68,7 @@ export async function startLocalWorker({ demoHistory = false, timeoutMs = 120_00
   }
   const child = spawn(
     join(ROOT, "node_modules", ".bin", "wrangler"),
-    [
-      "dev",
-      "-c",
-      "wrangler.toml",
-      "-c",
-      "sim/wrangler.toml",
-      "--env",
-      "local",
-      "--port",
-      String(port),
-      "--ip",
-      "127.0.0.1",
-      "--persist-to",
-      state,
-      "--show-interactive-dev-session=false",
-      "--log-level",
-      "warn",
-    ],
+    localDevArgs(port, ["--ip", "127.0.0.1", "--persist-to", state, "--log-level", "warn"]),
     { cwd: ROOT, detached: true, stdio: ["ignore", "ignore", "pipe"], env: toolEnv({ CI: "true", NO_UPDATE_NOTIFIER: "1" }) },
   );
   let stderr = "";

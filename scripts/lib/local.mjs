@@ -5,6 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+// The pinned Node 22 (every npm script runs it) strips the types of a .ts module, so scripts import the worker's tables.
+import { PERMISSIONS } from "../../src/lib/permissions.ts";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const BIN = join(ROOT, "node_modules", ".bin");
@@ -29,22 +31,23 @@ export const DEMO = {
   upstreamApiKey: "$aact_hmlg_ponte_demo_account",
 };
 
-export const PERMISSIONS_ALL = [
-  "organizations",
-  "workspaces",
-  "api_keys",
-  "audit_logs",
-  "members",
-  "customers",
-  "plans",
-  "payments",
-  "payment_methods",
-  "subscriptions",
-  "gateway_accounts",
-  "webhook_endpoints",
-  "finance",
-  "analytics",
-].flatMap((r) => [`${r}.read`, `${r}.manage`]);
+/** Every permission, for the seeded key: the worker's own table (src/lib/permissions.ts), imported, not copied. */
+export const PERMISSIONS_ALL = [...PERMISSIONS];
+
+/** `wrangler dev` of the API with the upstream simulator beside it (`--env local`) on `port`: `npm start`, the e2e and browser tests. */
+export const localDevArgs = (port, extra = []) => [
+  "dev",
+  "-c",
+  "wrangler.toml",
+  "-c",
+  "sim/wrangler.toml",
+  "--env",
+  "local",
+  "--port",
+  String(port),
+  "--show-interactive-dev-session=false",
+  ...extra,
+];
 
 /** Runs wrangler quietly; its chatter goes to stderr so `--json` stdout stays one object. */
 export function wrangler(args, { quiet = true } = {}) {

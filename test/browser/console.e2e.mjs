@@ -3,21 +3,13 @@
 // download) against `wrangler dev --env local` on a free port with a throw-away D1 state directory.
 // Fails non-zero on any failed step or any JavaScript error / console error on a page.
 // Needs /usr/bin/chromium (scripts/ensure-chromium.sh installs it). Screenshots: test-results/screenshots/.
-import { execFileSync, spawn } from "node:child_process";
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
-import { createServer as createNetServer } from "node:net";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { join } from "node:path";
+import { browserRun, SHOTS } from "./harness.mjs";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const SHOTS = join(ROOT, "test-results", "screenshots");
 // The analytics and data pages add page loads; a shared, loaded machine needs the room (E2E_TIMEOUT_MS overrides).
 const OVERALL_TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 480_000);
 // axe-core (WCAG 2.1 A/AA) runs on every page the test screenshots. Evaluated through the DevTools protocol rather
@@ -41,50 +33,7 @@ async function axeCheck(page, name) {
     axeFindings.push(`${name} ${new URL(page.url()).pathname}: ${v.id} (${v.impact}, ${v.nodes.length} nodes: ${targets})`);
   }
 }
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
-const cleanups = [];
-let failed = false;
-let passedChecks = 0;
-const log = (msg) => console.log(`[console.e2e] ${msg}`);
-function check(condition, message) {
-  if (!condition) throw new Error(`check failed: ${message}`);
-  passedChecks++;
-  log(`ok - ${message}`);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createNetServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForHealth(base, deadline) {
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(`${base}/api/v1/health`);
-      if (res.ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error("wrangler dev did not become healthy in time");
-}
+const { log, check, cleanup, startWorker, openBrowser, run } = browserRun("console", { timeoutMs: OVERALL_TIMEOUT_MS });
 
 /** A local webhook receiver: records each request with its raw body. */
 async function startReceiver() {
@@ -98,86 +47,13 @@ async function startReceiver() {
     });
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  cleanups.push(() => new Promise((r) => server.close(r)));
+  cleanup(() => new Promise((r) => server.close(r)));
   return { url: `http://127.0.0.1:${server.address().port}/hooks/ponte`, received };
 }
 
 async function main() {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: run scripts/ensure-chromium.sh (apt-get install chromium)`);
-  mkdirSync(SHOTS, { recursive: true });
-  const persist = mkdtempSync(join(tmpdir(), "ponte-e2e-state-"));
-  const profile = mkdtempSync(join(tmpdir(), "ponte-e2e-profile-"));
-  cleanups.push(
-    () => rmSync(persist, { recursive: true, force: true }),
-    () => rmSync(profile, { recursive: true, force: true }),
-  );
-
-  // node_modules/.bin first: wrangler needs the pinned Node 22 (the `node` devDependency), not an older system node.
-  const env = {
-    ...process.env,
-    PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH}`,
-    CI: "true",
-    WRANGLER_SEND_METRICS: "false",
-    NO_UPDATE_NOTIFIER: "1",
-  };
-  execFileSync(process.execPath, [join(ROOT, "sim", "build.mjs")], { cwd: ROOT, stdio: "ignore" });
-  execFileSync(WRANGLER, ["d1", "migrations", "apply", "DB", "--local", "--env", "local", "--persist-to", persist], {
-    cwd: ROOT,
-    env,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  log("local migrations applied to a temporary state directory");
-
-  const port = await freePort();
-  const base = `http://localhost:${port}`;
-  const dev = spawn(
-    WRANGLER,
-    [
-      "dev",
-      "-c",
-      "wrangler.toml",
-      "-c",
-      "sim/wrangler.toml",
-      "--env",
-      "local",
-      "--port",
-      String(port),
-      "--ip",
-      "127.0.0.1",
-      "--persist-to",
-      persist,
-      "--show-interactive-dev-session=false",
-    ],
-    { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: true },
-  );
-  let devOutput = "";
-  dev.stdout.on("data", (d) => (devOutput += d));
-  dev.stderr.on("data", (d) => (devOutput += d));
-  cleanups.push(async () => {
-    if (dev.exitCode !== null) return;
-    try {
-      process.kill(-dev.pid, "SIGINT");
-    } catch {
-      /* already gone */
-    }
-    await Promise.race([new Promise((r) => dev.once("exit", r)), new Promise((r) => setTimeout(r, 5000))]);
-    if (dev.exitCode === null) process.kill(-dev.pid, "SIGKILL");
-  });
-  try {
-    await waitForHealth(base, Date.now() + 90_000);
-  } catch (err) {
-    console.error(devOutput.slice(-4000));
-    throw err;
-  }
-  log(`wrangler dev is up at ${base}`);
-
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    args: CHROMIUM_ARGS,
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-  });
-  cleanups.unshift(() => context.close());
+  const { baseUrl: base } = await startWorker();
+  const context = await openBrowser({ width: 1280, height: 900 });
   const page = context.pages()[0] ?? (await context.newPage());
   page.setDefaultTimeout(15_000);
   const jsErrors = [];
@@ -517,12 +393,6 @@ async function teamFlow(page, base, shot, ownerEmail, ownerPassword) {
   await shot("15-team");
 }
 
-const timer = setTimeout(() => {
-  console.error(`[console.e2e] timed out after ${OVERALL_TIMEOUT_MS / 1000}s`);
-  failed = true;
-  void shutdown();
-}, OVERALL_TIMEOUT_MS);
-
 async function financeFlow(page, base, shot) {
   await page.getByRole("link", { name: "Suppliers", exact: true }).click();
   await page.waitForURL(`${base}/console/suppliers`);
@@ -599,24 +469,4 @@ async function awsAndProfitabilityFlow(page, base, shot) {
   await shot("24-profitability");
 }
 
-async function shutdown() {
-  for (const fn of cleanups.splice(0)) {
-    try {
-      await fn();
-    } catch {
-      /* best effort */
-    }
-  }
-  clearTimeout(timer);
-  // A closing line CI tools read: checks passed, and 1 failed when the run stopped on a failure.
-  console.log(`browser: ${passedChecks} passed, ${failed ? 1 : 0} failed`);
-  process.exit(failed ? 1 : 0);
-}
-
-main()
-  .then(() => log("all checks passed"))
-  .catch((err) => {
-    failed = true;
-    console.error(`[console.e2e] FAILED: ${err.stack ?? err}`);
-  })
-  .finally(shutdown);
+run(main);

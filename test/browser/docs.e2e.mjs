@@ -6,113 +6,10 @@
 // key kept. Fails on any page error or console error (a CSP violation is one) and on any request
 // that leaves localhost (every request is intercepted; others are aborted and reported).
 // Needs /usr/bin/chromium (scripts/ensure-chromium.sh installs it). Screenshots: test-results/screenshots/.
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer as createNetServer } from "node:net";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { join } from "node:path";
+import { browserRun, SHOTS } from "./harness.mjs";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const SHOTS = join(ROOT, "test-results", "screenshots");
-const OVERALL_TIMEOUT_MS = 900_000;
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
-const cleanups = [];
-let failed = false;
-let passedChecks = 0;
-const log = (msg) => console.log(`[docs.e2e] ${msg}`);
-function check(condition, message) {
-  if (!condition) throw new Error(`check failed: ${message}`);
-  passedChecks++;
-  log(`ok - ${message}`);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createNetServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForHealth(base, deadline) {
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(`${base}/api/v1/health`);
-      if (res.ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error("wrangler dev did not become healthy in time");
-}
-
-async function startWorker() {
-  const persist = mkdtempSync(join(tmpdir(), "ponte-docs-e2e-state-"));
-  cleanups.push(() => rmSync(persist, { recursive: true, force: true }));
-  // node_modules/.bin first: wrangler needs the pinned Node 22 (the `node` devDependency), not an older system node.
-  const env = {
-    ...process.env,
-    PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH}`,
-    CI: "true",
-    WRANGLER_SEND_METRICS: "false",
-    NO_UPDATE_NOTIFIER: "1",
-  };
-  execFileSync(process.execPath, [join(ROOT, "sim", "build.mjs")], { cwd: ROOT, stdio: "ignore" });
-  execFileSync(process.execPath, [join(ROOT, "scripts", "build-assets.mjs")], { cwd: ROOT, stdio: "inherit" });
-  execFileSync(WRANGLER, ["d1", "migrations", "apply", "DB", "--local", "--env", "local", "--persist-to", persist], {
-    cwd: ROOT,
-    env,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  const port = await freePort();
-  const base = `http://localhost:${port}`;
-  const args = ["dev", "-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--port", String(port), "--ip", "127.0.0.1"];
-  const dev = spawn(WRANGLER, [...args, "--persist-to", persist, "--show-interactive-dev-session=false"], {
-    cwd: ROOT,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
-  let devOutput = "";
-  dev.stdout.on("data", (d) => (devOutput += d));
-  dev.stderr.on("data", (d) => (devOutput += d));
-  cleanups.push(async () => {
-    if (dev.exitCode !== null) return;
-    try {
-      process.kill(-dev.pid, "SIGINT");
-    } catch {
-      /* already gone */
-    }
-    await Promise.race([new Promise((r) => dev.once("exit", r)), new Promise((r) => setTimeout(r, 5000))]);
-    if (dev.exitCode === null) process.kill(-dev.pid, "SIGKILL");
-  });
-  try {
-    await waitForHealth(base, Date.now() + 90_000);
-  } catch (err) {
-    console.error(devOutput.slice(-4000));
-    throw err;
-  }
-  log(`wrangler dev is up at ${base}`);
-  return base;
-}
+const { check, startWorker, openBrowser, run } = browserRun("docs", { timeoutMs: 900_000 });
 
 /** A test key that may read the organization: sign up through the API, then create the key with the session. */
 async function testKey(base) {
@@ -139,20 +36,9 @@ async function testKey(base) {
 }
 
 async function main() {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: run scripts/ensure-chromium.sh (apt-get install chromium)`);
-  mkdirSync(SHOTS, { recursive: true });
-  const profile = mkdtempSync(join(tmpdir(), "ponte-docs-e2e-profile-"));
-  cleanups.push(() => rmSync(profile, { recursive: true, force: true }));
-  const base = await startWorker();
+  const { baseUrl: base } = await startWorker();
   const key = await testKey(base);
-
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    args: CHROMIUM_ARGS,
-    headless: true,
-    viewport: { width: 1360, height: 1000 },
-  });
-  cleanups.unshift(() => context.close());
+  const context = await openBrowser({ width: 1360, height: 1000 });
   // Every request the page makes passes here: only this host's are let through.
   const offHost = [];
   const requested = [];
@@ -245,36 +131,4 @@ async function main() {
   check(jsErrors.length === 0, `no JavaScript errors or CSP violations${jsErrors.length ? `: ${jsErrors.join(" | ")}` : ""}`);
 }
 
-let stopping;
-/** Runs the cleanups once: the overall timer and main's end may both ask, and the second must wait for the first. */
-function shutdown() {
-  stopping ??= stop();
-  return stopping;
-}
-
-async function stop() {
-  for (const fn of cleanups.splice(0)) {
-    try {
-      await fn();
-    } catch {
-      /* best effort */
-    }
-  }
-  clearTimeout(timer);
-  console.log(`browser (docs): ${passedChecks} passed, ${failed ? 1 : 0} failed`);
-  process.exit(failed ? 1 : 0);
-}
-
-const timer = setTimeout(() => {
-  console.error(`[docs.e2e] timed out after ${OVERALL_TIMEOUT_MS / 1000}s`);
-  failed = true;
-  void shutdown();
-}, OVERALL_TIMEOUT_MS);
-
-main()
-  .then(() => log("all checks passed"))
-  .catch((err) => {
-    failed = true;
-    console.error(`[docs.e2e] FAILED: ${err.stack ?? err}`);
-  })
-  .finally(shutdown);
+run(main);

@@ -1,0 +1,12 @@
+export const DEPLOYED_ENVIRONMENTS: string[];
+export const SECRETS: { name: string; required: boolean; what: string }[];
+export function providedNames(environment: string, tomlText?: string): Set<string>;
+export function envProperties(): { name: string; optional: boolean }[];
+export function configurationProblems(
+  environment: string,
+  options?: {
+    properties?: { name: string; optional: boolean }[];
+    tomlText?: string;
+    secrets?: { name: string; required: boolean; what: string }[];
+  },
+): string[];
