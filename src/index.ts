@@ -1,7 +1,7 @@
 // Worker entry: HTTP through the app (built per path segment on demand), the events queue into the
 // webhook fan-out, the cron into the sweepers, and the Durable Object classes the bindings name.
 // The queue and cron handlers are imported when they first run, not at start-up.
-import { rewriteAsaasRequest, speaksAsaas } from "./compat/asaas-dialect/request";
+import { asaasLayoutOf, serveAsaas } from "./compat/asaas-dialect/request";
 import type { Env } from "./config";
 import { lazyApp } from "./lazy-app";
 
@@ -11,10 +11,14 @@ export { ListenDO } from "./events/listen-do";
 const app = lazyApp();
 
 export default {
-  // A request in the Asaas dialect (access_token, no Authorization) has its method aliases rewritten
-  // before routing (src/compat/asaas-dialect/request.ts); every other request goes straight to the app.
-  fetch: (req, env, ctx) =>
-    speaksAsaas(req.headers) ? rewriteAsaasRequest(req).then((r) => app.fetch(r, env, ctx)) : app.fetch(req, env, ctx),
+  // A request in the Asaas dialect — at the upstream's layout (/v3/…, /api/v3/…), or at /api/v1 with
+  // the key in access_token and no Authorization — is rewritten once to Ponte's route (its layout and
+  // method aliases) before the app picks its segment, and every error it gets is in Asaas's shape
+  // (src/compat/asaas-dialect/request.ts); every other request goes straight to the app.
+  fetch: (req, env, ctx) => {
+    const layout = asaasLayoutOf(req);
+    return layout ? serveAsaas(req, layout, (r) => app.fetch(r, env, ctx)) : app.fetch(req, env, ctx);
+  },
   async queue(batch, env, ctx) {
     const { consumeEventBatch } = await import("./events/consumer");
     await consumeEventBatch(batch, env, ctx);

@@ -5,15 +5,7 @@ import type { App, RootFetch } from "./app";
 import { groupsFor, REFERENCE_SEGMENTS, type Registrar } from "./route-groups";
 import { ERROR_STATUS, INTERNAL_ERROR_MESSAGE } from "./http/errors";
 import { newRequestId, REQUEST_ID_HEADER } from "./http/request-id";
-import { segmentOf } from "./http/segment";
-
-/** The path of a request URL (`http://host/api/v1/x?y` → `/api/v1/x`), without parsing the whole URL. */
-function pathOf(url: string): string {
-  const start = url.indexOf("/", url.indexOf("://") + 3);
-  if (start < 0) return "/";
-  const query = url.indexOf("?", start);
-  return url.slice(start, query < 0 ? undefined : query);
-}
+import { pathOf, segmentOf } from "./http/segment";
 
 /** A part of the API that could not be loaded (a broken deployment): a 500 in the envelope, logged. */
 function loadFailed(err: unknown): Response {

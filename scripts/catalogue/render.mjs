@@ -87,7 +87,73 @@ export interface CatalogueOperation {
   readonly bodyRequired: boolean;
   readonly title: string;
 }
+
+/** Another method (and, for the upstream's own spelling, path) the upstream accepts for an operation. */
+export interface CatalogueAlias {
+  /** What the client sends: a method and a path template under /api/v1 (at /v3 in the upstream's layout). */
+  readonly method: HttpMethod;
+  readonly path: string;
+  /** The operation it reaches, served at that operation's own method and path. */
+  readonly operationId: string;
+  /** Which rule in scripts/catalogue/render.mjs (aliasesOf) gives it. */
+  readonly rule: "upstream-spelling" | "post-updates" | "put-saves" | "cancel-either-way";
+}
 `;
+
+const PONTE_PREFIX = "/api/v1";
+/** The upstream's path (`/v3/x`) as Ponte spells it (`/api/v1/x`). */
+const ponteSpelling = (upstreamPath) => PONTE_PREFIX + upstreamPath.slice("/v3".length);
+const endsInParameter = (path) => /\/\{[^}]+\}$/.test(path);
+
+/**
+ * The methods and paths the upstream accepts for an operation besides the catalogue's own: the
+ * Asaas dialect (src/compat/asaas-dialect/request.ts) routes each to its operation. An alias is kept
+ * only where the catalogue has no operation of its own at that method and path, and once.
+ *
+ * - upstream-spelling: the operation's own upstream method and path where Ponte serves it elsewhere
+ *   (operations.tsv `upstream_method`/`upstream_path`): `DELETE /subscriptions/{id}` is Ponte's
+ *   `POST /subscriptions/{id}/cancel`, `POST /creditCard/tokenizeCreditCard` is
+ *   `POST /payment-methods/tokenize`.
+ * - post-updates: `POST` for the update of a record, `PUT /x/{id}`. The reference documents these
+ *   updates as PUT (docs.asaas.com/reference/update-existing-customer, …/update-existing-subscription),
+ *   but the upstream also accepts POST, which Asaas client libraries send: issue 25's outside test with
+ *   real clients found `POST /subscriptions/{id}`, `POST /webhooks/{id}` and `POST /invoices/{id}`
+ *   accepted upstream and refused by Ponte, and Ponte already took `POST /customers/{id}` and
+ *   `POST /payments/{id}` from Asaas clients (issue 16).
+ * - put-saves: `PUT` for a settings save that the reference documents as `POST` (its operation id
+ *   says it updates or saves: `atualizar-…`, `salvar-…`, `criar-e-atualizar-…`, `configurar-…`, at a
+ *   path that names no record), e.g. `PUT /myAccount/commercialInfo` (issue 25).
+ * - cancel-either-way: a `…/cancel` action is accepted as `POST` and as `DELETE`. The reference
+ *   documents most as POST and the transfer's as `DELETE /transfers/{id}/cancel`
+ *   (docs.asaas.com/reference/cancelar-uma-transferencia), while clients send
+ *   `POST /transfers/{id}/cancel` (issue 25).
+ * @param {ReturnType<typeof parseCatalogue>} rows
+ */
+export function aliasesOf(rows) {
+  const served = new Set(rows.map((r) => `${r.method} ${r.path}`));
+  const aliases = [];
+  const add = (method, path, operationId, rule) => {
+    const key = `${method} ${path}`;
+    if (served.has(key)) return;
+    served.add(key);
+    aliases.push({ method, path, operationId, rule });
+  };
+  for (const r of rows) {
+    const upstream = ponteSpelling(r.upstreamPath);
+    if (r.upstreamMethod !== r.method || upstream !== r.path) add(r.upstreamMethod, upstream, r.operationId, "upstream-spelling");
+  }
+  for (const r of rows) if (r.method === "PUT" && endsInParameter(r.path)) add("POST", r.path, r.operationId, "post-updates");
+  for (const r of rows) {
+    const saves = /^(?:atualizar|salvar|configurar|criar-e-atualizar)-/.test(r.operationId);
+    if (r.method === "POST" && saves && !endsInParameter(r.path)) add("PUT", r.path, r.operationId, "put-saves");
+  }
+  for (const r of rows) {
+    if (!r.path.endsWith("/cancel")) continue;
+    if (r.method === "POST") add("DELETE", r.path, r.operationId, "cancel-either-way");
+    if (r.method === "DELETE") add("POST", r.path, r.operationId, "cancel-either-way");
+  }
+  return aliases;
+}
 
 /**
  * Renders the TypeScript module for the catalogue. Deterministic: same input, same bytes.
@@ -103,9 +169,14 @@ export function renderCatalogue(tsvText) {
       `permission: ${s(r.permission)}, successStatus: ${r.successStatus}, bodyRequired: ${r.bodyRequired}, title: ${s(r.title)} },`,
   );
   const groups = [...new Set(rows.map((r) => r.group))];
+  const aliases = aliasesOf(rows).map(
+    (a) => `  { method: ${s(a.method)}, path: ${s(a.path)}, operationId: ${s(a.operationId)}, rule: ${s(a.rule)} },`,
+  );
   return (
     PREAMBLE +
     `\nexport const CATALOGUE: readonly CatalogueOperation[] = [\n${entries.join("\n")}\n];\n` +
-    `\nexport const CATALOGUE_GROUPS: readonly string[] = [\n${groups.map((g) => `  ${s(g)},`).join("\n")}\n];\n`
+    `\nexport const CATALOGUE_GROUPS: readonly string[] = [\n${groups.map((g) => `  ${s(g)},`).join("\n")}\n];\n` +
+    "\n// The other methods the upstream accepts (rules and sources: aliasesOf in scripts/catalogue/render.mjs).\n" +
+    `export const CATALOGUE_ALIASES: readonly CatalogueAlias[] = [\n${aliases.join("\n")}\n];\n`
   );
 }

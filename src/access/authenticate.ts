@@ -2,6 +2,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { keyEnvironmentFor, LIMITS } from "../config";
 import type { AppEnv } from "../http/app-env";
+import { asaasKeyOf } from "../http/asaas-key";
 import { ApiError } from "../http/errors";
 import { rateLimitKeyFor } from "../http/rate-limit";
 import { hashPresentedApiKey, keyEnvironmentOf } from "./api-key-secret";
@@ -39,13 +40,13 @@ const KEY_LOOKUP = `
 
 const unauthorized = (message: string) => new ApiError("UNAUTHORIZED", message);
 
-/** The header an Asaas client sends its key in (the Asaas dialect, src/compat/asaas-dialect.ts). */
-export const ASAAS_KEY_HEADER = "access_token";
-
-/** The API key: `Authorization: Bearer <key>`, or (only when Authorization is absent) Asaas's `access_token: <key>`. */
+/**
+ * The API key: `Authorization: Bearer <key>`, or (only when Authorization is absent) Asaas's
+ * `access_token: <key>` / `access-token: <key>` (the Asaas dialect, src/http/asaas-key.ts).
+ */
 export function bearerToken(c: Context): string | null {
   const header = c.req.header("authorization");
-  if (!header) return c.req.header(ASAAS_KEY_HEADER)?.trim() || null;
+  if (!header) return asaasKeyOf(c.req.raw.headers);
   const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
   if (!token) throw unauthorized("Authorization header must be 'Bearer <API key>'.");
   return token;

@@ -1,5 +1,6 @@
 // The Asaas dialect: one translation layer at the edge. A request authenticated Asaas's way
-// (`access_token: ponte_test_…`, no Authorization) gets Asaas's wire format on every operation —
+// (`access_token: ponte_test_…` or `access-token`, no Authorization; at /v3/… and /api/v3/… that is
+// every request, rewritten to /api/v1/… at the entry) gets Asaas's wire format on every operation —
 // objects at the top level, Asaas lists, errors and deletes, native objects in Asaas's shape with the
 // upstream's ids — and may speak it: upstream ids in paths, filters and bodies, Asaas's method
 // aliases (src/compat/asaas-dialect/request.ts, applied before routing by src/index.ts). The routes
@@ -8,12 +9,13 @@ import type { Context, MiddlewareHandler } from "hono";
 import { authenticate } from "../access/authenticate";
 import { type Env, LIMITS } from "../config";
 import type { AppEnv } from "../http/app-env";
+import { handleError } from "../http/error-handler";
 import { operationFor, speaksAsaas } from "./asaas-dialect/request";
 import { type Refs, asaasError, asaasObject, referencedIds } from "./asaas-dialect/shapes";
 import { upstreamRefsOf } from "./asaas-dialect/ids";
 import { installmentBody, needsTenant, rewriteForTenant } from "./asaas-dialect/tenant-rewrite";
 
-export { rewriteAsaasRequest, speaksAsaas } from "./asaas-dialect/request";
+export { asaasLayoutOf, serveAsaas, speaksAsaas } from "./asaas-dialect/request";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -123,14 +125,19 @@ async function asaasResponse(c: Context<AppEnv>, res: Response): Promise<Respons
 export function asaasDialect(dispatch: Dispatch): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (!speaksAsaas(c.req.raw.headers)) return next();
-    if (!rewritten.has(c.req.raw)) {
-      const inner = await rewriteRequest(c);
-      if (inner) {
-        rewritten.add(inner);
-        return dispatch(inner, c.env, executionCtx(c));
+    try {
+      if (!rewritten.has(c.req.raw)) {
+        const inner = await rewriteRequest(c);
+        if (inner) {
+          rewritten.add(inner);
+          return dispatch(inner, c.env, executionCtx(c));
+        }
       }
+      await next();
+      c.res = await asaasResponse(c, c.res);
+    } catch (err) {
+      // A failure of this layer itself (an id lookup): the app's one error handler, in Asaas's shape.
+      c.res = await asaasResponse(c, await handleError(err as Error, c));
     }
-    await next();
-    c.res = await asaasResponse(c, c.res);
   };
 }

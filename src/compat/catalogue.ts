@@ -18,6 +18,17 @@ export interface CatalogueOperation {
   readonly title: string;
 }
 
+/** Another method (and, for the upstream's own spelling, path) the upstream accepts for an operation. */
+export interface CatalogueAlias {
+  /** What the client sends: a method and a path template under /api/v1 (at /v3 in the upstream's layout). */
+  readonly method: HttpMethod;
+  readonly path: string;
+  /** The operation it reaches, served at that operation's own method and path. */
+  readonly operationId: string;
+  /** Which rule in scripts/catalogue/render.mjs (aliasesOf) gives it. */
+  readonly rule: "upstream-spelling" | "post-updates" | "put-saves" | "cancel-either-way";
+}
+
 export const CATALOGUE: readonly CatalogueOperation[] = [
   { group: "Clientes", operationId: "criar-novo-cliente", method: "POST", path: "/api/v1/customers", upstreamMethod: "POST", upstreamPath: "/v3/customers", kind: "native", permission: "customers.manage", successStatus: 200, bodyRequired: true, title: "Criar novo cliente" },
   { group: "Clientes", operationId: "listar-clientes", method: "GET", path: "/api/v1/customers", upstreamMethod: "GET", upstreamPath: "/v3/customers", kind: "native", permission: "customers.read", successStatus: 200, bodyRequired: false, title: "Listar clientes" },
@@ -263,4 +274,37 @@ export const CATALOGUE_GROUPS: readonly string[] = [
   "Subcontas Upstream",
   "Ações em sandbox",
   "Registro de Recebíveis",
+];
+
+// The other methods the upstream accepts (rules and sources: aliasesOf in scripts/catalogue/render.mjs).
+export const CATALOGUE_ALIASES: readonly CatalogueAlias[] = [
+  { method: "DELETE", path: "/api/v1/subscriptions/{id}", operationId: "remover-assinatura", rule: "upstream-spelling" },
+  { method: "POST", path: "/api/v1/creditCard/tokenizeCreditCard", operationId: "tokenizacao-de-cartao-de-credito", rule: "upstream-spelling" },
+  { method: "POST", path: "/api/v1/customers/{id}", operationId: "atualizar-cliente-existente", rule: "post-updates" },
+  { method: "POST", path: "/api/v1/payments/{id}", operationId: "atualizar-cobranca-existente", rule: "post-updates" },
+  { method: "POST", path: "/api/v1/lean/payments/{id}", operationId: "atualizar-cobranca-existente-com-dados-resumidos-na-resposta", rule: "post-updates" },
+  { method: "POST", path: "/api/v1/payments/{id}/documents/{documentId}", operationId: "atualizar-definicoes-de-um-documento-da-cobranca", rule: "post-updates" },
+  { method: "POST", path: "/api/v1/subscriptions/{id}", operationId: "atualizar-assinatura-existente", rule: "post-updates" },
+  { method: "POST", path: "/api/v1/paymentLinks/{id}", operationId: "atualizar-um-link-de-pagamentos", rule: "post-updates" },
+  { method: "POST", path: "/api/v1/notifications/{id}", operationId: "atualizar-notificacao-existente", rule: "post-updates" },
+  { method: "POST", path: "/api/v1/invoices/{id}", operationId: "atualizar-nota-fiscal", rule: "post-updates" },
+  { method: "POST", path: "/api/v1/webhooks/{id}", operationId: "atualizar-webhook-existente", rule: "post-updates" },
+  { method: "POST", path: "/api/v1/accounts/{id}/accessTokens/{accessTokenId}", operationId: "atualizar-chave-de-api-de-uma-subconta", rule: "post-updates" },
+  { method: "PUT", path: "/api/v1/creditCard/preAuthorization/config", operationId: "salvar-ou-atualizar-configuracao-de-pre-autorizacao", rule: "put-saves" },
+  { method: "PUT", path: "/api/v1/accounts/{id}/escrow", operationId: "salvar-ou-atualizar-configuracao-da-conta-escrow-para-a-subconta", rule: "put-saves" },
+  { method: "PUT", path: "/api/v1/fiscalInfo", operationId: "criar-e-atualizar-informacoes-fiscais", rule: "put-saves" },
+  { method: "PUT", path: "/api/v1/fiscalInfo/nationalPortal", operationId: "configurar-portal-emissor-de-notas-fiscais", rule: "put-saves" },
+  { method: "PUT", path: "/api/v1/myAccount/commercialInfo", operationId: "atualizar-dados-comerciais", rule: "put-saves" },
+  { method: "PUT", path: "/api/v1/myAccount/paymentCheckoutConfig", operationId: "salvar-personalizacao-da-fatura", rule: "put-saves" },
+  { method: "DELETE", path: "/api/v1/subscriptions/{id}/cancel", operationId: "remover-assinatura", rule: "cancel-either-way" },
+  { method: "DELETE", path: "/api/v1/checkouts/{id}/cancel", operationId: "cancelar-um-checkout", rule: "cancel-either-way" },
+  { method: "DELETE", path: "/api/v1/anticipations/{id}/cancel", operationId: "cancelar-antecipacao", rule: "cancel-either-way" },
+  { method: "DELETE", path: "/api/v1/paymentDunnings/{id}/cancel", operationId: "cancelar-negativacao", rule: "cancel-either-way" },
+  { method: "DELETE", path: "/api/v1/invoices/{id}/cancel", operationId: "cancelar-uma-nota-fiscal", rule: "cancel-either-way" },
+  { method: "DELETE", path: "/api/v1/pix/transactions/{id}/cancel", operationId: "cancelar-uma-transacao-agendada", rule: "cancel-either-way" },
+  { method: "DELETE", path: "/api/v1/pix/transactions/recurrings/{id}/cancel", operationId: "cancelar-uma-recorrencia", rule: "cancel-either-way" },
+  { method: "DELETE", path: "/api/v1/pix/transactions/recurrings/items/{id}/cancel", operationId: "cancelar-item-de-uma-recorrencia", rule: "cancel-either-way" },
+  { method: "POST", path: "/api/v1/transfers/{id}/cancel", operationId: "cancelar-uma-transferência", rule: "cancel-either-way" },
+  { method: "DELETE", path: "/api/v1/bill/{id}/cancel", operationId: "cancelar-pagamento-de-contas", rule: "cancel-either-way" },
+  { method: "DELETE", path: "/api/v1/mobilePhoneRecharges/{id}/cancel", operationId: "cancelar-uma-recarga-de-celular", rule: "cancel-either-way" },
 ];

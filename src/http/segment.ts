@@ -1,6 +1,14 @@
 // Which part of the API a path belongs to: its first segment under /api/v1 (the unit the app is
 // loaded and built in, src/lazy-app.ts), or the console.
 
+/** The path of a request URL (`http://host/api/v1/x?y` → `/api/v1/x`), without parsing the whole URL. */
+export function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("://") + 3);
+  if (start < 0) return "/";
+  const query = url.indexOf("?", start);
+  return url.slice(start, query < 0 ? undefined : query);
+}
+
 /** The console lives at /console, outside /api/v1; it is addressed as this segment. */
 export const CONSOLE_SEGMENT = "console";
 

@@ -1,33 +1,100 @@
-// The Asaas dialect, request side before routing: who speaks it, and the methods and paths Asaas
-// accepts that Ponte spells otherwise. Pure rewriting of the Request (no database): src/index.ts
-// calls `rewriteAsaasRequest` before the app routes it, only for a request that speaks the dialect.
+// The Asaas dialect at the worker's entry, before routing: who speaks it, at which URL layout, and the
+// methods and paths Asaas accepts that Ponte spells otherwise. src/index.ts asks `asaasLayoutOf` of
+// every request (a prefix and a header check, nothing parsed) and hands only a request in the dialect
+// to `serveAsaas`, which rewrites it once to Ponte's route and answers every error in Asaas's shape.
+// Pure rewriting of the Request (no database); the ids and bodies are translated by the middleware
+// in src/compat/asaas-dialect.ts.
 import { LIMITS } from "../../config";
-import { CATALOGUE, type CatalogueOperation } from "../catalogue";
+import { ASAAS_KEY_HEADERS, asaasKeyOf } from "../../http/asaas-key";
+import { INTERNAL_ERROR_MESSAGE } from "../../http/errors";
+import { newRequestId, REQUEST_ID_HEADER } from "../../http/request-id";
+import { pathOf } from "../../http/segment";
+import { CATALOGUE, CATALOGUE_ALIASES, type CatalogueOperation } from "../catalogue";
+import { asaasError, type PonteError } from "./shapes";
 
-const KEY_HEADER = "access_token";
-
-/** Asaas's own scheme: the key in `access_token`, and no `Authorization` (a Bearer request is Ponte's dialect, untouched). */
-export const speaksAsaas = (headers: Headers) => headers.has(KEY_HEADER) && !headers.has("authorization");
+/** Asaas's own scheme: the key in `access_token` (or `access-token`) and no `Authorization` (a Bearer request is Ponte's dialect, untouched). */
+export const speaksAsaas = (headers: Headers) => ASAAS_KEY_HEADERS.some((name) => headers.has(name)) && !headers.has("authorization");
 
 const API = "/api/v1";
-/** A path id Asaas clients send: an upstream id (`cus_…`, `pay_…`, `sub_…`) or a Ponte UUID. */
-const RECORD_ID = /^(?:[a-z]{3}_[A-Za-z0-9]+|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
 
-/** [method, path pattern, new method, new path]: the aliases Asaas accepts. `$1` is the id. */
-const ALIASES: readonly [string, RegExp, string, string][] = [
-  ["POST", /^\/api\/v1\/customers\/([^/]+)\/?$/, "PUT", `${API}/customers/$1`],
-  ["POST", /^\/api\/v1\/payments\/([^/]+)\/?$/, "PUT", `${API}/payments/$1`],
-  ["DELETE", /^\/api\/v1\/subscriptions\/([^/]+)\/?$/, "POST", `${API}/subscriptions/$1/cancel`],
-  ["POST", /^\/api\/v1\/creditCard\/tokenizeCreditCard\/?$/, "POST", `${API}/payment-methods/tokenize`],
-];
+/**
+ * The upstream's URL layouts, served as the dialect of `/api/v1`: `/v3/…` (Asaas's base URL
+ * `https://api.asaas.com/v3`, sandbox `https://api-sandbox.asaas.com/v3`) and the legacy `/api/v3/…`
+ * (`https://www.asaas.com/api/v3`, still used by clients such as the npm `asaas-sdk`).
+ */
+const UPSTREAM_LAYOUTS = ["/v3", "/api/v3"] as const;
 
-function alias(method: string, path: string): { method: string; path: string } | null {
-  for (const [from, pattern, to, target] of ALIASES) {
-    if (method !== from) continue;
-    const m = pattern.exec(path);
-    if (!m) continue;
-    if (m[1] !== undefined && !RECORD_ID.test(decodeURIComponent(m[1]))) continue;
-    return { method: to, path: target.replace("$1", m[1] ?? "") };
+/** Where a request enters the dialect: an upstream layout's prefix, `/api/v1` (the key in access_token), or null (not the dialect). */
+export type AsaasLayout = (typeof UPSTREAM_LAYOUTS)[number] | typeof API;
+
+export function asaasLayoutOf(req: Request): AsaasLayout | null {
+  const path = pathOf(req.url);
+  if (path.startsWith(`${API}/`)) return speaksAsaas(req.headers) ? API : null;
+  for (const prefix of UPSTREAM_LAYOUTS) if (path === prefix || path.startsWith(`${prefix}/`)) return prefix;
+  return null;
+}
+
+type Matcher<T> = { item: T; method: string; names: string[]; pattern: RegExp; params: number };
+
+/** Path templates as patterns, the ones with fewer parameters first (a literal such as /payments/limits wins over /payments/{id}). */
+function matchersOf<T>(items: readonly T[], methodOf: (t: T) => string, templateOf: (t: T) => string): Matcher<T>[] {
+  return items
+    .map((item) => {
+      const path = templateOf(item);
+      const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
+      return {
+        item,
+        method: methodOf(item),
+        names,
+        params: names.length,
+        pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, "([^/]+)")}/?$`),
+      };
+    })
+    .sort((a, b) => a.params - b.params);
+}
+
+const OPERATIONS = matchersOf(
+  CATALOGUE,
+  (op) => op.method,
+  (op) => op.path,
+);
+
+/** The catalogue operation a method and path reach, with its path parameter values in order. */
+export function operationFor(method: string, path: string): { op: CatalogueOperation; values: string[] } | null {
+  for (const m of OPERATIONS) {
+    if (m.method !== method) continue;
+    const hit = m.pattern.exec(path);
+    if (hit) return { op: m.item, values: hit.slice(1) };
+  }
+  return null;
+}
+
+const BY_ID = new Map(CATALOGUE.map((op) => [op.operationId, op]));
+const ALIASES = matchersOf(
+  CATALOGUE_ALIASES,
+  (a) => a.method,
+  (a) => a.path,
+);
+
+/**
+ * The operation's own method and path for a method the upstream also accepts (CATALOGUE_ALIASES,
+ * generated with the catalogue: `POST /customers/{id}` → `PUT /customers/{id}`,
+ * `POST /transfers/{id}/cancel` → `DELETE …`, `DELETE /subscriptions/{id}` → Ponte's cancel…), or
+ * null: a method and path the catalogue serves itself are never rewritten.
+ */
+export function aliasFor(method: string, path: string): { method: string; path: string; operationId: string } | null {
+  if (operationFor(method, path)) return null;
+  for (const m of ALIASES) {
+    if (m.method !== method) continue;
+    const hit = m.pattern.exec(path);
+    const op = hit ? BY_ID.get(m.item.operationId) : undefined;
+    if (!hit || !op) continue;
+    const values = new Map(m.names.map((name, i) => [name, hit[i + 1] as string]));
+    return {
+      method: op.method,
+      path: op.path.replace(/\{([^}]+)\}/g, (_, name: string) => values.get(name) ?? ""),
+      operationId: op.operationId,
+    };
   }
   return null;
 }
@@ -35,53 +102,88 @@ function alias(method: string, path: string): { method: string; path: string } |
 const WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
 
 /**
- * A request in the dialect, rewritten to what Ponte routes: the Asaas method aliases
- * (`POST /customers/{id}` and `POST /payments/{id}` update, `DELETE /subscriptions/{id}` cancels,
- * `/creditCard/tokenizeCreditCard`), and a POST/PUT/PATCH with no body reads as `{}` (Asaas
- * accepts a bodiless action such as a refund). Any other request is returned as it came.
+ * The request Ponte routes: an upstream layout's path under /api/v1 (its Authorization dropped: the
+ * key there is the one in access_token), the method alias applied, and a POST/PUT/PATCH with no body
+ * read as `{}` (Asaas accepts a bodiless action such as a refund). A request needing none of it is
+ * returned as it came.
  */
-export async function rewriteAsaasRequest(req: Request): Promise<Request> {
-  if (!speaksAsaas(req.headers)) return req;
+async function toPonteRequest(req: Request, layout: AsaasLayout): Promise<Request> {
   const url = new URL(req.url);
-  if (!url.pathname.startsWith(`${API}/`)) return req;
-  const target = alias(req.method, url.pathname);
+  if (layout !== API) url.pathname = API + url.pathname.slice(layout.length);
+  const target = aliasFor(req.method, url.pathname);
   const method = target?.method ?? req.method;
+  if (layout === API && !target && !WITH_BODY.has(method)) return req;
+  if (target) url.pathname = target.path;
+  const headers = new Headers(req.headers);
+  if (layout !== API) headers.delete("authorization");
   const contentType = req.headers.get("content-type") ?? "";
   // Only a body known to be small is read here; a large or unsized one streams on to the body guard (413).
   const declared = Number(req.headers.get("content-length") ?? Number.NaN);
   const small = req.body === null || (Number.isFinite(declared) && declared <= LIMITS.maxJsonBodyBytes);
   if (!WITH_BODY.has(method) || /multipart\//i.test(contentType) || !small) {
-    if (!target) return req;
-    url.pathname = target.path;
-    return new Request(url, { method, headers: req.headers, body: WITH_BODY.has(req.method) ? req.body : null });
+    const keepsBody = WITH_BODY.has(method) ? WITH_BODY.has(req.method) : !target;
+    return new Request(url, { method, headers, body: keepsBody ? req.body : null });
   }
-  const body = WITH_BODY.has(req.method) ? await req.text() : "";
-  const headers = new Headers(req.headers);
-  let sent = body;
-  if (body.trim() === "") {
+  let sent = WITH_BODY.has(req.method) ? await req.text() : "";
+  if (sent.trim() === "") {
     sent = "{}";
     headers.set("content-type", "application/json");
   }
   headers.set("content-length", String(new TextEncoder().encode(sent).byteLength));
-  if (target) url.pathname = target.path;
   return new Request(url, { method, headers, body: sent });
 }
 
-/** Catalogue operations, the ones with fewer path parameters first (a literal such as /payments/limits wins over /payments/{id}). */
-const MATCHERS = [...CATALOGUE]
-  .map((op) => ({
-    op,
-    params: (op.path.match(/\{/g) ?? []).length,
-    pattern: new RegExp(`^${op.path.replace(/\{[^}]+\}/g, "([^/]+)")}/?$`),
-  }))
-  .sort((a, b) => a.params - b.params);
+/** An error in the dialect's shape, `{errors: [{code, description}]}`, with the request id header. */
+function dialectError(error: PonteError, status: number, requestId: string): Response {
+  const answer = asaasError(error, status);
+  return Response.json(answer.body, { status: answer.status, headers: { [REQUEST_ID_HEADER]: requestId } });
+}
 
-/** The catalogue operation a method and path reach, with its path parameter values in order. */
-export function operationFor(method: string, path: string): { op: CatalogueOperation; values: string[] } | null {
-  for (const m of MATCHERS) {
-    if (m.op.method !== method) continue;
-    const hit = m.pattern.exec(path);
-    if (hit) return { op: m.op, values: hit.slice(1) };
+/** An answer in Ponte's error envelope (one the app's middleware did not translate: a route group that failed to load), in Asaas's shape. */
+async function inDialect(res: Response): Promise<Response> {
+  if (res.status < 400 || !/application\/json/i.test(res.headers.get("content-type") ?? "")) return res;
+  const body: unknown = await res
+    .clone()
+    .json()
+    .catch(() => undefined);
+  const error = typeof body === "object" && body !== null ? (body as { error?: unknown }).error : undefined;
+  if (typeof error !== "object" || error === null) return res;
+  const { status, body: out } = asaasError(error as PonteError, res.status);
+  const headers = new Headers(res.headers);
+  headers.delete("content-length");
+  const requestId = (error as { requestId?: unknown }).requestId;
+  if (!headers.has(REQUEST_ID_HEADER) && typeof requestId === "string") headers.set(REQUEST_ID_HEADER, requestId);
+  return new Response(JSON.stringify(out), { status, headers });
+}
+
+/**
+ * A request in the dialect, served: at an upstream layout the key must be in access_token (Bearer
+ * is Ponte's, at /api/v1: a 401 saying so), the request is rewritten to Ponte's route and routed by
+ * `route`, and whatever error comes back or is thrown — a 500 included — answers in Asaas's shape.
+ */
+export async function serveAsaas(
+  req: Request,
+  layout: AsaasLayout,
+  route: (req: Request) => Response | Promise<Response>,
+): Promise<Response> {
+  try {
+    if (layout !== API && asaasKeyOf(req.headers) === null) {
+      const message = req.headers.has("authorization")
+        ? `Authorization: Bearer is not accepted at ${layout}/ (the Asaas API's layout): send the API key in the access_token header, or call /api/v1 with Bearer.`
+        : "No API key: send it in the access_token header.";
+      return dialectError({ code: "UNAUTHORIZED", message }, 401, newRequestId());
+    }
+    return await inDialect(await route(await toPonteRequest(req, layout)));
+  } catch (err) {
+    const requestId = newRequestId();
+    console.error(
+      JSON.stringify({
+        level: "error",
+        requestId,
+        msg: "Asaas dialect request failed",
+        error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+      }),
+    );
+    return dialectError({ code: "INTERNAL_ERROR", message: INTERNAL_ERROR_MESSAGE }, 500, requestId);
   }
-  return null;
 }
