@@ -60,6 +60,17 @@ export default defineConfig({
     projects: [
       // Pure code and repository checks, in Node.
       { test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" } },
+      // Node-side clients (real client libraries, plain HTTP) against the local worker as `npm start` runs it.
+      {
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["./test/e2e/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+        },
+      },
       // The upstream simulator's own suite.
       "sim/vitest.config.ts",
       // Every worker test, as `npm start` runs the worker (ENVIRONMENT=local).
