@@ -20,7 +20,7 @@ describe("deploy configuration", () => {
   it("production and sandbox provide every name the code needs", () => {
     for (const environment of DEPLOYED_ENVIRONMENTS) expect(configurationProblems(environment, { properties, tomlText: toml })).toEqual([]);
     expect([...providedNames("sandbox", toml)].sort()).toEqual(
-      ["API_RATE_LIMITER", "ASSETS", "DB", "ENDPOINT_DO", "ENVIRONMENT", "EVENTS_QUEUE", "LISTEN_DO"].sort(),
+      ["API_RATE_LIMITER", "ASSETS", "DB", "ENDPOINT_DO", "ENVIRONMENT", "EVENTS_QUEUE", "LISTEN_DO", "PUBLIC_BASE_URL"].sort(),
     );
   });
 
@@ -33,7 +33,7 @@ describe("deploy configuration", () => {
     expect(configurationProblems("sandbox", { properties, tomlText: withoutQueue })).toEqual([
       "sandbox: the code reads env.EVENTS_QUEUE, which wrangler.toml does not bind and no secret provides",
     ]);
-    const leaked = toml.replace('vars = { ENVIRONMENT = "sandbox" }', 'vars = { ENVIRONMENT = "sandbox", SECRETS_ENCRYPTION_KEY = "x" }');
+    const leaked = toml.replace('vars = { ENVIRONMENT = "sandbox",', 'vars = { ENVIRONMENT = "sandbox", SECRETS_ENCRYPTION_KEY = "x",');
     expect(configurationProblems("sandbox", { properties, tomlText: leaked })).toEqual([
       "sandbox: SECRETS_ENCRYPTION_KEY is a secret but wrangler.toml sets it as a var (use wrangler secret put)",
     ]);

@@ -9,6 +9,7 @@ import { ASAAS_KEY_HEADERS, asaasKeyOf } from "../../http/asaas-key";
 import { INTERNAL_ERROR_MESSAGE } from "../../http/errors";
 import { newRequestId, REQUEST_ID_HEADER } from "../../http/request-id";
 import { pathOf } from "../../http/segment";
+import { logLine, summarizeError } from "../../lib/log";
 import { CATALOGUE, CATALOGUE_ALIASES, type CatalogueOperation } from "../catalogue";
 import { asaasError, type PonteError } from "./shapes";
 
@@ -176,14 +177,7 @@ export async function serveAsaas(
     return await inDialect(await route(await toPonteRequest(req, layout)));
   } catch (err) {
     const requestId = newRequestId();
-    console.error(
-      JSON.stringify({
-        level: "error",
-        requestId,
-        msg: "Asaas dialect request failed",
-        error: err instanceof Error ? (err.stack ?? err.message) : String(err),
-      }),
-    );
+    logLine("error", "Asaas dialect request failed", { requestId, error: summarizeError(err) });
     return dialectError({ code: "INTERNAL_ERROR", message: INTERNAL_ERROR_MESSAGE }, 500, requestId);
   }
 }
