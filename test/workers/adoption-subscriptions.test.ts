@@ -141,7 +141,8 @@ describe("adoption and read-after-write through the gateway", () => {
       body: { value: 59.9 },
     });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
-    expect(put.body.data).toMatchObject({ id: sub.upstreamId, value: 59.9 });
+    // Bearer: Ponte's vocabulary — the record's UUID, the upstream's id beside it, money as a decimal string.
+    expect(put.body.data).toMatchObject({ id: sub.id, upstreamId: sub.upstreamId, value: "59.90" });
     const got = (await call<Reply<Subscription>>("GET", `/api/v1/subscriptions/${sub.id}`, { key: t.key })).body.data;
     expect(got).toMatchObject({ value: "59.90", plan: plan.id, origin: "api", externalReference: null });
     expect((await eventsOf(t, "subscription.updated")).map((e) => e.data)).toEqual([
@@ -184,7 +185,7 @@ describe("adoption and read-after-write through the gateway", () => {
       body: { creditCardToken: token.body.creditCardToken, remoteIp: "10.0.0.1" },
     });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
-    expect(put.body.data).toMatchObject({ object: "subscription", id: sub.id });
+    expect(put.body.data).toMatchObject({ object: "subscription", id: adopted?.id, upstreamId: sub.id });
     // The answer states the upstream's current terms: the due date moved on when the first payment was generated.
     const upstreamNow = await sim<{ nextDueDate: string }>("GET", `/v3/subscriptions/${sub.id}`, undefined, t.upstreamKey);
     const [after, ...more] = await byUpstreamId(t, sub.id);

@@ -40,7 +40,12 @@ async function leanCreate(t: BillingTenant, upstreamCustomer: string, value = 50
     body: { customer: upstreamCustomer, billingType: "PIX", value, dueDate: dueDate() },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
+  // A Bearer answer speaks Ponte's vocabulary: the adopted record's UUID as `id`, the upstream's id beside it.
+  const data = res.body.data as UpstreamPaymentBody & { upstreamId: string };
+  const adopted = await paymentByUpstreamId(t, data.upstreamId);
+  expect(data.id).toBe(adopted?.id);
+  expect(data.value).toBe(adopted?.value);
+  return { ...data, id: data.upstreamId };
 }
 
 describe("adoption of payments made through a compatibility route", () => {
@@ -168,7 +173,7 @@ describe("read-after-write: writes elsewhere reach Ponte's record", () => {
       body: { value: 150, dueDate: dueDate(10), description: "novo valor" },
     });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
-    expect(put.body.data.value).toBe(150);
+    expect(put.body.data.value).toBe("150.00"); // Bearer answers money as decimal strings, passthrough too
     const got = (await call<Reply<Payment>>("GET", `/api/v1/payments/${payment.id}`, { key: t.key })).body.data;
     expect(got).toMatchObject({ value: "150.00", dueDate: dueDate(10), description: "novo valor", origin: "api" });
     const updated = await eventsOf(t, "payment.updated");

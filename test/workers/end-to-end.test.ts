@@ -42,7 +42,7 @@ describe("payment → sandbox confirm → inbound webhook → outbound delivery"
       body: {},
     });
     expect(sandbox.status).toBe(200);
-    expect(sandbox.body.data).toMatchObject({ id: payment.upstreamId, status });
+    expect(sandbox.body.data).toMatchObject({ id: payment.id, upstreamId: payment.upstreamId, status }); // Ponte's vocabulary
     expect(sandbox.body.meta.upstream.status).toBe(200);
 
     const after = await call<Reply<Payment>>("GET", `/api/v1/payments/${payment.id}`, { key: t.key });

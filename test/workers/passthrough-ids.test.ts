@@ -34,7 +34,7 @@ describe("forwarded calls: Ponte UUIDs become upstream ids", () => {
 
     const [sent] = await simRequests(t);
     expect(cusUp).toMatch(/^cus_/);
-    expect(body.data.customer).toBe(cusUp);
+    expect(body.data.customer).toBe(customer.id); // the answer names the customer as the merchant does: its Ponte UUID
     // Only the id changed: the rest (the money's spelling included) is the merchant's bytes.
     expect(sent!.body).toBe(json.replace(customer.id.toUpperCase(), cusUp));
   });
