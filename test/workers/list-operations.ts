@@ -64,7 +64,11 @@ function resolve(doc: OpenApiDocument, schema: SchemaObject | undefined): Schema
   return doc.components?.schemas?.[schema.$ref.split("/").pop() ?? ""];
 }
 
-/** The document's paginated lists: a GET whose 200 JSON answer has `meta.pagination`. */
+/**
+ * The document's paginated lists: a GET whose 200 JSON answer always has `meta.pagination` (required).
+ * Passthrough GETs document it as optional (present when the upstream answered a list): those come from
+ * passthroughLists.
+ */
 export function documentedLists(doc: OpenApiDocument): ListOperation[] {
   const out: ListOperation[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
@@ -72,7 +76,7 @@ export function documentedLists(doc: OpenApiDocument): ListOperation[] {
     if (!op) continue;
     const body = resolve(doc, op.responses["200"]?.content?.["application/json"]?.schema);
     const meta = resolve(doc, body?.properties?.meta);
-    if (!meta?.properties?.pagination) continue;
+    if (!meta?.properties?.pagination || !meta.required?.includes("pagination")) continue;
     out.push({
       label: `GET ${path}`,
       path,
@@ -159,11 +163,9 @@ export function pageOf(op: ListOperation, dialect: Dialect, answer: Answer): Pag
   let page: Page | null = null;
   if (dialect.shape === "asaas") page = asaasList(body);
   else if (isObj(body) && isObj(body.meta)) {
-    if (op.passthrough) {
-      // Ponte's envelope around the upstream's answer: the list itself in `data`, the upstream's status in meta.
-      expect(isObj(body.meta.upstream) && body.meta.upstream.status, `${op.label}: meta.upstream`).toBe(200);
-      page = asaasList(body.data);
-    } else if (Array.isArray(body.data) && body.data.every(isObj) && isObj(body.meta.pagination)) {
+    // A passthrough list in Ponte's vocabulary: the same list envelope, with the upstream's status in meta.
+    if (op.passthrough) expect(isObj(body.meta.upstream) && body.meta.upstream.status, `${op.label}: meta.upstream`).toBe(200);
+    if (Array.isArray(body.data) && body.data.every(isObj) && isObj(body.meta.pagination)) {
       const p = body.meta.pagination;
       if (typeof p.limit === "number" && typeof p.offset === "number" && typeof p.totalCount === "number" && typeof p.hasMore === "boolean")
         page = { items: body.data, limit: p.limit, offset: p.offset, totalCount: p.totalCount, hasMore: p.hasMore };
