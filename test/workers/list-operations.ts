@@ -2,14 +2,15 @@
 // (list-pages.test.ts): the OpenAPI document's GET operations whose 200 answer carries
 // `meta.pagination` (native compatibility lists and the platform's lists), with the query filters the
 // document gives them; and the catalogue's passthrough GETs that the upstream answers with a list
-// (upstream-lists.ts), with the upstream's documented filters. Also the dialects a list is asked in,
+// (src/compat/upstream-shapes.ts), with the upstream's documented filters (samples in upstream-lists.ts). Also the dialects a list is asked in,
 // and what a page must look like in each.
 import { SELF } from "cloudflare:test";
 import { expect } from "vitest";
 import { CATALOGUE } from "../../src/compat/catalogue";
 import type { OpenApiDocument, SchemaObject } from "../openapi-types";
 import { BASE } from "./support";
-import { UPSTREAM_LISTS } from "./upstream-lists";
+import { upstreamShape } from "../../src/compat/upstream-shapes";
+import { FILTER_SAMPLES } from "./upstream-lists";
 
 export interface Dialect {
   name: string;
@@ -48,7 +49,7 @@ export interface ListOperation {
   /** The documented path under /api/v1, with `{name}` placeholders. */
   path: string;
   operationId: string;
-  /** Forwarded to the upstream: the page is the upstream's list, not Ponte's envelope of rows. */
+  /** Forwarded to the upstream: the page is the upstream's list (in Ponte's list envelope for Bearer callers). */
   passthrough: boolean;
   /** A catalogue operation (the upstream-compatible surface). */
   catalogue: boolean;
@@ -92,16 +93,22 @@ export function documentedLists(doc: OpenApiDocument): ListOperation[] {
   return out;
 }
 
-/** The catalogue's passthrough GETs that answer the upstream's list. */
+/** The catalogue's passthrough GETs that the upstream answers with a list (the generated shapes say which), with its documented filters. */
 export function passthroughLists(): ListOperation[] {
-  return CATALOGUE.filter((op) => op.kind === "passthrough" && op.method === "GET" && UPSTREAM_LISTS[op.operationId]).map((op) => ({
+  return CATALOGUE.filter(
+    (op) => op.kind === "passthrough" && op.method === "GET" && upstreamShape(op.operationId)?.response === "list",
+  ).map((op) => ({
     label: `GET ${op.path}`,
     path: op.path,
     operationId: op.operationId,
     passthrough: true,
     catalogue: true,
     pathParams: [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] ?? ""),
-    filters: Object.entries(UPSTREAM_LISTS[op.operationId]?.filters ?? {}).map(([name, sample]) => ({ name, schema: {}, sample })),
+    filters: (upstreamShape(op.operationId)?.filters ?? []).map((name) => ({
+      name,
+      schema: {},
+      sample: FILTER_SAMPLES[op.operationId]?.[name],
+    })),
   }));
 }
 
