@@ -9,7 +9,7 @@ import { expect } from "vitest";
 import { CATALOGUE } from "../../src/compat/catalogue";
 import type { OpenApiDocument, SchemaObject } from "../openapi-types";
 import { BASE } from "./support";
-import { upstreamShape } from "../../src/compat/upstream-shapes";
+import { upstreamDto, upstreamShape } from "../../src/compat/upstream-shapes";
 import { FILTER_SAMPLES } from "./upstream-lists";
 
 export interface Dialect {
@@ -191,4 +191,32 @@ export function expectConsistent(page: Page, asked: { limit: number; offset: num
     Math.max(0, Math.min(asked.limit, page.totalCount - asked.offset)),
   );
   expect(page.hasMore, `${what}: hasMore with ${page.totalCount} in all`).toBe(asked.offset + page.items.length < page.totalCount);
+}
+
+const DECIMAL = /^-?\d+\.\d{2,}$/;
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const WALL_CLOCK = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+/**
+ * A passthrough page speaks its caller's vocabulary (src/compat/bearer-vocabulary.ts): for Bearer callers
+ * the money fields of its items are decimal strings and their date-times ISO 8601 UTC; in the Asaas dialect
+ * they stay the upstream's JSON numbers of reais and São Paulo wall-clock times. The shapes say which fields.
+ */
+export function expectVocabulary(op: ListOperation, dialect: Dialect, page: Page, what: string) {
+  const dtoName = op.passthrough ? upstreamShape(op.operationId)?.dto : undefined;
+  if (!dtoName) return;
+  const dto = upstreamDto(dtoName);
+  const bearer = dialect.shape === "ponte";
+  for (const item of page.items) {
+    for (const name of dto.money) {
+      const amount = item[name];
+      if (amount === null || amount === undefined || Array.isArray(amount)) continue;
+      if (bearer) expect(amount, `${what}: ${name} as a decimal string`).toMatch(DECIMAL);
+      else expect(typeof amount, `${what}: ${name} as the upstream's number`).toBe("number");
+    }
+    for (const name of dto.dateTimes) {
+      const at = item[name];
+      if (typeof at === "string") expect(at, `${what}: ${name}`).toMatch(bearer ? ISO_UTC : WALL_CLOCK);
+    }
+  }
 }

@@ -16,6 +16,7 @@ import {
   type Dialect,
   documentedLists,
   expectConsistent,
+  expectVocabulary,
   getList,
   type ListOperation,
   namedAsList,
@@ -236,6 +237,7 @@ async function pageAt(op: ListOperation, dialect: Dialect, path: string, query: 
     { limit: LIMIT, offset: Number(query.offset ?? 0) },
     `${dialect.name} ${op.label}?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`,
   );
+  expectVocabulary(op, dialect, page, `${dialect.name} ${op.label}`);
   return page;
 }
 
