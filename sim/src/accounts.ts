@@ -2,7 +2,7 @@
 // and its subaccounts (with their API keys and escrow settings). Settings are per-path singletons.
 import type { Handler, SimContext } from "./context";
 import { type Resource, createIn, find, formOrBody, getIn, insert, listIn, resource, singleton, updateIn } from "./engine";
-import { badRequest, isDateString, newId, randomDigits, type Json } from "./http";
+import { badRequest, isDateString, listBody, newId, randomDigits, readPage, type Json } from "./http";
 import { collection } from "./records";
 
 /** A stable uuid-like id derived from the account's token (its wallet). */
@@ -78,14 +78,8 @@ export const accountFees: Handler = () => ({
   },
 });
 
-export const wallets: Handler = (ctx) => ({
-  object: "list",
-  hasMore: false,
-  totalCount: 1,
-  limit: 10,
-  offset: 0,
-  data: [{ object: "wallet", id: walletIdOf(ctx) }],
-});
+/** `GET /wallets`: the account's one wallet, paged by offset/limit like every upstream list. */
+export const wallets: Handler = (ctx) => listBody([{ object: "wallet", id: walletIdOf(ctx) }], readPage(ctx.query));
 
 /** `DELETE /myAccount`: closes the (white-label) account; later calls keep working in the simulator. */
 export const deleteMyAccount: Handler = (ctx) => {

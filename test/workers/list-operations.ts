@@ -2,14 +2,15 @@
 // (list-pages.test.ts): the OpenAPI document's GET operations whose 200 answer carries
 // `meta.pagination` (native compatibility lists and the platform's lists), with the query filters the
 // document gives them; and the catalogue's passthrough GETs that the upstream answers with a list
-// (upstream-lists.ts), with the upstream's documented filters. Also the dialects a list is asked in,
+// (src/compat/upstream-shapes.ts), with the upstream's documented filters (samples in upstream-lists.ts). Also the dialects a list is asked in,
 // and what a page must look like in each.
 import { SELF } from "cloudflare:test";
 import { expect } from "vitest";
 import { CATALOGUE } from "../../src/compat/catalogue";
 import type { OpenApiDocument, SchemaObject } from "../openapi-types";
 import { BASE } from "./support";
-import { UPSTREAM_LISTS } from "./upstream-lists";
+import { upstreamDto, upstreamShape } from "../../src/compat/upstream-shapes";
+import { FILTER_SAMPLES } from "./upstream-lists";
 
 export interface Dialect {
   name: string;
@@ -48,7 +49,7 @@ export interface ListOperation {
   /** The documented path under /api/v1, with `{name}` placeholders. */
   path: string;
   operationId: string;
-  /** Forwarded to the upstream: the page is the upstream's list, not Ponte's envelope of rows. */
+  /** Forwarded to the upstream: the page is the upstream's list (in Ponte's list envelope for Bearer callers). */
   passthrough: boolean;
   /** A catalogue operation (the upstream-compatible surface). */
   catalogue: boolean;
@@ -64,7 +65,11 @@ function resolve(doc: OpenApiDocument, schema: SchemaObject | undefined): Schema
   return doc.components?.schemas?.[schema.$ref.split("/").pop() ?? ""];
 }
 
-/** The document's paginated lists: a GET whose 200 JSON answer has `meta.pagination`. */
+/**
+ * The document's paginated lists: a GET whose 200 JSON answer always has `meta.pagination` (required).
+ * Passthrough GETs document it as optional (present when the upstream answered a list): those come from
+ * passthroughLists.
+ */
 export function documentedLists(doc: OpenApiDocument): ListOperation[] {
   const out: ListOperation[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
@@ -72,7 +77,7 @@ export function documentedLists(doc: OpenApiDocument): ListOperation[] {
     if (!op) continue;
     const body = resolve(doc, op.responses["200"]?.content?.["application/json"]?.schema);
     const meta = resolve(doc, body?.properties?.meta);
-    if (!meta?.properties?.pagination) continue;
+    if (!meta?.properties?.pagination || !meta.required?.includes("pagination")) continue;
     out.push({
       label: `GET ${path}`,
       path,
@@ -88,16 +93,22 @@ export function documentedLists(doc: OpenApiDocument): ListOperation[] {
   return out;
 }
 
-/** The catalogue's passthrough GETs that answer the upstream's list. */
+/** The catalogue's passthrough GETs that the upstream answers with a list (the generated shapes say which), with its documented filters. */
 export function passthroughLists(): ListOperation[] {
-  return CATALOGUE.filter((op) => op.kind === "passthrough" && op.method === "GET" && UPSTREAM_LISTS[op.operationId]).map((op) => ({
+  return CATALOGUE.filter(
+    (op) => op.kind === "passthrough" && op.method === "GET" && upstreamShape(op.operationId)?.response === "list",
+  ).map((op) => ({
     label: `GET ${op.path}`,
     path: op.path,
     operationId: op.operationId,
     passthrough: true,
     catalogue: true,
     pathParams: [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] ?? ""),
-    filters: Object.entries(UPSTREAM_LISTS[op.operationId]?.filters ?? {}).map(([name, sample]) => ({ name, schema: {}, sample })),
+    filters: (upstreamShape(op.operationId)?.filters ?? []).map((name) => ({
+      name,
+      schema: {},
+      sample: FILTER_SAMPLES[op.operationId]?.[name],
+    })),
   }));
 }
 
@@ -159,11 +170,9 @@ export function pageOf(op: ListOperation, dialect: Dialect, answer: Answer): Pag
   let page: Page | null = null;
   if (dialect.shape === "asaas") page = asaasList(body);
   else if (isObj(body) && isObj(body.meta)) {
-    if (op.passthrough) {
-      // Ponte's envelope around the upstream's answer: the list itself in `data`, the upstream's status in meta.
-      expect(isObj(body.meta.upstream) && body.meta.upstream.status, `${op.label}: meta.upstream`).toBe(200);
-      page = asaasList(body.data);
-    } else if (Array.isArray(body.data) && body.data.every(isObj) && isObj(body.meta.pagination)) {
+    // A passthrough list in Ponte's vocabulary: the same list envelope, with the upstream's status in meta.
+    if (op.passthrough) expect(isObj(body.meta.upstream) && body.meta.upstream.status, `${op.label}: meta.upstream`).toBe(200);
+    if (Array.isArray(body.data) && body.data.every(isObj) && isObj(body.meta.pagination)) {
       const p = body.meta.pagination;
       if (typeof p.limit === "number" && typeof p.offset === "number" && typeof p.totalCount === "number" && typeof p.hasMore === "boolean")
         page = { items: body.data, limit: p.limit, offset: p.offset, totalCount: p.totalCount, hasMore: p.hasMore };
@@ -182,4 +191,32 @@ export function expectConsistent(page: Page, asked: { limit: number; offset: num
     Math.max(0, Math.min(asked.limit, page.totalCount - asked.offset)),
   );
   expect(page.hasMore, `${what}: hasMore with ${page.totalCount} in all`).toBe(asked.offset + page.items.length < page.totalCount);
+}
+
+const DECIMAL = /^-?\d+\.\d{2,}$/;
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const WALL_CLOCK = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+/**
+ * A passthrough page speaks its caller's vocabulary (src/compat/bearer-vocabulary.ts): for Bearer callers
+ * the money fields of its items are decimal strings and their date-times ISO 8601 UTC; in the Asaas dialect
+ * they stay the upstream's JSON numbers of reais and São Paulo wall-clock times. The shapes say which fields.
+ */
+export function expectVocabulary(op: ListOperation, dialect: Dialect, page: Page, what: string) {
+  const dtoName = op.passthrough ? upstreamShape(op.operationId)?.dto : undefined;
+  if (!dtoName) return;
+  const dto = upstreamDto(dtoName);
+  const bearer = dialect.shape === "ponte";
+  for (const item of page.items) {
+    for (const name of dto.money) {
+      const amount = item[name];
+      if (amount === null || amount === undefined || Array.isArray(amount)) continue;
+      if (bearer) expect(amount, `${what}: ${name} as a decimal string`).toMatch(DECIMAL);
+      else expect(typeof amount, `${what}: ${name} as the upstream's number`).toBe("number");
+    }
+    for (const name of dto.dateTimes) {
+      const at = item[name];
+      if (typeof at === "string") expect(at, `${what}: ${name}`).toMatch(bearer ? ISO_UTC : WALL_CLOCK);
+    }
+  }
 }

@@ -12,11 +12,11 @@ import { expectFiltered, planFilter } from "./filter-checks";
 import { clearSimRequests, simRequests, upstream } from "./gateway-support";
 import {
   type Answer,
-  asaasList,
   DIALECTS,
   type Dialect,
   documentedLists,
   expectConsistent,
+  expectVocabulary,
   getList,
   type ListOperation,
   namedAsList,
@@ -27,7 +27,8 @@ import {
 import { openApiDocument } from "./openapi-operations";
 import { seedDemoWorkspace, type DemoWorkspace } from "./demo-workspace";
 import { BASE } from "./support";
-import { NAMED_LIST_BUT_ONE_OBJECT, SIM_ANSWERS_ONE_OBJECT, UPSTREAM_LISTS } from "./upstream-lists";
+import { upstreamShape } from "../../src/compat/upstream-shapes";
+import { FILTER_SAMPLES, NAMED_LIST_BUT_ONE_OBJECT, OFFSET_IS_PAGE_NUMBER } from "./upstream-lists";
 
 const DOCUMENTED = documentedLists(await openApiDocument());
 const PASSTHROUGH = passthroughLists();
@@ -42,6 +43,8 @@ interface UpstreamRecords {
   subscription: string;
   payment: string;
   payments: number;
+  /** A record of the upstream account per resource that passthrough lists hang off (`/installments/{id}/payments`). */
+  parents: Record<string, string>;
 }
 
 let demo: DemoWorkspace;
@@ -93,7 +96,76 @@ async function seedUpstreamRecords(token: string): Promise<UpstreamRecords> {
         ),
       )),
     );
-  return { customer: customer.id, subscription: subscription.id, payment: payments[0]?.id ?? "", payments: payments.length + 4 };
+  const payment = payments[0]?.id ?? "";
+  return {
+    customer: customer.id,
+    subscription: subscription.id,
+    payment,
+    payments: payments.length + 4,
+    parents: await seedUpstreamParents(token, customer.id, payments[1]?.id ?? "", due),
+  };
+}
+
+/**
+ * The records the simulator must hold for a passthrough list under a path id (it answers 404 for any
+ * other id): an installment plan, a payment link, a dunning of an overdue charge, a monthly Pix
+ * recurrence and a subaccount, made through the upstream's own API.
+ */
+async function seedUpstreamParents(token: string, customer: string, overdue: string, due: (days: number) => string) {
+  const [installment, link, account] = await Promise.all([
+    created(
+      upstream(token, "POST", "/v3/installments", {
+        customer,
+        billingType: "BOLETO",
+        dueDate: due(3),
+        installmentCount: 3,
+        totalValue: 300,
+      }),
+      "installment plan",
+    ),
+    created(
+      upstream(token, "POST", "/v3/paymentLinks", { name: "Plano Pro", billingType: "UNDEFINED", chargeType: "DETACHED", value: 99.9 }),
+      "payment link",
+    ),
+    created(
+      upstream(token, "POST", "/v3/accounts", {
+        name: "Loja Filial",
+        email: "filial@example.com",
+        cpfCnpj: "11222333000181",
+        mobilePhone: "11987654321",
+        incomeValue: 50000,
+        address: "Rua A",
+        addressNumber: "10",
+        province: "Centro",
+        postalCode: "01001000",
+      }),
+      "subaccount",
+    ),
+  ]);
+  await created(upstream(token, "POST", `/v3/sandbox/payment/${overdue}/overdue`), "overdue");
+  const dunning = await created(upstream(token, "POST", "/v3/paymentDunnings", { payment: overdue, type: "CREDIT_BUREAU" }), "dunning");
+  await created(
+    upstream(token, "POST", "/v3/transfers", {
+      value: 25,
+      pixAddressKey: "financeiro@example.com",
+      pixAddressKeyType: "EMAIL",
+      scheduleDate: due(2),
+      recurring: { frequency: "MONTHLY", quantity: 3 },
+    }),
+    "recurring transfer",
+  );
+  const recurrings = await upstream<{ data?: { id: string }[] }>(token, "GET", "/v3/pix/transactions/recurrings");
+  const recurring = recurrings.body.data?.[0]?.id;
+  if (!recurring) throw new Error(`simulator: no Pix recurrence after a recurring transfer: ${JSON.stringify(recurrings.body)}`);
+  return {
+    customers: customer,
+    payments: overdue,
+    installments: installment.id,
+    paymentLinks: link.id,
+    paymentDunnings: dunning.id,
+    recurrings: recurring,
+    accounts: account.id,
+  };
 }
 
 beforeAll(async () => {
@@ -129,10 +201,10 @@ function pathFor(op: ListOperation, dialect: Dialect): string {
   return op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const resource = segments[segments.indexOf(`{${name}}`) - 1] ?? "";
     if (op.passthrough) {
-      if (resource === "subscriptions") return upstreamRecords.subscription; // the simulator models its charges
-      const local = parents.get(resource); // Ponte's record: translated to its upstream id on the way out
-      if (local) return dialect.shape === "asaas" ? local.upstreamId : local.id;
-      return `${resource.slice(0, 3).toLowerCase()}_000000000001`; // the simulator answers any id of the rest
+      // A record only the upstream holds (Ponte has no row for it): its upstream id, in every dialect.
+      const held = resource === "subscriptions" ? upstreamRecords.subscription : upstreamRecords.parents[resource];
+      if (!held) throw new Error(`${op.label}: no upstream record of '${resource}' in the fixture: add one in seedUpstreamParents`);
+      return held;
     }
     const parent = parents.get(resource);
     if (!parent) throw new Error(`${op.label}: no record of '${resource}' with children in the fixture: add one in beforeAll`);
@@ -155,17 +227,21 @@ function skipUnlessServed(dialect: Dialect, ctx: { skip: (note?: string) => neve
 const ids = (page: Page) => page.items.map((i) => String(i.id));
 
 async function pageAt(op: ListOperation, dialect: Dialect, path: string, query: Record<string, string | number>): Promise<Page> {
-  const answer: Answer = await getList(dialect, demo.key, path, query);
+  // The municipal services take the page's number as `offset` (position / limit) and answer its position.
+  const pageNumber = OFFSET_IS_PAGE_NUMBER.has(op.operationId) && query.offset !== undefined;
+  const sent = pageNumber ? { ...query, offset: Math.floor(Number(query.offset) / LIMIT) } : query;
+  const answer: Answer = await getList(dialect, demo.key, path, sent);
   const page = pageOf(op, dialect, answer);
   expectConsistent(
     page,
     { limit: LIMIT, offset: Number(query.offset ?? 0) },
     `${dialect.name} ${op.label}?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`,
   );
+  expectVocabulary(op, dialect, page, `${dialect.name} ${op.label}`);
   return page;
 }
 
-const CASES = LISTS.filter((op) => !SIM_ANSWERS_ONE_OBJECT.has(op.operationId)).flatMap((op) =>
+const CASES = LISTS.flatMap((op) =>
   DIALECTS.filter((d) => op.catalogue || !d.catalogueOnly).map((d) => [`${op.label} — ${d.name}`, op, d] as const),
 );
 
@@ -184,13 +260,21 @@ describe("the lists", () => {
     expect(upstreamRecords.payments).toBeGreaterThan(LIMIT);
   });
 
-  it("cover every passthrough list of the catalogue: a list named so is in upstream-lists.ts, and nothing there is stale", () => {
+  it("cover every passthrough list of the catalogue: a list named so is a list in the generated shapes, and every documented filter has a sample", () => {
     const passthroughGets = CATALOGUE.filter((op) => op.kind === "passthrough" && op.method === "GET");
-    const named = passthroughGets.filter((op) => namedAsList(op) && !NAMED_LIST_BUT_ONE_OBJECT.has(op.operationId));
-    expect(named.filter((op) => !UPSTREAM_LISTS[op.operationId]).map((op) => op.operationId)).toEqual([]);
-    const known = new Set(passthroughGets.map((op) => op.operationId));
-    expect(Object.keys(UPSTREAM_LISTS).filter((id) => !known.has(id))).toEqual([]);
-    expect([...NAMED_LIST_BUT_ONE_OBJECT].filter((id) => !known.has(id))).toEqual([]);
+    const namedButNotList = passthroughGets.filter((op) => namedAsList(op) && upstreamShape(op.operationId)?.response !== "list");
+    expect(namedButNotList.map((op) => op.operationId)).toEqual([...NAMED_LIST_BUT_ONE_OBJECT]);
+    expect(PASSTHROUGH.flatMap((op) => op.filters.filter((f) => f.sample === undefined).map((f) => `${op.operationId} ${f.name}`))).toEqual(
+      [],
+    );
+    const documented = new Map(PASSTHROUGH.map((op) => [op.operationId, new Set(op.filters.map((f) => f.name))]));
+    const stale = Object.entries(FILTER_SAMPLES).flatMap(([id, samples]) =>
+      Object.keys(samples)
+        .filter((name) => !documented.get(id)?.has(name))
+        .map((name) => `${id} ${name}`),
+    );
+    expect(stale).toEqual([]);
+    expect([...OFFSET_IS_PAGE_NUMBER].filter((id) => !documented.has(id))).toEqual([]);
   });
 });
 
@@ -228,20 +312,6 @@ describe("every list, every dialect: limit=100, the page past the first hundred,
           `${filter.name} reached the upstream`,
         ).toBe(true);
     }
-  });
-});
-
-describe("upstream lists the simulator answers with one object today (sim-shapes fixes the simulator; then empty SIM_ANSWERS_ONE_OBJECT)", () => {
-  const cases = PASSTHROUGH.filter((op) => SIM_ANSWERS_ONE_OBJECT.has(op.operationId)).flatMap((op) =>
-    DIALECTS.map((d) => [`${op.operationId} — ${d.name}: one object, not the upstream's list`, op, d] as const),
-  );
-  it.for(cases)("%s", async ([, op, dialect], ctx) => {
-    skipUnlessServed(dialect, ctx);
-    const { status, body } = await getList(dialect, demo.key, pathFor(op, dialect), { limit: LIMIT });
-    expect(status).toBe(200);
-    const answer = dialect.shape === "asaas" ? body : (body as { data?: unknown }).data;
-    expect(asaasList(answer), JSON.stringify(answer)).toBeNull();
-    expect(answer).toMatchObject({ object: expect.any(String), id: expect.any(String) });
   });
 });
 
