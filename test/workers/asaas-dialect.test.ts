@@ -4,25 +4,11 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { HOLDER, card, dueDate, seedBillingTenant, simRequests, type BillingTenant } from "./billing-support";
+import { API_V1_CLIENT, asaasCall, type Json } from "./asaas-support";
 import { BASE, call } from "./support";
 
-// biome-ignore lint/suspicious/noExplicitAny: Asaas bodies are read field by field in the assertions.
-type Json = Record<string, any>;
-
-/** A call as an Asaas client makes it: `access_token`, JSON body, nothing else. */
-async function asaas(t: BillingTenant, method: string, path: string, body?: unknown) {
-  const headers = new Headers({ access_token: t.key, "User-Agent": "asaas-client/1.0" });
-  if (body !== undefined) headers.set("Content-Type", "application/json");
-  const res = await SELF.fetch(`${BASE}/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.status, headers: res.headers, body: parsed as Json };
-}
+/** A call as an Asaas client makes it, at `/api/v1` with `access_token` (test/workers/asaas-support.ts). */
+const asaas = (t: BillingTenant, method: string, path: string, body?: unknown) => asaasCall(API_V1_CLIENT, t.key, method, path, body);
 
 const ok = (res: { status: number; body: Json }) => {
   expect(res.status, JSON.stringify(res.body)).toBe(200);

@@ -6,33 +6,8 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
 import { dueDate, seedBillingTenant, simRequests } from "./billing-support";
+import { type AsaasClient, asaasCall, type Json } from "./asaas-support";
 import { BASE, seedTenant } from "./support";
-
-// biome-ignore lint/suspicious/noExplicitAny: Asaas bodies are read field by field in the assertions.
-type Json = Record<string, any>;
-
-interface Client {
-  prefix: string;
-  header: string;
-}
-
-async function asaas(client: Client, key: string, method: string, path: string, body?: unknown, extra: Record<string, string> = {}) {
-  const headers = new Headers({ [client.header]: key, "User-Agent": "asaas-client/1.0", ...extra });
-  if (body !== undefined) headers.set("Content-Type", "application/json");
-  const res = await SELF.fetch(`${BASE}${client.prefix}${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.status, headers: res.headers, body: parsed as Json };
-}
 
 const ok = (res: { status: number; body: Json }) => {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -51,37 +26,37 @@ const dialectError = (res: { status: number; headers: Headers; body: Json }, sta
 
 const LAYOUTS = ["/v3", "/api/v3", "/api/v1"];
 const HEADERS = ["access_token", "Access-Token"];
-const CLIENTS: Client[] = LAYOUTS.flatMap((prefix) => HEADERS.map((header) => ({ prefix, header })));
+const CLIENTS: AsaasClient[] = LAYOUTS.flatMap((prefix) => HEADERS.map((header) => ({ prefix, header })));
 
 describe.each(CLIENTS)("Asaas layout $prefix with $header", (client) => {
   it("customers: create, get, list, update by POST, delete", async () => {
     const t = await seedBillingTenant({ webhooks: false });
-    const created = ok(await asaas(client, t.key, "POST", "/customers", { name: "Maria Silva", cpfCnpj: "52998224725" }));
+    const created = ok(await asaasCall(client, t.key, "POST", "/customers", { name: "Maria Silva", cpfCnpj: "52998224725" }));
     expect(created).toMatchObject({ object: "customer", id: expect.stringMatching(/^cus_/), name: "Maria Silva", cpfCnpj: "52998224725" });
-    expect(ok(await asaas(client, t.key, "GET", `/customers/${created.id}`))).toMatchObject({ id: created.id, name: "Maria Silva" });
-    const list = ok(await asaas(client, t.key, "GET", "/customers?limit=5"));
+    expect(ok(await asaasCall(client, t.key, "GET", `/customers/${created.id}`))).toMatchObject({ id: created.id, name: "Maria Silva" });
+    const list = ok(await asaasCall(client, t.key, "GET", "/customers?limit=5"));
     expect(list).toMatchObject({ object: "list", totalCount: 1, limit: 5, offset: 0, hasMore: false });
     expect(list.data.map((c: Json) => c.id)).toEqual([created.id]);
-    const updated = ok(await asaas(client, t.key, "POST", `/customers/${created.id}`, { email: "maria@example.com" }));
+    const updated = ok(await asaasCall(client, t.key, "POST", `/customers/${created.id}`, { email: "maria@example.com" }));
     expect(updated).toMatchObject({ id: created.id, email: "maria@example.com" });
     const stored = await env.DB.prepare("SELECT email FROM customers WHERE upstream_id = ?").bind(created.id).first<Json>();
     expect(stored?.email).toBe("maria@example.com");
-    expect(ok(await asaas(client, t.key, "DELETE", `/customers/${created.id}`))).toEqual({ deleted: true, id: created.id });
-    expect(ok(await asaas(client, t.key, "GET", `/customers/${created.id}`))).toMatchObject({ id: created.id, deleted: true });
+    expect(ok(await asaasCall(client, t.key, "DELETE", `/customers/${created.id}`))).toEqual({ deleted: true, id: created.id });
+    expect(ok(await asaasCall(client, t.key, "GET", `/customers/${created.id}`))).toMatchObject({ id: created.id, deleted: true });
   }, 30_000); // a dozen requests through the worker and the simulator: slow on a loaded machine
 
   it("a PIX charge and its QR code; a subscription updated by POST; a passthrough read", async () => {
     const t = await seedBillingTenant({ webhooks: false });
-    const customer = ok(await asaas(client, t.key, "POST", "/customers", { name: "João", cpfCnpj: "52998224725" }));
+    const customer = ok(await asaasCall(client, t.key, "POST", "/customers", { name: "João", cpfCnpj: "52998224725" }));
     const charge = ok(
-      await asaas(client, t.key, "POST", "/payments", { customer: customer.id, billingType: "PIX", value: 129.9, dueDate: dueDate() }),
+      await asaasCall(client, t.key, "POST", "/payments", { customer: customer.id, billingType: "PIX", value: 129.9, dueDate: dueDate() }),
     );
     expect(charge).toMatchObject({ object: "payment", id: expect.stringMatching(/^pay_/), value: 129.9, billingType: "PIX" });
-    const qr = ok(await asaas(client, t.key, "GET", `/payments/${charge.id}/pixQrCode`));
+    const qr = ok(await asaasCall(client, t.key, "GET", `/payments/${charge.id}/pixQrCode`));
     expect(qr).toEqual({ encodedImage: expect.any(String), payload: expect.stringMatching(/^000201/), expirationDate: expect.any(String) });
 
     const sub = ok(
-      await asaas(client, t.key, "POST", "/subscriptions", {
+      await asaasCall(client, t.key, "POST", "/subscriptions", {
         customer: customer.id,
         billingType: "BOLETO",
         value: 59.9,
@@ -89,12 +64,12 @@ describe.each(CLIENTS)("Asaas layout $prefix with $header", (client) => {
         nextDueDate: dueDate(3),
       }),
     );
-    ok(await asaas(client, t.key, "POST", `/subscriptions/${sub.id}`, { description: "Plano Pro anual" }));
+    ok(await asaasCall(client, t.key, "POST", `/subscriptions/${sub.id}`, { description: "Plano Pro anual" }));
     const sent = await simRequests(t, "PUT", `/v3/subscriptions/${sub.id}`);
     expect(sent).toHaveLength(1);
     expect(JSON.parse(String(sent[0]?.body))).toEqual({ description: "Plano Pro anual" });
 
-    const balance = ok(await asaas(client, t.key, "GET", "/finance/balance"));
+    const balance = ok(await asaasCall(client, t.key, "GET", "/finance/balance"));
     expect(balance).toMatchObject({ balance: expect.any(Number) }); // the upstream's FinanceBalanceDTO, as it sent it
   }, 30_000);
 });
@@ -111,22 +86,26 @@ describe("Asaas layout: the guard and the errors", () => {
   it("on /v3 the key in access_token counts, an Authorization header beside it is ignored", async () => {
     const t = await seedBillingTenant({ webhooks: false });
     const list = ok(
-      await asaas({ prefix: "/v3", header: "access_token" }, t.key, "GET", "/customers", undefined, { Authorization: "Bearer nope" }),
+      await asaasCall({ prefix: "/v3", header: "access_token" }, t.key, "GET", "/customers", undefined, { Authorization: "Bearer nope" }),
     );
     expect(list).toMatchObject({ object: "list", totalCount: 0 });
   });
 
   it("an unknown /v3 path is a 404 in the dialect's shape", async () => {
     const t = await seedTenant();
-    dialectError(await asaas({ prefix: "/v3", header: "access_token" }, t.key, "GET", "/nothingHere/123"), 404, "not_found");
-    dialectError(await asaas({ prefix: "/api/v3", header: "access-token" }, t.key, "GET", "/customers/cus_1/nothing"), 404, "not_found");
+    dialectError(await asaasCall({ prefix: "/v3", header: "access_token" }, t.key, "GET", "/nothingHere/123"), 404, "not_found");
+    dialectError(
+      await asaasCall({ prefix: "/api/v3", header: "access-token" }, t.key, "GET", "/customers/cus_1/nothing"),
+      404,
+      "not_found",
+    );
   });
 
   it("the environment check: a live key on this (sandbox) host is a 401 in the dialect's shape", async () => {
     const t = await seedTenant({ environment: "live" });
     expect(t.key.startsWith("ponte_live_")).toBe(true);
     const description = dialectError(
-      await asaas({ prefix: "/v3", header: "Access-Token" }, t.key, "GET", "/customers"),
+      await asaasCall({ prefix: "/v3", header: "Access-Token" }, t.key, "GET", "/customers"),
       401,
       "invalid_access_token",
     );
@@ -136,7 +115,7 @@ describe("Asaas layout: the guard and the errors", () => {
   it("permissions hold on /v3: a read-only key cannot create", async () => {
     const t = await seedTenant({ permissions: ["customers.read"] });
     dialectError(
-      await asaas({ prefix: "/v3", header: "access_token" }, t.key, "POST", "/customers", { name: "X", cpfCnpj: "52998224725" }),
+      await asaasCall({ prefix: "/v3", header: "access_token" }, t.key, "POST", "/customers", { name: "X", cpfCnpj: "52998224725" }),
       403,
       "forbidden",
     );
@@ -181,23 +160,23 @@ describe("Asaas layout: methods the upstream accepts", () => {
   it("POST /webhooks/{id} updates, POST /invoices/{id} updates, POST /transfers/{id}/cancel cancels, PUT /myAccount/commercialInfo saves", async () => {
     const t = await seedBillingTenant({ webhooks: false });
     const hook = ok(
-      await asaas(v3, t.key, "POST", "/webhooks", {
+      await asaasCall(v3, t.key, "POST", "/webhooks", {
         name: "erp",
         url: "https://erp.example.com/hook",
         sendType: "SEQUENTIALLY",
         events: [],
       }),
     );
-    ok(await asaas(v3, t.key, "POST", `/webhooks/${hook.id}`, { enabled: false }));
+    ok(await asaasCall(v3, t.key, "POST", `/webhooks/${hook.id}`, { enabled: false }));
     expect(await simRequests(t, "PUT", `/v3/webhooks/${hook.id}`)).toHaveLength(1);
 
-    await asaas(v3, t.key, "POST", "/invoices/inv_000000000001", { serviceDescription: "Consultoria" });
+    await asaasCall(v3, t.key, "POST", "/invoices/inv_000000000001", { serviceDescription: "Consultoria" });
     expect(await simRequests(t, "PUT", "/v3/invoices/inv_000000000001")).toHaveLength(1);
 
-    await asaas(v3, t.key, "POST", "/transfers/7bafd95a-e783-4a62-9be1-23999af742c6/cancel");
+    await asaasCall(v3, t.key, "POST", "/transfers/7bafd95a-e783-4a62-9be1-23999af742c6/cancel");
     expect(await simRequests(t, "DELETE", "/v3/transfers/7bafd95a-e783-4a62-9be1-23999af742c6/cancel")).toHaveLength(1);
 
-    await asaas(v3, t.key, "PUT", "/myAccount/commercialInfo", { email: "financeiro@example.com" });
+    await asaasCall(v3, t.key, "PUT", "/myAccount/commercialInfo", { email: "financeiro@example.com" });
     expect(await simRequests(t, "POST", "/v3/myAccount/commercialInfo")).toHaveLength(1);
   }, 30_000);
 
