@@ -51,7 +51,11 @@ function workerProject(name: string, environment: Environment, include: string[]
         },
       }),
     ],
-    test: { name, include, setupFiles: ["./test/workers/setup.ts"] },
+    // One runtime and one module graph serve the project's files in turn (`isolate: false`): starting
+    // a runtime and re-evaluating the app for each of ~80 files was most of the suite's time. The
+    // database would then outlive a file, so test/workers/setup.ts empties it before each file;
+    // Durable Objects and the simulator's accounts are keyed by ids each test creates for itself.
+    test: { name, include, setupFiles: ["./test/workers/setup.ts"], isolate: false },
   };
 }
 
