@@ -26,7 +26,7 @@ step(
 const demo = await seed({ port, demo: true });
 const history = demo.demoHistory;
 // The simulator keeps its state in memory: the demo workspace's records go into it each time it comes up (read now, before wrangler dev opens the state).
-const demoMirror = await readDemoMirror(DEMO.workspaceId);
+const demoMirror = await readDemoMirror(DEMO.workspaceId).catch((err) => err);
 step(3, `Starting the API and the upstream simulator (wrangler dev --env local, port ${port})…`);
 
 const dev = spawn(join(ROOT, "node_modules", ".bin", "wrangler"), localDevArgs(port, ["--test-scheduled"]), {
@@ -62,7 +62,8 @@ if (up) {
   step(4, "Pointing the simulator's webhooks at this API and mirroring the demo records into it…");
   const wired = await connectUpstreamWebhooks(demo).catch(() => false);
   if (!wired) console.log("      Could not configure the simulator's webhooks; inbound webhooks will not arrive.");
-  const mirrored = await pushDemoMirror(demo.baseUrl, demoMirror, DEMO.upstreamApiKey).catch((err) => err);
+  const mirrored =
+    demoMirror instanceof Error ? demoMirror : await pushDemoMirror(demo.baseUrl, demoMirror, DEMO.upstreamApiKey).catch((err) => err);
   if (mirrored instanceof Error)
     console.log(`      Could not mirror the demo records into the simulator (${mirrored.message}); passthrough calls on them answer 404.`);
   else console.log(`      Demo records mirrored into the simulator: ${describeMirror(mirrored)}.`);
