@@ -7,6 +7,7 @@
 // stdout is exactly one JSON object: {"baseUrl","organizationId","workspaceId","apiKey"}.
 import { fileURLToPath } from "node:url";
 import { demoHistorySql } from "./lib/demo-history.mjs";
+import { mirrorIntoRunningSimulator } from "./lib/demo-mirror.mjs";
 import { DEMO, PERMISSIONS_ALL, applyMigrations, executeSql, newTestKey, sqlString, uuidv7 } from "./lib/local.mjs";
 import { gatewayAccountSql } from "./lib/seed-gateway.mjs";
 
@@ -105,8 +106,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     const started = performance.now();
     const { demoHistory, ...result } = await seed({ demo: process.argv.includes("--demo") });
-    // If the API is already running, wire the simulator's webhooks now (best effort).
-    await connectUpstreamWebhooks(result).catch(() => false);
+    // If the API is already running, wire the simulator's webhooks now (best effort) and put the demo records into it.
+    const running = await connectUpstreamWebhooks(result).catch(() => false);
+    if (running && demoHistory) await mirrorIntoRunningSimulator(result.baseUrl, result.workspaceId).catch(() => null);
     const rebuilt = demoHistory ? await rebuildDemoRollupsIfMissing(result).catch((err) => err) : null;
     if (process.argv.includes("--json")) process.stdout.write(`${JSON.stringify(result)}\n`);
     else {

@@ -6,8 +6,9 @@
 import { execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { describeMirror, pushDemoMirror, readDemoMirror } from "./lib/demo-mirror.mjs";
 import { cronsOf, startCrons } from "./lib/local-crons.mjs";
-import { localDevArgs, ROOT, toolEnv } from "./lib/local.mjs";
+import { DEMO, localDevArgs, ROOT, toolEnv } from "./lib/local.mjs";
 import { connectUpstreamWebhooks, rebuildDemoRollupsIfMissing, seed } from "./seed.mjs";
 
 const port = Number(process.env.PORT ?? 8787);
@@ -24,6 +25,8 @@ step(
 );
 const demo = await seed({ port, demo: true });
 const history = demo.demoHistory;
+// The simulator keeps its state in memory: the demo workspace's records go into it each time it comes up (read now, before wrangler dev opens the state).
+const demoMirror = await readDemoMirror(DEMO.workspaceId).catch((err) => err);
 step(3, `Starting the API and the upstream simulator (wrangler dev --env local, port ${port})…`);
 
 const dev = spawn(join(ROOT, "node_modules", ".bin", "wrangler"), localDevArgs(port, ["--test-scheduled"]), {
@@ -56,9 +59,14 @@ for (let i = 0; i < 240 && dev.exitCode === null && !up; i++) {
   );
 }
 if (up) {
-  step(4, "Pointing the simulator's webhooks at this API…");
+  step(4, "Pointing the simulator's webhooks at this API and mirroring the demo records into it…");
   const wired = await connectUpstreamWebhooks(demo).catch(() => false);
   if (!wired) console.log("      Could not configure the simulator's webhooks; inbound webhooks will not arrive.");
+  const mirrored =
+    demoMirror instanceof Error ? demoMirror : await pushDemoMirror(demo.baseUrl, demoMirror, DEMO.upstreamApiKey).catch((err) => err);
+  if (mirrored instanceof Error)
+    console.log(`      Could not mirror the demo records into the simulator (${mirrored.message}); passthrough calls on them answer 404.`);
+  else console.log(`      Demo records mirrored into the simulator: ${describeMirror(mirrored)}.`);
   const rebuilt = await rebuildDemoRollupsIfMissing(demo).catch((err) => err);
   if (rebuilt instanceof Error) console.log(`      Could not rebuild the demo rollups (${rebuilt.message}); run npm run metrics:rebuild.`);
   else if (rebuilt) console.log(`      Demo rollups rebuilt from the history (${rebuilt.rows} daily rows): the dashboard is live.`);

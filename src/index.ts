@@ -3,6 +3,7 @@
 // The queue and cron handlers are imported when they first run, not at start-up.
 import { asaasLayoutOf, serveAsaas } from "./compat/asaas-dialect/request";
 import type { Env } from "./config";
+import { pathOf } from "./http/segment";
 import { lazyApp } from "./lazy-app";
 
 export { EndpointDO } from "./events/endpoint-do";
@@ -16,6 +17,9 @@ export default {
   // method aliases) before the app picks its segment, and every error it gets is in Asaas's shape
   // (src/compat/asaas-dialect/request.ts); every other request goes straight to the app.
   fetch: (req, env, ctx) => {
+    // Local runs only (`npm start`, the e2e worker): the upstream simulator's control API, for the seed
+    // and tools on this machine (it is bound as UPSTREAM and has no port of its own). Never deployed.
+    if (env.ENVIRONMENT === "local" && env.UPSTREAM && pathOf(req.url).startsWith("/__sim/")) return env.UPSTREAM.fetch(req);
     const layout = asaasLayoutOf(req);
     return layout ? serveAsaas(req, layout, (r) => app.fetch(r, env, ctx)) : app.fetch(req, env, ctx);
   },

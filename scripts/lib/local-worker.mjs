@@ -1,15 +1,17 @@
 // The local worker as `npm start` runs it (the API and the upstream simulator under `wrangler dev --env local`),
 // but on a free port with a throw-away state directory, for tests and tools that drive it from outside over
 // HTTP: the Node-side end-to-end tests (test/e2e/), and anything else that needs a running Ponte. It builds the
-// simulator and the static assets, seeds the demo tenant and a test key (optionally the demo history), starts
-// wrangler dev in its own process group, waits for /api/v1/health, points the simulator's webhooks at the API,
-// and returns what a client needs. `stop()` ends the process group and removes the state.
+// simulator and the static assets, seeds the demo tenant and a test key (optionally the demo history, mirrored
+// into the simulator once it runs: demo-mirror.mjs), starts wrangler dev in its own process group, waits for
+// /api/v1/health, points the simulator's webhooks at the API, and returns what a client needs. `stop()` ends the
+// process group and removes the state.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { localDevArgs, ROOT, toolEnv } from "./local.mjs";
+import { pushDemoMirror, readDemoMirror } from "./demo-mirror.mjs";
+import { DEMO, localDevArgs, ROOT, toolEnv } from "./local.mjs";
 
 /** A port nobody listens on now (the OS picks it). */
 export function freePort() {
@@ -59,9 +61,12 @@ export async function startLocalWorker({ demoHistory = false, timeoutMs = 120_00
   process.env.PONTE_PERSIST_DIR = state;
   const port = await freePort();
   let demo;
+  let mirror = null;
   try {
     const { seed } = await import("../seed.mjs");
     demo = await seed({ port, demo: demoHistory });
+    // The history's records, to import into the simulator once it runs (as `npm start` does).
+    if (demoHistory) mirror = await readDemoMirror(demo.workspaceId);
   } finally {
     if (previous === undefined) delete process.env.PONTE_PERSIST_DIR;
     else process.env.PONTE_PERSIST_DIR = previous;
@@ -103,6 +108,7 @@ export async function startLocalWorker({ demoHistory = false, timeoutMs = 120_00
     await stop();
     throw new Error("could not point the simulator's webhooks at the local worker");
   }
+  if (mirror) await pushDemoMirror(baseUrl, mirror, DEMO.upstreamApiKey);
   if (demoHistory) await rebuildDemoRollupsIfMissing(running);
   return { ...running, stop };
 }

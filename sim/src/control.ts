@@ -3,19 +3,21 @@ import type { Handler, PendingEvent, SimContext, SimEnv } from "./context";
 import { clearFaults, parseFault } from "./faults";
 import { errorResponse, isObject, json, UpstreamError } from "./http";
 import { matchPath } from "./routes";
+import { importRecords } from "./import";
 import { getAccount } from "./state";
 import { payCheckout, payPaymentLink } from "./payment-links";
 import { openChargeback, seedReceivedSplit } from "./receivables";
 import { advanceSubscription } from "./subscriptions";
 import { deliverEvents } from "./webhooks";
 
-/** Actions standing in for what happens outside the API (time passing, a payer paying); each sends its webhooks. */
+/** Actions standing in for what happens outside the API (time passing, a payer paying, records made elsewhere); each sends its webhooks. */
 const CONTROL_ACTIONS: readonly [string, Handler][] = [
   ["/__sim/subscriptions/{id}/advance", advanceSubscription],
   ["/__sim/paymentLinks/{id}/pay", payPaymentLink],
   ["/__sim/checkouts/{id}/pay", payCheckout],
   ["/__sim/payments/{id}/chargeback", openChargeback],
   ["/__sim/splits/received", seedReceivedSplit],
+  ["/__sim/import", importRecords],
 ];
 
 export async function handleControl(

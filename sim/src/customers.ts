@@ -37,7 +37,8 @@ export function findCustomer(account: Account, id: string | undefined): Customer
   return customer;
 }
 
-function applyFields(customer: Customer, body: Json): void {
+/** Sets the fields a create or update request names (name, cpfCnpj with its person type, contact, address…). */
+export function applyFields(customer: Customer, body: Json): void {
   for (const field of OPTIONAL_FIELDS) if (body[field] !== undefined) customer[field] = body[field];
   if (typeof body.name === "string" && body.name.trim() !== "") customer.name = body.name.trim();
   if (body.cpfCnpj !== undefined) {
@@ -54,10 +55,18 @@ export const createCustomer: Handler = (ctx) => {
   if (body.cpfCnpj === undefined || body.cpfCnpj === null || body.cpfCnpj === "") {
     throw badRequest("invalid_cpfCnpj", "O campo cpfCnpj deve ser informado.");
   }
-  const customer: Customer = {
+  const customer = customerRecord();
+  applyFields(customer, body);
+  ctx.account.customers.set(customer.id, customer);
+  return customer;
+};
+
+/** A customer record with every field the upstream answers, blank until `applyCustomerFields`. */
+export function customerRecord(id = newId("cus"), dateCreated = isoDate()): Customer {
+  return {
     object: "customer",
-    id: newId("cus"),
-    dateCreated: isoDate(),
+    id,
+    dateCreated,
     name: "",
     email: null,
     phone: null,
@@ -80,10 +89,7 @@ export const createCustomer: Handler = (ctx) => {
     observations: null,
     foreignCustomer: false,
   };
-  applyFields(customer, body);
-  ctx.account.customers.set(customer.id, customer);
-  return customer;
-};
+}
 
 export const listCustomers: Handler = ({ account, query }) => {
   const page = readPage(query);

@@ -83,13 +83,20 @@ export const newId = (prefix: string) => `${prefix}_${randomAlphanumeric(16)}`;
 
 const pad = (n: number, w = 2) => String(n).padStart(w, "0");
 
-/** "YYYY-MM-DD" (UTC). */
-export function isoDate(d: Date = new Date()): string {
+/** The upstream's clock: São Paulo wall time, UTC−3 all year (Brazil has kept no summer time since 2019). */
+export const UPSTREAM_UTC_OFFSET_MS = -3 * 3_600_000;
+
+/** `instant` as a Date whose UTC fields read the upstream's wall clock. */
+const wallClock = (instant: Date) => new Date(instant.getTime() + UPSTREAM_UTC_OFFSET_MS);
+
+/** "YYYY-MM-DD" of a calendar date (its UTC fields); by default today on the upstream's clock (São Paulo). */
+export function isoDate(d: Date = wallClock(new Date())): string {
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
 }
 
-/** "YYYY-MM-DD HH:mm:ss" (UTC), the upstream's webhook timestamp format. */
-export function dateTime(d: Date = new Date()): string {
+/** "YYYY-MM-DD HH:mm:ss": `instant` on the upstream's São Paulo wall clock, no offset written, as it answers date-times. */
+export function dateTime(instant: Date = new Date()): string {
+  const d = wallClock(instant);
   return `${isoDate(d)} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
 }
 

@@ -65,15 +65,14 @@ export interface NewPayment {
   split?: Json[] | null;
 }
 
-/** Stores a new payment and emits PAYMENT_CREATED (and PAYMENT_CONFIRMED for an approved card). */
-export function createPaymentRecord(ctx: SimContext, input: NewPayment): Payment {
-  const id = newId("pay");
+/** A PENDING payment record with every field the upstream answers (`origin`: the simulator's, for its URLs). */
+export function paymentRecord(origin: string, input: NewPayment, id = newId("pay"), dateCreated = isoDate()): Payment {
   const slug = id.slice(4);
   const boleto = input.billingType === "BOLETO" || input.billingType === "UNDEFINED";
-  const payment: Payment = {
+  return {
     object: "payment",
     id,
-    dateCreated: isoDate(),
+    dateCreated,
     customer: input.customer,
     subscription: input.subscription ?? null,
     installment: input.installment?.id ?? null,
@@ -95,7 +94,7 @@ export function createPaymentRecord(ctx: SimContext, input: NewPayment): Payment
     clientPaymentDate: null,
     confirmedDate: null,
     installmentNumber: input.installment?.number ?? null,
-    invoiceUrl: `${ctx.origin}/i/${slug}`,
+    invoiceUrl: `${origin}/i/${slug}`,
     invoiceNumber: randomDigits(8),
     externalReference: input.externalReference ?? null,
     deleted: false,
@@ -105,7 +104,7 @@ export function createPaymentRecord(ctx: SimContext, input: NewPayment): Payment
     estimatedCreditDate: null,
     transactionReceiptUrl: null,
     nossoNumero: randomDigits(8),
-    bankSlipUrl: boleto ? `${ctx.origin}/b/pdf/${slug}` : null,
+    bankSlipUrl: boleto ? `${origin}/b/pdf/${slug}` : null,
     discount: input.discount ?? { value: 0, limitDate: null, dueDateLimitDays: 0, type: "FIXED" },
     fine: input.fine ?? { value: 0, type: "FIXED" },
     interest: input.interest ?? { value: 0, type: "PERCENTAGE" },
@@ -115,7 +114,13 @@ export function createPaymentRecord(ctx: SimContext, input: NewPayment): Payment
     escrow: null,
     refunds: null,
   };
-  ctx.account.payments.set(id, payment);
+}
+
+/** Stores a new payment and emits PAYMENT_CREATED (and PAYMENT_CONFIRMED for an approved card). */
+export function createPaymentRecord(ctx: SimContext, input: NewPayment): Payment {
+  const payment = paymentRecord(ctx.origin, input);
+  const slug = payment.id.slice(4);
+  ctx.account.payments.set(payment.id, payment);
   emit(ctx, "PAYMENT_CREATED", "payment", payment);
   if (input.card) {
     const today = isoDate();

@@ -82,12 +82,12 @@ export interface NewSubscription {
   checkoutSession?: string | null;
 }
 
-/** Stores a subscription, emits SUBSCRIPTION_CREATED and generates its first payment (answered too). */
-export function storeSubscription(ctx: SimContext, input: NewSubscription): { subscription: Subscription; payment: Payment } {
-  const subscription: Subscription = {
+/** An ACTIVE subscription record with every field the upstream answers. */
+export function subscriptionRecord(input: NewSubscription, id = newId("sub"), dateCreated = isoDate()): Subscription {
+  return {
     object: "subscription",
-    id: newId("sub"),
-    dateCreated: isoDate(),
+    id,
+    dateCreated,
     customer: input.customer,
     paymentLink: input.paymentLink ?? null,
     billingType: input.billingType,
@@ -106,6 +106,11 @@ export function storeSubscription(ctx: SimContext, input: NewSubscription): { su
     checkoutSession: input.checkoutSession ?? null,
     ...(input.card ? { creditCard: { ...input.card } } : {}),
   };
+}
+
+/** Stores a subscription, emits SUBSCRIPTION_CREATED and generates its first payment (answered too). */
+export function storeSubscription(ctx: SimContext, input: NewSubscription): { subscription: Subscription; payment: Payment } {
+  const subscription = subscriptionRecord(input);
   ctx.account.subscriptions.set(subscription.id, subscription);
   emit(ctx, "SUBSCRIPTION_CREATED", "subscription", subscription);
   const payment = generateNextPayment(ctx, subscription, input.card);

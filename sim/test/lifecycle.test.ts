@@ -7,7 +7,7 @@ import type { Payment, Refund, Subscription } from "../src/state";
 describe("sandbox actions", () => {
   it("confirm: PIX/BOLETO become RECEIVED with paymentDate, card becomes CONFIRMED", async () => {
     const sim = account();
-    const today = new Date().toISOString().slice(0, 10);
+    const today = new Date(Date.now() - 3 * 3_600_000).toISOString().slice(0, 10); // São Paulo, the upstream's clock
     for (const billingType of ["PIX", "BOLETO", "UNDEFINED"]) {
       const p = await createPayment(sim, { billingType });
       const res = await sim.json<Answer<Payment>>("POST", `/v3/sandbox/payment/${p.id}/confirm`);

@@ -127,7 +127,7 @@ describe("webhook envelope", () => {
     expect(env).toEqual({
       id: expect.stringMatching(/^evt_[a-z0-9]+$/),
       event: "PAYMENT_RECEIVED",
-      dateCreated: "2026-06-12 16:45:03",
+      dateCreated: "2026-06-12 13:45:03", // São Paulo wall time of 16:45:03 UTC
       payment: { id: "pay_1", status: "RECEIVED" },
     });
     expect(webhookHeaders({ authToken: "tok" })).toMatchObject({ "asaas-access-token": "tok", "content-type": "application/json" });

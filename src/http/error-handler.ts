@@ -7,6 +7,7 @@ import type { AppEnv } from "./app-env";
 import { errorBody } from "./envelope";
 import { ApiError, ERROR_STATUS, type ErrorCode, type ErrorDetails, INTERNAL_ERROR_MESSAGE } from "./errors";
 import { logLine, summarizeError } from "../lib/log";
+import { pathAsSent } from "./upstream-layout";
 
 export function errorResponse(
   c: Context,
@@ -99,6 +100,7 @@ export function notFoundHandler(routes: () => RouteTable): NotFoundHandler<AppEn
   return (c) => {
     matchers ??= buildMatchers(routes());
     const path = c.req.path.length > 1 ? c.req.path.replace(/\/+$/, "") : c.req.path;
+    const asked = pathAsSent(c.req.raw.headers, c.req.path); // the caller's, e.g. /v3/… in the Asaas dialect
     const allowed = new Set<string>();
     for (const m of matchers) if (m.pattern.test(path)) for (const method of m.methods) allowed.add(method);
     if (allowed.size > 0 && !allowed.has(c.req.method)) {
@@ -106,12 +108,12 @@ export function notFoundHandler(routes: () => RouteTable): NotFoundHandler<AppEn
       return errorResponse(
         c,
         "METHOD_NOT_ALLOWED",
-        `${c.req.method} is not allowed on ${c.req.path}. Allowed: ${allow}.`,
+        `${c.req.method} is not allowed on ${asked}. Allowed: ${allow}.`,
         { allowed: [...allowed].sort() },
         { Allow: allow },
       );
     }
-    return errorResponse(c, "NOT_FOUND", `No route for ${c.req.method} ${c.req.path}.`);
+    return errorResponse(c, "NOT_FOUND", `No route for ${c.req.method} ${asked}.`);
   };
 }
 

@@ -91,14 +91,25 @@ describe("Asaas layout: the guard and the errors", () => {
     expect(list).toMatchObject({ object: "list", totalCount: 0 });
   });
 
-  it("an unknown /v3 path is a 404 in the dialect's shape", async () => {
+  it("an unknown /v3 path is a 404 in the dialect's shape, naming the path the caller sent", async () => {
     const t = await seedTenant();
-    dialectError(await asaasCall({ prefix: "/v3", header: "access_token" }, t.key, "GET", "/nothingHere/123"), 404, "not_found");
-    dialectError(
-      await asaasCall({ prefix: "/api/v3", header: "access-token" }, t.key, "GET", "/customers/cus_1/nothing"),
-      404,
-      "not_found",
-    );
+    expect(
+      dialectError(await asaasCall({ prefix: "/v3", header: "access_token" }, t.key, "GET", "/nothingHere/123"), 404, "not_found"),
+    ).toBe("No route for GET /v3/nothingHere/123.");
+    expect(
+      dialectError(
+        await asaasCall({ prefix: "/api/v3", header: "access-token" }, t.key, "GET", "/customers/cus_1/nothing"),
+        404,
+        "not_found",
+      ),
+    ).toBe("No route for GET /api/v3/customers/cus_1/nothing.");
+    expect(
+      dialectError(await asaasCall({ prefix: "/api/v1", header: "access_token" }, t.key, "GET", "/nothingHere"), 404, "not_found"),
+    ).toBe("No route for GET /api/v1/nothingHere.");
+    // A known path with a method it does not take (405, the dialect's 400) names the caller's path too.
+    expect(
+      dialectError(await asaasCall({ prefix: "/v3", header: "access_token" }, t.key, "PATCH", "/customers"), 400, "method_not_allowed"),
+    ).toMatch(/^PATCH is not allowed on \/v3\/customers\. Allowed: /);
   });
 
   it("the environment check: a live key on this (sandbox) host is a 401 in the dialect's shape", async () => {

@@ -118,6 +118,13 @@ describe(`the upstream as ${name}`, () => {
   );
 });
 
+describe(`the simulator's control API on the ${name} host`, () => {
+  it(name === "local" ? "is forwarded at /__sim/ (for the seed's demo mirror)" : "is not there: /__sim/ is an unknown path", async () => {
+    const res = await SELF.fetch(`${BASE}/__sim/health`);
+    expect(res.status).toBe(name === "local" ? 200 : 404);
+  });
+});
+
 describe(`webhook endpoint URLs on the ${name} host`, () => {
   const local = ["http://localhost:8787/hooks", "http://127.0.0.1:3000/hooks", "https://localhost/hooks"];
 

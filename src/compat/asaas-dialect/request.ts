@@ -9,6 +9,7 @@ import { ASAAS_KEY_HEADERS, asaasKeyOf } from "../../http/asaas-key";
 import { INTERNAL_ERROR_MESSAGE } from "../../http/errors";
 import { newRequestId, REQUEST_ID_HEADER } from "../../http/request-id";
 import { pathOf } from "../../http/segment";
+import { UPSTREAM_LAYOUT_HEADER, UPSTREAM_LAYOUTS, type UpstreamLayout } from "../../http/upstream-layout";
 import { logLine, summarizeError } from "../../lib/log";
 import { CATALOGUE, CATALOGUE_ALIASES, type CatalogueOperation } from "../catalogue";
 import { asaasError, type PonteError } from "./shapes";
@@ -18,15 +19,8 @@ export const speaksAsaas = (headers: Headers) => ASAAS_KEY_HEADERS.some((name) =
 
 const API = "/api/v1";
 
-/**
- * The upstream's URL layouts, served as the dialect of `/api/v1`: `/v3/…` (Asaas's base URL
- * `https://api.asaas.com/v3`, sandbox `https://api-sandbox.asaas.com/v3`) and the legacy `/api/v3/…`
- * (`https://www.asaas.com/api/v3`, still used by clients such as the npm `asaas-sdk`).
- */
-const UPSTREAM_LAYOUTS = ["/v3", "/api/v3"] as const;
-
 /** Where a request enters the dialect: an upstream layout's prefix, `/api/v1` (the key in access_token), or null (not the dialect). */
-export type AsaasLayout = (typeof UPSTREAM_LAYOUTS)[number] | typeof API;
+export type AsaasLayout = UpstreamLayout | typeof API;
 
 export function asaasLayoutOf(req: Request): AsaasLayout | null {
   const path = pathOf(req.url);
@@ -116,7 +110,10 @@ async function toPonteRequest(req: Request, layout: AsaasLayout): Promise<Reques
   if (layout === API && !target && !WITH_BODY.has(method)) return req;
   if (target) url.pathname = target.path;
   const headers = new Headers(req.headers);
-  if (layout !== API) headers.delete("authorization");
+  if (layout !== API) {
+    headers.delete("authorization");
+    headers.set(UPSTREAM_LAYOUT_HEADER, layout); // errors naming the route name the caller's path
+  } else headers.delete(UPSTREAM_LAYOUT_HEADER);
   const contentType = req.headers.get("content-type") ?? "";
   // Only a body known to be small is read here; a large or unsized one streams on to the body guard (413).
   const declared = Number(req.headers.get("content-length") ?? Number.NaN);
