@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Issue 4 benchmark: native payment creation (PIX) through Ponte — auth, idempotency, D1 writes and the
-// upstream call to the simulator — vs a bare worker doing ONE D1 insert, in one run. Prints p50/p99,
+// Native payment creation (PIX) through Ponte — auth, idempotency, D1 writes and the upstream call to the
+// simulator — vs a bare safe create doing the same I/O (bench/baselines/safe-create: INSERT the pending
+// row, create the charge at the simulator, one batch linking the upstream id and writing the event), each
+// in one dev session with its own simulator, in one run. Prints p50/p99,
 // throughput, their ratio, and the D1 round trips of a create (X-D1-Queries, counted only because this
 // run sets D1_QUERY_COUNTING=1). The simulator's webhooks are not connected: a real upstream sends
 // them later, while the simulator's "sync" delivery would put one inside every create.
@@ -8,7 +10,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { wrangler } from "../scripts/lib/local.mjs";
+import { DEMO, wrangler } from "../scripts/lib/local.mjs";
 import {
   compare,
   fmt,
@@ -34,13 +36,16 @@ const loadBefore = loadAverage();
 
 const { seed } = await import("../scripts/seed.mjs");
 const demo = await seed();
-wrangler(["d1", "migrations", "apply", "DB", "--local", "-c", "bench/bare-insert/wrangler.toml", "--persist-to", bareState]);
+wrangler(["d1", "migrations", "apply", "DB", "--local", "-c", "bench/baselines/safe-create/wrangler.toml", "--persist-to", bareState]);
 
 const ponte = await startWrangler(["-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", state], {
   readyPath: "/api/v1/health",
   vars: ["D1_QUERY_COUNTING:1"],
 });
-const bare = await startWrangler(["-c", "bench/bare-insert/wrangler.toml", "--persist-to", bareState]);
+const bare = await startWrangler(
+  ["-c", "bench/baselines/safe-create/wrangler.toml", "-c", "sim/wrangler.toml", "--persist-to", bareState],
+  { vars: [`BENCH_KEY:${demo.apiKey}`, `UPSTREAM_KEY:${DEMO.upstreamApiKey}`] },
+);
 try {
   const auth = { Authorization: `Bearer ${demo.apiKey}`, "Content-Type": "application/json" };
   const post = async (base, path, body, headers = auth) => fetch(base + path, { method: "POST", headers, body: JSON.stringify(body) });
@@ -54,7 +59,7 @@ try {
 
   // Each create carries a fresh Idempotency-Key, as a careful client sends it.
   const viaPonte = () => post(ponte.base, "/api/v1/payments", payment, { ...auth, "Idempotency-Key": randomUUID() });
-  const viaBare = () => post(bare.base, "/", payment, { "Content-Type": "application/json" });
+  const viaBare = () => post(bare.base, "/api/v1/payments", payment);
 
   const first = await viaPonte();
   const firstBody = await first.json();
@@ -101,21 +106,28 @@ try {
       ],
     },
     ponte: summary(a),
-    bareInsert: summary(b),
+    bareSafeCreate: summary(b),
     throughputRatio: +fmt(a.rps / b.rps, 3),
     p50Ratio: +fmt(a.latencies[Math.floor(a.latencies.length / 2)] / b.latencies[Math.floor(b.latencies.length / 2)], 2),
     load: { ...load, loadAverageBefore: loadBefore, loadAverageAfter: loadAverage() },
   };
   console.log(JSON.stringify(result, null, 2));
   console.log(`\nPonte create: p50 ${result.ponte.p50Ms} ms, p99 ${result.ponte.p99Ms} ms, ${result.ponte.rps} req/s`);
-  console.log(`bare insert:  p50 ${result.bareInsert.p50Ms} ms, p99 ${result.bareInsert.p99Ms} ms, ${result.bareInsert.rps} req/s`);
+  console.log(
+    `bare create:  p50 ${result.bareSafeCreate.p50Ms} ms, p99 ${result.bareSafeCreate.p99Ms} ms, ${result.bareSafeCreate.rps} req/s`,
+  );
   console.log(
     [
-      `throughput ratio ${fmt(result.throughputRatio * 100, 1)}% of the bare insert;`,
+      `throughput ratio ${fmt(result.throughputRatio * 100, 1)}% of the bare safe create;`,
       `D1 round trips per create on the request path: ${withKey} (${withoutKey} without Idempotency-Key), plus the batched gateway-log row`,
     ].join(" "),
   );
-  printSummary({ bench: "charges", d1RoundTrips: withKey, d1RoundTripsWithoutKey: withoutKey, throughputRatio: result.throughputRatio });
+  printSummary({
+    bench: "charges",
+    throughputRatio: result.throughputRatio,
+    d1RoundTrips: withoutKey,
+    d1RoundTripsWithIdempotencyKey: withKey,
+  });
 } finally {
   await Promise.all([ponte.stop(), bare.stop()]);
 }

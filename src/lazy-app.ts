@@ -1,8 +1,11 @@
 // The worker's HTTP entry: one app per path segment, built on the segment's first request from the
 // groups that answer under it (src/route-groups.ts). Start-up then evaluates no route module, zod
-// schema or page; a request pays only for its own part of the API, once per isolate.
+// schema or page; a request pays only for its own part of the API, once per isolate. After an isolate's
+// first response, the other segments are built in the background (waitUntil), one at a time, so the
+// next request to any of them finds its app ready instead of paying its load (issue 29). The API
+// reference (the whole API and its document) stays lazy: it is rarely asked for and the largest.
 import type { App, RootFetch } from "./app";
-import { groupsFor, REFERENCE_SEGMENTS, type Registrar } from "./route-groups";
+import { groupsFor, REFERENCE_SEGMENTS, type Registrar, SEGMENTS } from "./route-groups";
 import { ERROR_STATUS, INTERNAL_ERROR_MESSAGE } from "./http/errors";
 import { newRequestId, REQUEST_ID_HEADER } from "./http/request-id";
 import { pathOf, segmentOf } from "./http/segment";
@@ -54,9 +57,24 @@ export function lazyApp(): { fetch: RootFetch } {
     return pending;
   };
 
+  /** Builds every segment's app not built yet, yielding to requests between segments; a failure is left for a request to retry. */
+  const warmTheRest = async (): Promise<void> => {
+    for (const key of SEGMENTS) {
+      if (ready.has(key)) continue;
+      await Promise.resolve(appFor(key)).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+  };
+  let warming = false;
+
   const fetch: RootFetch = (req, env, ctx) => {
     const app = appFor(keyOf(segmentOf(pathOf(req.url))));
-    return app instanceof Promise ? app.then((a) => a.fetch(req, env, ctx), loadFailed) : app.fetch(req, env, ctx);
+    const answer = app instanceof Promise ? app.then((a) => a.fetch(req, env, ctx), loadFailed) : app.fetch(req, env, ctx);
+    if (!warming && ctx) {
+      warming = true;
+      ctx.waitUntil(Promise.resolve(answer).then(warmTheRest, warmTheRest));
+    }
+    return answer;
   };
   return { fetch };
 }

@@ -122,6 +122,9 @@ export const REFERENCE_SEGMENTS: readonly string[] = ["openapi.json", "docs"];
 const bySegment = new Map<string, RouteGroup[]>();
 for (const group of ROUTE_GROUPS) for (const segment of group.segments) bySegment.set(segment, [...(bySegment.get(segment) ?? []), group]);
 
+/** Every segment groups answer under, in registration order: what an isolate warms after its first response. */
+export const SEGMENTS: readonly string[] = [...bySegment.keys()];
+
 /** The groups that answer under `segment`, in registration order (none for an unknown segment). */
 export function groupsFor(segment: string | undefined): readonly RouteGroup[] {
   return (segment !== undefined && bySegment.get(segment)) || [];
