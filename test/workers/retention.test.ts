@@ -61,4 +61,31 @@ describe("retention sweeper", () => {
     expect((await callWithCookie("GET", "/api/v1/auth/me", live.cookie)).status).toBe(200);
     expect((await callWithCookie("GET", "/api/v1/auth/me", expired.cookie)).status).toBe(401);
   });
+
+  it("prunes delivered events past the outbox period, keeping recent ones, unfanned ones and any with a delivery in flight", async () => {
+    const t = await seedTenant();
+    const daysAgo = (d: number) => new Date(Date.now() - d * 24 * 60 * 60 * 1000).toISOString();
+    const old = daysAgo(LIMITS.outboxRetentionDays + 1);
+    const recent = daysAgo(LIMITS.outboxRetentionDays - 1);
+    const [gone, inFlight, unfanned, fresh] = [newId(), newId(), newId(), newId()];
+    const event = (id: string, fannedOutAt: string | null) =>
+      env.DB.prepare(
+        "INSERT INTO events (id, organization_id, workspace_id, type, data, created_at, fanned_out_at) VALUES (?, ?, ?, 'payment.received', '{}', ?, ?)",
+      ).bind(id, t.organizationId, t.workspaceId, old, fannedOutAt);
+    await env.DB.batch([
+      event(gone, old),
+      event(inFlight, old),
+      event(unfanned, null),
+      event(fresh, recent),
+      env.DB.prepare(
+        `INSERT INTO webhook_deliveries (id, organization_id, workspace_id, endpoint_id, event_id, event_type, status, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, 'payment.received', 'retrying', ?, ?)`,
+      ).bind(newId(), t.organizationId, t.workspaceId, newId(), inFlight, old, old),
+    ]);
+
+    await runSweepers(env);
+
+    const left = await env.DB.prepare("SELECT id FROM events WHERE organization_id = ?").bind(t.organizationId).all<{ id: string }>();
+    expect(left.results.map((r) => r.id).sort()).toEqual([inFlight, unfanned, fresh].sort());
+  });
 });
