@@ -11,6 +11,7 @@ import { materialiseRecurringExpenses } from "./modules/expenses/recurrence";
 import { syncDueAwsConnections } from "./modules/aws-connections/cost-import";
 import { logLine, summarizeError } from "./lib/log";
 import { pruneDeliveredEvents } from "./events/outbox";
+import { pruneExpiredAuditLogs } from "./modules/audit/service";
 import { copyLogsToStores } from "./db/org-logs/copy";
 
 /** Records reconciled with the upstream (linked, re-created or failed) in one sweep. */
@@ -29,7 +30,8 @@ async function adoptMissed(deps: Deps): Promise<number> {
 
 /**
  * Rows past their lifetime deleted in one sweep: idempotency records (24 h), sessions, login failures (15 min),
- * delivered events (LIMITS.outboxRetentionDays). The logs in OrgLogDO are pruned by each object's own alarm.
+ * delivered events (LIMITS.outboxRetentionDays), audit entries past their organization's period. The logs in
+ * OrgLogDO are pruned by each object's own alarm.
  */
 async function pruneExpiredRecords(deps: Deps): Promise<number> {
   const counts = await Promise.all([
@@ -37,6 +39,7 @@ async function pruneExpiredRecords(deps: Deps): Promise<number> {
     pruneExpiredSessions(deps),
     pruneEndedAuthAttempts(deps),
     pruneDeliveredEvents(deps),
+    pruneExpiredAuditLogs(deps),
   ]);
   return counts.reduce((a, b) => a + b, 0);
 }

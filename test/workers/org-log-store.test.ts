@@ -7,7 +7,7 @@ import { copyLogsToStores } from "../../src/db/org-logs/copy";
 import type { OrgLogDO } from "../../src/db/org-logs/org-log-do";
 import { RETENTION_DEFAULTS } from "../../src/db/org-logs/retention";
 import { orgLogs } from "../../src/db/org-logs/stub";
-import type { AuditRecord, GatewayCallRecord, WebhookAttemptRecord } from "../../src/db/org-logs/tables";
+import type { GatewayCallRecord, WebhookAttemptRecord } from "../../src/db/org-logs/tables";
 import { newId } from "../../src/lib/ids";
 import { call, expectError, seedTenant } from "./support";
 
@@ -41,19 +41,6 @@ const attempt = (workspaceId: string, deliveryId: string, attemptedAt: string): 
   errorMessage: null,
   responseExcerpt: "nope",
 });
-const audit = (workspaceId: string, createdAt: string): AuditRecord => ({
-  id: newId(),
-  workspaceId,
-  actorType: "user",
-  actorId: "user_1",
-  action: "workspace.updated",
-  targetType: "workspace",
-  targetId: workspaceId,
-  requestId: "req_test",
-  metadata: null,
-  createdAt,
-});
-
 async function prune(organizationId: string, at: Date) {
   return runInDurableObject(orgLogs(env, organizationId), async (instance: OrgLogDO) => {
     instance.now = () => at;
@@ -71,22 +58,19 @@ describe("OrgLogDO retention", () => {
     const store = orgLogs(env, org);
     const keptCall = gatewayCall(ws, ago(30, -1)); // a millisecond inside 30 days
     const keptAttempt = attempt(ws, delivery, ago(89));
-    const keptAudit = audit(ws, ago(399));
     await store.append({
       gatewayCalls: [keptCall, gatewayCall(ws, ago(30)), gatewayCall(ws, ago(45))],
       webhookAttempts: [keptAttempt, attempt(ws, delivery, ago(90, 1))],
-      auditLogs: [keptAudit, audit(ws, ago(400)), audit(ws, ago(800))],
     });
     expect(await runInDurableObject(store, (_i: OrgLogDO, state) => state.storage.getAlarm())).not.toBeNull();
 
-    expect(await prune(org, NOW)).toEqual({ gateway_api_logs: 2, webhook_attempts: 1, audit_logs: 2 });
+    expect(await prune(org, NOW)).toEqual({ gateway_api_logs: 2, webhook_attempts: 1 });
     expect((await store.gatewayCalls([], page)).rows.map((r) => r.id)).toEqual([keptCall.id]);
     expect((await store.attemptsOf(delivery)).map((r) => r.id)).toEqual([keptAttempt.id]);
-    expect((await store.auditLogs([], page)).rows.map((r) => r.id)).toEqual([keptAudit.id]);
 
     // A day later by the object's clock, each survivor is past its period too.
     const dayLater = new Date(NOW.getTime() + DAY);
-    expect(await prune(org, dayLater)).toEqual({ gateway_api_logs: 1, webhook_attempts: 1, audit_logs: 1 });
+    expect(await prune(org, dayLater)).toEqual({ gateway_api_logs: 1, webhook_attempts: 1 });
   });
 
   it("an organization's own periods apply, and another organization's store is untouched", async () => {

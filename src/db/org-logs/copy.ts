@@ -90,7 +90,7 @@ function perOrganization(rows: readonly CopiedRow[]): Map<string, Required<LogBa
     if (row.organizationId === "") continue;
     let group = groups.get(row.organizationId);
     if (!group) {
-      group = { gatewayCalls: [], webhookAttempts: [], auditLogs: [] };
+      group = { gatewayCalls: [], webhookAttempts: [] };
       groups.set(row.organizationId, group);
     }
     group.gatewayCalls.push(...(row.batch.gatewayCalls ?? []));

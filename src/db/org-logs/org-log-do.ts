@@ -1,5 +1,5 @@
 // OrgLogDO: one per organization (named by its id), holding that organization's logs in its own SQLite —
-// the gateway-api-log, webhook delivery attempts and the audit trail — so they neither fill D1 nor queue
+// the gateway-api-log and webhook delivery attempts — so they neither fill D1 nor queue
 // behind business writes for D1's single writer. Writers send a request's rows in one `append` after the
 // response; readers page through them. Its alarm deletes what is past the organization's retention
 // periods (retention.ts), a bounded number of rows per table per run.
@@ -7,21 +7,12 @@ import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../../config";
 import { type LogRetention, RETENTION_DEFAULTS, retentionCutoff } from "./retention";
 import { allRows, appendRows, deleteRowsThrough, type LogCondition, type LogPage, migrateLogStore, pageRows } from "./store";
-import {
-  AUDIT_LOGS,
-  type AuditRecord,
-  GATEWAY_CALLS,
-  type GatewayCallRecord,
-  type LogTable,
-  WEBHOOK_ATTEMPTS,
-  type WebhookAttemptRecord,
-} from "./tables";
+import { GATEWAY_CALLS, type GatewayCallRecord, type LogTable, WEBHOOK_ATTEMPTS, type WebhookAttemptRecord } from "./tables";
 
-/** What one writer sends at once: any of the logs' new rows, and the retention in force if it knows it. */
+/** What one writer sends at once: any of the logs' new rows. */
 export interface LogBatch {
   gatewayCalls?: GatewayCallRecord[];
   webhookAttempts?: WebhookAttemptRecord[];
-  auditLogs?: AuditRecord[];
 }
 
 export interface PageWindow {
@@ -38,7 +29,6 @@ const RETENTION_KEY = "retention";
 const PRUNED: readonly [LogTable<unknown>, keyof LogRetention][] = [
   [GATEWAY_CALLS as LogTable<unknown>, "gatewayApiLogDays"],
   [WEBHOOK_ATTEMPTS as LogTable<unknown>, "webhookAttemptDays"],
-  [AUDIT_LOGS as LogTable<unknown>, "auditLogDays"],
 ];
 
 export class OrgLogDO extends DurableObject<Env> {
@@ -53,9 +43,7 @@ export class OrgLogDO extends DurableObject<Env> {
   async append(batch: LogBatch): Promise<{ written: number }> {
     const storage = this.ctx.storage;
     const written =
-      appendRows(storage, GATEWAY_CALLS, batch.gatewayCalls ?? []) +
-      appendRows(storage, WEBHOOK_ATTEMPTS, batch.webhookAttempts ?? []) +
-      appendRows(storage, AUDIT_LOGS, batch.auditLogs ?? []);
+      appendRows(storage, GATEWAY_CALLS, batch.gatewayCalls ?? []) + appendRows(storage, WEBHOOK_ATTEMPTS, batch.webhookAttempts ?? []);
     if ((await storage.getAlarm()) === null) await storage.setAlarm(Date.now() + RETENTION_INTERVAL_MS);
     return { written };
   }
@@ -83,10 +71,6 @@ export class OrgLogDO extends DurableObject<Env> {
   /** A delivery's attempts, oldest first. */
   async attemptsOf(deliveryId: string): Promise<WebhookAttemptRecord[]> {
     return allRows(this.ctx.storage, WEBHOOK_ATTEMPTS, [{ field: "deliveryId", op: "=", value: deliveryId }]);
-  }
-
-  async auditLogs(conditions: LogCondition<AuditRecord>[], page: PageWindow): Promise<LogPage<AuditRecord>> {
-    return pageRows(this.ctx.storage, AUDIT_LOGS, conditions, page);
   }
 
   override async alarm(): Promise<void> {

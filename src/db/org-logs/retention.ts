@@ -1,8 +1,9 @@
-// How long each per-organization log keeps its rows: the defaults and the bounds an organization may
-// choose within (PUT /api/v1/organizations/current/retention). The one place these numbers live.
+// How long each log of an organization keeps its rows: the defaults and the bounds an organization may
+// choose within (PATCH /api/v1/organizations/current/retention). The one place these numbers live. The
+// gateway-api-log and webhook attempts are pruned by the organization's OrgLogDO alarm; the audit trail,
+// still in D1 (it commits with the change it records), by the retention sweeper (modules/audit/service.ts).
 
-export const LOG_KINDS = ["gatewayApiLogDays", "webhookAttemptDays", "auditLogDays"] as const;
-export type LogRetentionField = (typeof LOG_KINDS)[number];
+export type LogRetentionField = "gatewayApiLogDays" | "webhookAttemptDays" | "auditLogDays";
 export type LogRetention = Record<LogRetentionField, number>;
 
 export const RETENTION_DEFAULTS: LogRetention = { gatewayApiLogDays: 30, webhookAttemptDays: 90, auditLogDays: 400 };
