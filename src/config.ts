@@ -99,6 +99,11 @@ export const LIMITS = {
   signupsPerNetwork: 10,
   /** The retention sweeper deletes at most this many expired rows per table per run (each minute). */
   retentionBatchRows: 1_000,
+  /**
+   * The event outbox (D1 `events`) keeps an event this many days after its fan-out, then the retention
+   * sweeper deletes it unless a delivery of it is still pending or retrying (src/events/outbox.ts).
+   */
+  outboxRetentionDays: 90,
   /** An invitation link works once, for this long after it was issued. */
   invitationTtlSeconds: 7 * 24 * 60 * 60,
 } as const;

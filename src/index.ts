@@ -8,6 +8,7 @@ import { lazyApp } from "./lazy-app";
 
 export { EndpointDO } from "./events/endpoint-do";
 export { ListenDO } from "./events/listen-do";
+export { OrgLogDO } from "./db/org-logs/org-log-do";
 
 const app = lazyApp();
 

@@ -10,6 +10,9 @@ import { pruneExpiredSessions } from "./modules/accounts/service";
 import { materialiseRecurringExpenses } from "./modules/expenses/recurrence";
 import { syncDueAwsConnections } from "./modules/aws-connections/cost-import";
 import { logLine, summarizeError } from "./lib/log";
+import { pruneDeliveredEvents } from "./events/outbox";
+import { pruneExpiredAuditLogs } from "./modules/audit/service";
+import { copyLogsToStores } from "./db/org-logs/copy";
 
 /** Records reconciled with the upstream (linked, re-created or failed) in one sweep. */
 async function reconcileBilling(deps: Deps): Promise<number> {
@@ -25,9 +28,19 @@ async function adoptMissed(deps: Deps): Promise<number> {
   return deps.now().getUTCMinutes() % 15 === 0 ? adoptMissedPayments(deps) : 0;
 }
 
-/** Rows past their lifetime deleted in one sweep: idempotency records (24 h), sessions, login failures (15 min). */
+/**
+ * Rows past their lifetime deleted in one sweep: idempotency records (24 h), sessions, login failures (15 min),
+ * delivered events (LIMITS.outboxRetentionDays), audit entries past their organization's period. The logs in
+ * OrgLogDO are pruned by each object's own alarm.
+ */
 async function pruneExpiredRecords(deps: Deps): Promise<number> {
-  const counts = await Promise.all([pruneExpiredIdempotencyKeys(deps), pruneExpiredSessions(deps), pruneEndedAuthAttempts(deps)]);
+  const counts = await Promise.all([
+    pruneExpiredIdempotencyKeys(deps),
+    pruneExpiredSessions(deps),
+    pruneEndedAuthAttempts(deps),
+    pruneDeliveredEvents(deps),
+    pruneExpiredAuditLogs(deps),
+  ]);
   return counts.reduce((a, b) => a + b, 0);
 }
 
@@ -43,6 +56,8 @@ export const SWEEPERS: readonly Sweeper[] = [
   { name: "billing-sync", run: reconcileBilling },
   { name: "billing-adoption", run: adoptMissed },
   { name: "retention", run: pruneExpiredRecords },
+  // The one-off copy of the logs D1 held into the organizations' log stores; nothing to do once done.
+  { name: "log-copy", run: (deps) => copyLogsToStores(deps.env, deps.now()) },
   { name: "expense-recurrence", run: materialiseRecurringExpenses },
   // Each ACTIVE AWS connection once a day (a few per run, those synced longest ago first).
   { name: "aws-costs", run: syncDueAwsConnections },

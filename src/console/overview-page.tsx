@@ -5,6 +5,7 @@ import type { Hono } from "hono";
 import type { Permission } from "../lib/permissions";
 import { listCustomers } from "../modules/customers/service";
 import { listPayments } from "../modules/payments/service";
+import { logRetention } from "../modules/organizations/retention";
 import { listDeliveries } from "../modules/webhook-logs/service";
 import type { ConsoleEnv } from "./context";
 import { shellFor } from "./context";
@@ -26,7 +27,7 @@ export function registerOverviewPage(app: Hono<ConsoleEnv>) {
     const org = principal.organizationId;
     const may = (p: Permission) => principal.permissions.has(p);
     // Organization-wide counts have no list function that fits; one read-only query scoped by organization.
-    const [counts, payments, customers, deliveries] = await Promise.all([
+    const [counts, payments, customers, deliveries, retention] = await Promise.all([
       c.env.DB.prepare(
         `SELECT (SELECT COUNT(*) FROM api_keys WHERE organization_id = ?1 AND revoked_at IS NULL) AS api_keys,
                 (SELECT COUNT(*) FROM workspaces WHERE organization_id = ?1 AND archived_at IS NULL) AS workspaces,
@@ -37,6 +38,7 @@ export function registerOverviewPage(app: Hono<ConsoleEnv>) {
       may("payments.read") ? listPayments(deps, principal, RECENT, {}) : NONE,
       may("customers.read") ? listCustomers(deps, principal, { limit: 1, offset: 0 }, {}) : NONE,
       may("webhook_endpoints.read") ? listDeliveries(deps, principal, {}, RECENT) : NONE,
+      may("organizations.read") ? logRetention(deps, principal) : null,
     ]);
     const membership = memberships.find((m) => m.organizationId === org);
     const workspace = membership?.workspaces.find((w) => w.id === principal.workspaceId);
@@ -56,6 +58,12 @@ export function registerOverviewPage(app: Hono<ConsoleEnv>) {
         <p class="muted">
           You are signed in as {principal.role}. Environment: {principal.environment}.
         </p>
+        {retention ? (
+          <p class="muted" data-retention>
+            Logs kept: upstream calls {retention.gatewayApiLogDays} days, webhook attempts {retention.webhookAttemptDays} days, audit log{" "}
+            {retention.auditLogDays} days (PATCH /api/v1/organizations/current/retention).
+          </p>
+        ) : null}
         <div class="grid">
           {stats
             .filter(([, , , shown]) => shown)

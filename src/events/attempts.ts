@@ -1,12 +1,16 @@
 // Making and recording one attempt of a stored delivery: load delivery + endpoint + event, sign, POST,
-// then write the attempt row and the delivery's new state in one batch. The streak lives in EndpointDO.
+// then write the delivery's new state in D1 and the attempt row in the organization's log store (OrgLogDO),
+// after the state commits. The streak lives in EndpointDO.
 import { and, eq, inArray } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { openSecret } from "../lib/secret-box";
 import type { Deps } from "../deps";
 import { newId } from "../lib/ids";
 import { selectInList } from "../db/in-list";
-import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/schema";
+import { events, webhookDeliveries, webhookEndpoints } from "../db/schema";
+import { orgLogs } from "../db/org-logs/stub";
+import type { WebhookAttemptRecord } from "../db/org-logs/tables";
+import { logLine, summarizeError } from "../lib/log";
 import { attemptHttpDelivery, type AttemptOutcome, type Fetcher } from "./deliver";
 import { deliveryHeaders, envelopeBody } from "./event-body";
 import { nextAttemptAt } from "./retry-schedule";
@@ -79,10 +83,11 @@ function attemptRow(deliveryId: string, trigger: AttemptTrigger, attemptedAt: st
   return { attemptId: newId(), deliveryId, attemptedAt, trigger, ...outcome };
 }
 
-function insertAttempt(deps: Deps, a: RecordedAttempt) {
-  return deps.db.insert(webhookAttempts).values({
+function attemptRecord(delivery: DeliveryRow, a: RecordedAttempt): WebhookAttemptRecord {
+  return {
     id: a.attemptId,
     deliveryId: a.deliveryId,
+    workspaceId: delivery.workspaceId,
     trigger: a.trigger,
     attemptedAt: a.attemptedAt,
     statusCode: a.statusCode,
@@ -90,7 +95,30 @@ function insertAttempt(deps: Deps, a: RecordedAttempt) {
     errorKind: a.errorKind,
     errorMessage: a.errorMessage,
     responseExcerpt: a.responseExcerpt,
-  });
+  };
+}
+
+/**
+ * The attempts' rows, into their organization's log store once the deliveries' state has committed
+ * (one call per organization; a batch is one endpoint's, so one call). The attempt happened whatever
+ * this write does: a failure is logged, and the delivery's counters still show it.
+ */
+async function logAttempts(deps: Deps, attempts: readonly { delivery: DeliveryRow; attempt: RecordedAttempt }[]): Promise<void> {
+  const byOrganization = new Map<string, WebhookAttemptRecord[]>();
+  for (const { delivery, attempt } of attempts) {
+    const rows = byOrganization.get(delivery.organizationId) ?? [];
+    rows.push(attemptRecord(delivery, attempt));
+    byOrganization.set(delivery.organizationId, rows);
+  }
+  await Promise.all(
+    [...byOrganization].map(([organizationId, webhookAttempts]) =>
+      orgLogs(deps.env, organizationId)
+        .append({ webhookAttempts })
+        .catch((err: unknown) =>
+          logLine("warn", "webhook attempt log write failed", { rows: webhookAttempts.length, error: summarizeError(err) }),
+        ),
+    ),
+  );
 }
 
 /** Concurrent requests to one receiver. */
@@ -126,6 +154,7 @@ export async function runAutomaticAttempts(
   );
   const results: AttemptResult[] = [];
   const writes: BatchItem<"sqlite">[] = [];
+  const logged: { delivery: DeliveryRow; attempt: RecordedAttempt }[] = [];
   const queue = [...loaded];
   const worker = async () => {
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
@@ -135,12 +164,14 @@ export async function runAutomaticAttempts(
       const outcome = await send(deps, endpoint, delivery, event, options.fetcher);
       const { result, statements } = automaticOutcome(deps, delivery, attemptedAt, outcome);
       writes.push(...statements);
+      logged.push({ delivery, attempt: result.attempt });
       results.push(result);
       await options.settled?.(result);
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
   if (writes.length > 0) await deps.db.batch(writes as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  await logAttempts(deps, logged);
   return results;
 }
 
@@ -150,7 +181,7 @@ export async function runAutomaticAttempt(deps: Deps, deliveryId: string, fetche
   return result ?? null;
 }
 
-/** The attempt row and the delivery's new state (retry time from the schedule), as statements to batch. */
+/** The attempt and the delivery's new state (retry time from the schedule), as statements to batch. */
 function automaticOutcome(deps: Deps, delivery: DeliveryRow, attemptedAt: Date, outcome: AttemptOutcome) {
   const attempt = attemptRow(delivery.id, "automatic", attemptedAt.toISOString(), outcome);
   const scheduledAttempts = delivery.scheduledAttempts + 1;
@@ -164,7 +195,6 @@ function automaticOutcome(deps: Deps, delivery: DeliveryRow, attemptedAt: Date, 
     updatedAt: attempt.attemptedAt,
   };
   const statements: BatchItem<"sqlite">[] = [
-    insertAttempt(deps, attempt),
     outcome.succeeded
       ? deps.db
           .update(webhookDeliveries)
@@ -208,12 +238,10 @@ export async function runManualAttempt(
     : trigger === "test"
       ? { status: "failed" as const, nextAttemptAt: null }
       : {};
-  await deps.db.batch([
-    insertAttempt(deps, attempt),
-    deps.db
-      .update(webhookDeliveries)
-      .set({ ...common, ...settled })
-      .where(eq(webhookDeliveries.id, delivery.id)),
-  ]);
+  await deps.db
+    .update(webhookDeliveries)
+    .set({ ...common, ...settled })
+    .where(eq(webhookDeliveries.id, delivery.id));
+  await logAttempts(deps, [{ delivery, attempt }]);
   return attempt;
 }

@@ -11,6 +11,7 @@ import type { Tenant } from "../lib/tenant";
 import { eventRollups, type MetricFacts } from "./metric-rollups";
 import { deliverEvents } from "./fan-out";
 import { logLine, summarizeError } from "../lib/log";
+import { LIMITS } from "../config";
 
 export interface RecordedEvent {
   id: string;
@@ -84,4 +85,23 @@ export function dispatchEvents(deps: Deps, recorded: readonly RecordedEvent[]): 
         });
       }),
   );
+}
+
+/**
+ * The outbox stays in D1 (an event commits with the records it describes) but not for ever: events fanned
+ * out more than LIMITS.outboxRetentionDays ago, none of whose deliveries is still pending or retrying, go —
+ * at most LIMITS.retentionBatchRows per run, oldest first. Returns how many went.
+ */
+export async function pruneDeliveredEvents(deps: Deps): Promise<number> {
+  const cutoff = new Date(deps.now().getTime() - LIMITS.outboxRetentionDays * 24 * 60 * 60 * 1000).toISOString();
+  const result = await deps.env.DB.prepare(
+    `DELETE FROM events WHERE id IN (
+       SELECT e.id FROM events e
+       WHERE e.fanned_out_at <= ?1
+         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status IN ('pending', 'retrying'))
+       ORDER BY e.fanned_out_at LIMIT ?2)`,
+  )
+    .bind(cutoff, LIMITS.retentionBatchRows)
+    .run();
+  return result.meta.changes ?? 0;
 }

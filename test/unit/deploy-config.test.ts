@@ -20,7 +20,7 @@ describe("deploy configuration", () => {
   it("production and sandbox provide every name the code needs", () => {
     for (const environment of DEPLOYED_ENVIRONMENTS) expect(configurationProblems(environment, { properties, tomlText: toml })).toEqual([]);
     expect([...providedNames("sandbox", toml)].sort()).toEqual(
-      ["API_RATE_LIMITER", "ASSETS", "DB", "ENDPOINT_DO", "ENVIRONMENT", "EVENTS_QUEUE", "LISTEN_DO", "PUBLIC_BASE_URL"].sort(),
+      ["API_RATE_LIMITER", "ASSETS", "DB", "ENDPOINT_DO", "ENVIRONMENT", "EVENTS_QUEUE", "LISTEN_DO", "ORG_LOGS", "PUBLIC_BASE_URL"].sort(),
     );
   });
 

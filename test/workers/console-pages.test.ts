@@ -31,6 +31,8 @@ describe("console sign-up, sign-in, sign-out", () => {
     const html = await overview.text();
     expect(html).toContain("Padaria da Bia");
     expect(html).toContain("Active API keys");
+    // The organization's log retention, read-only (defaults for a new organization).
+    expect(html).toMatch(/data-retention[^>]*>\s*Logs kept: upstream calls 30 days, webhook attempts 90 days, audit log\s+400 days/);
     expect(overview.headers.get("content-security-policy")).toMatch(
       /default-src 'none'; style-src 'nonce-[^']+' 'self'; script-src 'nonce-[^']+' 'self'; connect-src 'self';/,
     );

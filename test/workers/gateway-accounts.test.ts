@@ -305,7 +305,7 @@ describe("GET /api/v1/gateway-api-logs", () => {
     await call("GET", "/api/v1/finance/balance?limit=1", { key: tenant.key });
     await call("GET", "/api/v1/webhooks/wbh_missing", { key: tenant.key });
     await call("POST", "/api/v1/pix/qrCodes/decode", { key: tenant.key, body: { payload: "000201" } });
-    await waitForLogs(tenant.workspaceId, 3);
+    await waitForLogs(tenant, 3);
 
     const all = await call<Reply<GatewayApiLog[]>>("GET", "/api/v1/gateway-api-logs", { key: tenant.key });
     expect(all.status).toBe(200);

@@ -1,15 +1,20 @@
-// The gateway-api-log is written in batches; no row may be lost, whatever the batch size.
+// The gateway-api-log is written in batches into the organizations' log stores; no row may be lost,
+// whatever the batch size, and each organization's rows reach its own store only.
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { newId } from "../../src/lib/ids";
+import { orgLogs } from "../../src/db/org-logs/stub";
 import { backgroundDeps } from "../../src/deps";
 import { flushGatewayCalls, recordGatewayCall } from "../../src/gateway/call-log";
 import { LIMITS } from "../../src/config";
 
-function row(workspaceId: string, i: number) {
+/** The organization of every row these tests write (each test its own workspace). */
+const organizationId = newId();
+
+function row(workspaceId: string, i: number, organization = organizationId) {
   return {
     id: newId(),
-    organizationId: newId(),
+    organizationId: organization,
     workspaceId,
     gatewayAccountId: newId(),
     operationId: "listar-clientes",
@@ -24,11 +29,12 @@ function row(workspaceId: string, i: number) {
   };
 }
 
-async function countFor(workspaceId: string) {
-  return (
-    (await env.DB.prepare("SELECT count(*) AS n FROM gateway_api_logs WHERE workspace_id = ?").bind(workspaceId).first<{ n: number }>())
-      ?.n ?? 0
-  );
+async function countFor(workspaceId: string, organization = organizationId) {
+  const page = await orgLogs(env, organization).gatewayCalls([{ field: "workspaceId", op: "=", value: workspaceId }], {
+    limit: 1,
+    offset: 0,
+  });
+  return page.totalCount;
 }
 
 describe("gateway call log batching", () => {
@@ -98,5 +104,16 @@ describe("gateway call log batching", () => {
     }
     await Promise.all(waits);
     expect(await countFor(ws)).toBe(LIMITS.gatewayLogBatchRows);
+  });
+
+  it("one flush sends each organization's rows to its own store, once", async () => {
+    const ws = newId();
+    const other = newId();
+    const deps = backgroundDeps(env);
+    for (let i = 0; i < 3; i++) recordGatewayCall(deps, row(ws, i));
+    for (let i = 0; i < 2; i++) recordGatewayCall(deps, row(ws, i, other));
+    await flushGatewayCalls(deps);
+    expect(await countFor(ws)).toBe(3);
+    expect(await countFor(ws, other)).toBe(2);
   });
 });

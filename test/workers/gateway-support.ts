@@ -1,5 +1,8 @@
 // Gateway test support: gateway accounts seeded straight into D1, and the simulator's control API.
 import { env } from "cloudflare:test";
+import { orgLogs } from "../../src/db/org-logs/stub";
+import { GATEWAY_CALLS, type GatewayCallRecord } from "../../src/db/org-logs/tables";
+import type { Tenant } from "../../src/lib/tenant";
 import { createDb } from "../../src/db/client";
 import { gatewayAccounts } from "../../src/db/schema";
 import { sealSecret, sha256Hex } from "../../src/lib/secret-box";
@@ -98,14 +101,24 @@ export interface UpstreamWebhookConfig {
   events: string[];
 }
 
-/** The gateway log is written after the response (waitUntil): poll briefly until `n` rows exist. */
-export async function waitForLogs(workspaceId: string, n: number): Promise<Record<string, unknown>[]> {
+/**
+ * The gateway log is written after the response (waitUntil) into the organization's log store: poll
+ * briefly until `n` rows of the workspace exist; returns them oldest first, keyed by the store's columns.
+ */
+export async function waitForLogs(tenant: Tenant, n: number): Promise<Record<string, unknown>[]> {
   for (let i = 0; i < 50; i++) {
-    const { results } = await env.DB.prepare("SELECT * FROM gateway_api_logs WHERE workspace_id = ? ORDER BY created_at, id")
-      .bind(workspaceId)
-      .all();
-    if (results.length >= n) return results;
+    const { rows } = await orgLogs(env, tenant.organizationId).gatewayCalls(
+      [{ field: "workspaceId", op: "=", value: tenant.workspaceId }],
+      {
+        limit: 100,
+        offset: 0,
+      },
+    );
+    if (rows.length >= n) {
+      const columns = Object.entries(GATEWAY_CALLS.columns) as [keyof GatewayCallRecord, string][];
+      return rows.reverse().map((row) => Object.fromEntries(columns.map(([field, column]) => [column, row[field]])));
+    }
     await new Promise((r) => setTimeout(r, 10));
   }
-  throw new Error(`expected ${n} gateway log rows for workspace ${workspaceId}`);
+  throw new Error(`expected ${n} gateway log rows for workspace ${tenant.workspaceId}`);
 }

@@ -127,7 +127,7 @@ describe("upstream failures become the error envelope", () => {
     const t = await connectedTenant();
     await addFault(t.upstreamKey, { fault: "network" });
     expectError(await call("GET", "/api/v1/finance/balance", { key: t.key }), 502, "UPSTREAM_ERROR");
-    const [log] = await waitForLogs(t.workspaceId, 1);
+    const [log] = await waitForLogs(t, 1);
     expect(log).toMatchObject({ upstream_status: null, error_code: "UPSTREAM_ERROR", operation_id: "recuperar-saldo-da-conta" });
   });
 
@@ -166,7 +166,7 @@ describe("the upstream key never leaks", () => {
       expect(JSON.stringify(res.body)).not.toContain(t.upstreamKey);
       for (const [, value] of res.headers) expect(value).not.toContain(t.upstreamKey);
     }
-    const logs = await waitForLogs(t.workspaceId, 3);
+    const logs = await waitForLogs(t, 3);
     expect(JSON.stringify(logs)).not.toContain(t.upstreamKey);
     const { results } = await env.DB.prepare("SELECT upstream_key_sealed FROM gateway_accounts WHERE workspace_id = ?")
       .bind(t.workspaceId)
@@ -220,7 +220,7 @@ describe("native id translation", () => {
       `/v3/customers/${unknown}/notifications`,
       "/v3/customers/cus_000005/notifications",
     ]);
-    const logs = await waitForLogs(t.workspaceId, 5);
+    const logs = await waitForLogs(t, 5);
     expect(logs[0]).toMatchObject({
       surface_path: `/api/v1/customers/${mine}/notifications`,
       upstream_path: `/v3/customers/${upstreamCustomer}/notifications`,
@@ -349,7 +349,7 @@ describe("documents the upstream answers as files", () => {
     expect(new TextDecoder().decode(bytes.slice(0, 8))).toBe("%PDF-1.4");
     expect(bytes).toEqual(expected);
 
-    const [log] = await waitForLogs(t.workspaceId, 1);
+    const [log] = await waitForLogs(t, 1);
     expect(log).toMatchObject({
       operation_id: "gerar-carne-de-assinatura",
       upstream_status: 200,
@@ -429,7 +429,7 @@ describe("never an open proxy", () => {
       "GET /v3/pix/addressKeys/external",
       "PUT /v3/notifications/batch",
     ]);
-    const logs = await waitForLogs(t.workspaceId, 3);
+    const logs = await waitForLogs(t, 3);
     expect(logs.map((l) => l.operation_id)).toEqual([
       "recuperar-configuracao-padrao-da-conta-escrow",
       "consultar-chave-pix",
@@ -444,7 +444,7 @@ describe("variants on one method+path", () => {
     await call("POST", "/api/v1/transfers", { key: t.key, body: { value: "10.00" } });
     await call("POST", "/api/v1/transfers/", { key: t.key, body: { value: "10.00", walletId: "w" } });
     expect((await simRequests(t.upstreamKey)).map((r) => r.path)).toEqual(["/v3/transfers", "/v3/transfers"]);
-    const logs = await waitForLogs(t.workspaceId, 2);
+    const logs = await waitForLogs(t, 2);
     expect(logs.map((l) => l.operation_id)).toEqual([
       "transferir-para-conta-de-outra-instituicao-ou-chave-pix",
       "transferir-para-conta-asaas",

@@ -16,6 +16,8 @@ export const PLATFORM_PERMISSIONS: Readonly<Record<string, Permission | null>> =
   "POST /api/v1/auth/password": null,
   "GET /api/v1/organizations/current": "organizations.read",
   "PATCH /api/v1/organizations/current": "organizations.manage",
+  "GET /api/v1/organizations/current/retention": "organizations.read",
+  "PATCH /api/v1/organizations/current/retention": "organizations.manage",
   "GET /api/v1/organizations/current/members": "members.read",
   "PATCH /api/v1/organizations/current/members/{id}": "members.manage",
   "DELETE /api/v1/organizations/current/members/{id}": "members.manage",

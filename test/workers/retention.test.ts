@@ -61,4 +61,62 @@ describe("retention sweeper", () => {
     expect((await callWithCookie("GET", "/api/v1/auth/me", live.cookie)).status).toBe(200);
     expect((await callWithCookie("GET", "/api/v1/auth/me", expired.cookie)).status).toBe(401);
   });
+
+  it("prunes delivered events past the outbox period, keeping recent ones, unfanned ones and any with a delivery in flight", async () => {
+    const t = await seedTenant();
+    const daysAgo = (d: number) => new Date(Date.now() - d * 24 * 60 * 60 * 1000).toISOString();
+    const old = daysAgo(LIMITS.outboxRetentionDays + 1);
+    const recent = daysAgo(LIMITS.outboxRetentionDays - 1);
+    const [gone, inFlight, unfanned, fresh] = [newId(), newId(), newId(), newId()];
+    const event = (id: string, fannedOutAt: string | null) =>
+      env.DB.prepare(
+        "INSERT INTO events (id, organization_id, workspace_id, type, data, created_at, fanned_out_at) VALUES (?, ?, ?, 'payment.received', '{}', ?, ?)",
+      ).bind(id, t.organizationId, t.workspaceId, old, fannedOutAt);
+    await env.DB.batch([
+      event(gone, old),
+      event(inFlight, old),
+      event(unfanned, null),
+      event(fresh, recent),
+      env.DB.prepare(
+        `INSERT INTO webhook_deliveries (id, organization_id, workspace_id, endpoint_id, event_id, event_type, status, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, 'payment.received', 'retrying', ?, ?)`,
+      ).bind(newId(), t.organizationId, t.workspaceId, newId(), inFlight, old, old),
+    ]);
+
+    await runSweepers(env);
+
+    const left = await env.DB.prepare("SELECT id FROM events WHERE organization_id = ?").bind(t.organizationId).all<{ id: string }>();
+    expect(left.results.map((r) => r.id).sort()).toEqual([inFlight, unfanned, fresh].sort());
+  });
+
+  it("deletes audit entries past their organization's period, and only those", async () => {
+    const [t, other] = [await seedTenant(), await seedTenant()];
+    await env.DB.prepare("UPDATE organizations SET audit_log_retention_days = 30 WHERE id = ?").bind(t.organizationId).run();
+    const daysAgo = (d: number) => new Date(Date.now() - d * 24 * 60 * 60 * 1000).toISOString();
+    const entry = (organizationId: string, createdAt: string) => {
+      const id = newId();
+      return {
+        id,
+        statement: env.DB.prepare(
+          `INSERT INTO audit_logs (id, organization_id, workspace_id, actor_type, actor_id, action, target_type, target_id, request_id, created_at)
+           VALUES (?, ?, NULL, 'user', 'u', 'workspace.updated', 'workspace', 'w', 'req', ?)`,
+        ).bind(id, organizationId, createdAt),
+      };
+    };
+    // Its own 30 days: 31 days old goes, 29 stays; the other organization keeps the default 400 days.
+    const entries = [
+      entry(t.organizationId, daysAgo(31)),
+      entry(t.organizationId, daysAgo(29)),
+      entry(other.organizationId, daysAgo(31)),
+      entry(other.organizationId, daysAgo(401)),
+    ];
+    await env.DB.batch(entries.map((e) => e.statement));
+
+    await runSweepers(env);
+
+    const left = await env.DB.prepare("SELECT id FROM audit_logs WHERE id IN (?, ?, ?, ?)")
+      .bind(...entries.map((e) => e.id))
+      .all<{ id: string }>();
+    expect(left.results.map((r) => r.id).sort()).toEqual([entries[1]!.id, entries[2]!.id].sort());
+  });
 });

@@ -3,7 +3,8 @@
 // names a resource with no factory here fails that test, so a new resource gets one.
 import { env } from "cloudflare:test";
 import { createDb } from "../../src/db/client";
-import { gatewayApiLogs, organizations, webhookDeliveries, workspaces } from "../../src/db/schema";
+import { orgLogs } from "../../src/db/org-logs/stub";
+import { organizations, webhookDeliveries, workspaces } from "../../src/db/schema";
 import { PERMISSIONS } from "../../src/lib/permissions";
 import { newId } from "../../src/lib/ids";
 import { seedMember } from "./auth-support";
@@ -120,19 +121,23 @@ export const RECORD_FACTORIES: Record<string, RecordFactory> = {
     scope: "workspace",
     create: async (ws) => {
       const id = newId();
-      await createDb(env.DB).insert(gatewayApiLogs).values({
-        id,
-        organizationId: ws.organizationId,
-        workspaceId: ws.workspaceId,
-        gatewayAccountId: ws.gatewayAccountId,
-        operationId: "listar-clientes",
-        method: "GET",
-        surfacePath: "/api/v1/customers",
-        upstreamPath: "/v3/customers",
-        upstreamStatus: 200,
-        latencyMs: 12,
-        requestId: "req_factory",
-        createdAt: new Date().toISOString(),
+      await orgLogs(env, ws.organizationId).append({
+        gatewayCalls: [
+          {
+            id,
+            workspaceId: ws.workspaceId,
+            gatewayAccountId: ws.gatewayAccountId,
+            operationId: "listar-clientes",
+            method: "GET",
+            surfacePath: "/api/v1/customers",
+            upstreamPath: "/v3/customers",
+            upstreamStatus: 200,
+            latencyMs: 12,
+            errorCode: null,
+            requestId: "req_factory",
+            createdAt: new Date().toISOString(),
+          },
+        ],
       });
       return { id };
     },

@@ -3,6 +3,7 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult, runInDurableObject } from "cloudflare:test";
 import { vi } from "vitest";
 import { backgroundDeps } from "../../src/deps";
+import { orgLogs } from "../../src/db/org-logs/stub";
 import type { EndpointDO } from "../../src/events/endpoint-do";
 import { endpointStub as endpointStubOf } from "../../src/events/endpoint-stub";
 import type { EventKind } from "../../src/events/kinds";
@@ -105,7 +106,7 @@ export interface StoredDelivery {
   updated_at: string;
 }
 
-/** A webhook_attempts row as stored (snake_case columns). */
+/** A webhook attempt as its organization's log store (OrgLogDO) keeps it, in the snake_case of its columns. */
 export interface StoredAttempt {
   id: string;
   delivery_id: string;
@@ -125,9 +126,22 @@ export async function deliveriesOf(endpointId: string) {
   return results;
 }
 
-export async function attemptsOf(deliveryId: string) {
-  const { results } = await env.DB.prepare("SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempted_at, id")
+/** A delivery's attempts, oldest first, read from its organization's log store. */
+export async function attemptsOf(deliveryId: string): Promise<StoredAttempt[]> {
+  const delivery = await env.DB.prepare("SELECT organization_id FROM webhook_deliveries WHERE id = ?")
     .bind(deliveryId)
-    .all<StoredAttempt>();
-  return results;
+    .first<{ organization_id: string }>();
+  if (!delivery) return [];
+  const attempts = await orgLogs(env, delivery.organization_id).attemptsOf(deliveryId);
+  return attempts.map((a) => ({
+    id: a.id,
+    delivery_id: a.deliveryId,
+    trigger: a.trigger,
+    attempted_at: a.attemptedAt,
+    status_code: a.statusCode,
+    duration_ms: a.durationMs,
+    error_kind: a.errorKind,
+    error_message: a.errorMessage,
+    response_excerpt: a.responseExcerpt,
+  }));
 }

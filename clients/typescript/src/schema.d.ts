@@ -165,6 +165,30 @@ export interface paths {
         patch: operations["organizations-update-current"];
         trace?: never;
     };
+    "/api/v1/organizations/current/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How long the organization's logs are kept
+         * @description **Permission:** `organizations.read` — an API key (bearer) or a console session whose role grants it.
+         */
+        get: operations["organizations-get-retention"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change how long the organization's logs are kept (audited; older rows go at the next retention run)
+         * @description **Permission:** `organizations.manage` — an API key (bearer) or a console session whose role grants it.
+         */
+        patch: operations["organizations-update-retention"];
+        trace?: never;
+    };
     "/api/v1/organizations/current/members": {
         parameters: {
             query?: never;
@@ -5692,6 +5716,38 @@ export interface components {
         UpdateOrganization: {
             name: string;
         };
+        LogRetention: {
+            /** @enum {string} */
+            object: "log_retention";
+            /** @description Days upstream calls (gateway-api-logs) are kept (1–400). */
+            gatewayApiLogDays: number;
+            /** @description Days webhook delivery attempts are kept (7–400). */
+            webhookAttemptDays: number;
+            /** @description Days audit log entries are kept (30–2555). */
+            auditLogDays: number;
+            bounds: {
+                gatewayApiLogDays: {
+                    min: number;
+                    max: number;
+                };
+                webhookAttemptDays: {
+                    min: number;
+                    max: number;
+                };
+                auditLogDays: {
+                    min: number;
+                    max: number;
+                };
+            };
+        };
+        UpdateLogRetention: {
+            /** @description Days upstream calls (gateway-api-logs) are kept (1–400). */
+            gatewayApiLogDays?: number;
+            /** @description Days webhook delivery attempts are kept (7–400). */
+            webhookAttemptDays?: number;
+            /** @description Days audit log entries are kept (30–2555). */
+            auditLogDays?: number;
+        };
         Member: {
             /**
              * Format: uuid
@@ -7976,6 +8032,293 @@ export interface operations {
                      */
                     "application/json": {
                         data: components["schemas"]["Organization"];
+                        meta: {
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential, or a key from the other environment (ENVIRONMENT_MISMATCH). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks the permission named in the error, or names a tenant it does not belong to. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in this tenant, or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: an idempotent request still in flight, or a state change the record's status does not allow. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "organizations-get-retention": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: the organization to act in. A key acts only in its own (403 otherwise); a session may name any it belongs to. */
+                "X-Organization-Id"?: string;
+                /** @description Optional: the workspace to act in (default: the organization's default). A workspace-bound key may name only its own (403). */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The retention periods and their bounds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "object": "log_retention",
+                     *         "gatewayApiLogDays": 1,
+                     *         "webhookAttemptDays": 7,
+                     *         "auditLogDays": 30,
+                     *         "bounds": {
+                     *           "gatewayApiLogDays": {
+                     *             "min": 1,
+                     *             "max": 1
+                     *           },
+                     *           "webhookAttemptDays": {
+                     *             "min": 1,
+                     *             "max": 1
+                     *           },
+                     *           "auditLogDays": {
+                     *             "min": 1,
+                     *             "max": 1
+                     *           }
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["LogRetention"];
+                        meta: {
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential, or a key from the other environment (ENVIRONMENT_MISMATCH). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks the permission named in the error, or names a tenant it does not belong to. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record in this tenant, or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after the number of seconds in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "organizations-update-retention": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: the organization to act in. A key acts only in its own (403 otherwise); a session may name any it belongs to. */
+                "X-Organization-Id"?: string;
+                /** @description Optional: the workspace to act in (default: the organization's default). A workspace-bound key may name only its own (403). */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "gatewayApiLogDays": 1,
+                 *       "webhookAttemptDays": 7,
+                 *       "auditLogDays": 30
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateLogRetention"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "object": "log_retention",
+                     *         "gatewayApiLogDays": 1,
+                     *         "webhookAttemptDays": 7,
+                     *         "auditLogDays": 30,
+                     *         "bounds": {
+                     *           "gatewayApiLogDays": {
+                     *             "min": 1,
+                     *             "max": 1
+                     *           },
+                     *           "webhookAttemptDays": {
+                     *             "min": 1,
+                     *             "max": 1
+                     *           },
+                     *           "auditLogDays": {
+                     *             "min": 1,
+                     *             "max": 1
+                     *           }
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["LogRetention"];
                         meta: {
                             requestId: string;
                         };

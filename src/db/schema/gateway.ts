@@ -22,6 +22,10 @@ export const gatewayAccounts = sqliteTable(
   (t) => [uniqueIndex("gateway_accounts_workspace_env_idx").on(t.workspaceId, t.environment)],
 );
 
+/**
+ * No longer written: the gateway-api-log lives in each organization's OrgLogDO (src/db/org-logs/). Kept
+ * declared until migrations-deferred/0023 drops it after the copy, so no generated migration drops it early.
+ */
 export const gatewayApiLogs = sqliteTable(
   "gateway_api_logs",
   {

@@ -9,3 +9,4 @@ export * from "./members";
 export * from "./finance";
 export * from "./aws";
 export * from "./analytics";
+export * from "./log-copy";

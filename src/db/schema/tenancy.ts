@@ -14,6 +14,10 @@ export const organizations = sqliteTable("organizations", {
   defaultWorkspaceId: text("default_workspace_id"),
   /** IANA time zone the analytics bucket days in (metric_daily). */
   timeZone: text("time_zone").notNull().default("America/Sao_Paulo"),
+  /** Days each log in the organization's log store (OrgLogDO) keeps a row (src/db/org-logs/retention.ts: defaults, bounds). */
+  gatewayApiLogRetentionDays: integer("gateway_api_log_retention_days").notNull().default(30),
+  webhookAttemptRetentionDays: integer("webhook_attempt_retention_days").notNull().default(90),
+  auditLogRetentionDays: integer("audit_log_retention_days").notNull().default(400),
   ...timestamps,
 });
 

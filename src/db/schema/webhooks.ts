@@ -64,9 +64,15 @@ export const webhookDeliveries = sqliteTable(
     index("webhook_deliveries_tenant_idx").on(t.organizationId, t.workspaceId, t.createdAt),
     index("webhook_deliveries_due_idx").on(t.status, t.nextAttemptAt),
     index("webhook_deliveries_endpoint_due_idx").on(t.endpointId, t.status, t.nextAttemptAt),
+    // The outbox pruner asks whether an event still has deliveries in flight.
+    index("webhook_deliveries_event_idx").on(t.eventId, t.status),
   ],
 );
 
+/**
+ * No longer written: attempts live in each organization's OrgLogDO (src/db/org-logs/). Kept declared until
+ * migrations-deferred/0023 drops it after the copy, so no generated migration drops it early.
+ */
 export const webhookAttempts = sqliteTable(
   "webhook_attempts",
   {

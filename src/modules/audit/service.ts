@@ -7,6 +7,7 @@ import { newId } from "../../lib/ids";
 import { auditLogs } from "../../db/schema";
 import type { PageRequest } from "../../http/pagination";
 import { newestFirstPage } from "../../db/paging";
+import { LIMITS } from "../../config";
 
 export interface AuditEvent {
   action: string;
@@ -52,4 +53,21 @@ export async function listAuditLogs(deps: Deps, principal: Principal, filters: A
   if (filters.to) conditions.push(lte(auditLogs.createdAt, filters.to));
   const where = and(...conditions);
   return newestFirstPage(deps.db, auditLogs, where, page);
+}
+
+/**
+ * Audit entries past their organization's period (organizations.audit_log_retention_days, 30–2555 days,
+ * default 400) deleted by the retention sweeper: at most LIMITS.retentionBatchRows per run, each
+ * organization's found through audit_logs_org_idx (organization_id, created_at). Returns how many went.
+ */
+export async function pruneExpiredAuditLogs(deps: Deps): Promise<number> {
+  const result = await deps.env.DB.prepare(
+    `DELETE FROM audit_logs WHERE id IN (
+       SELECT a.id FROM organizations o JOIN audit_logs a ON a.organization_id = o.id
+         AND a.created_at <= strftime('%Y-%m-%dT%H:%M:%fZ', ?1, '-' || o.audit_log_retention_days || ' days')
+       LIMIT ?2)`,
+  )
+    .bind(deps.now().toISOString(), LIMITS.retentionBatchRows)
+    .run();
+  return result.meta.changes ?? 0;
 }

@@ -1,16 +1,14 @@
-// The upstream call log of a workspace: one row per call, written by the gateway client.
-import { and, eq, gte, lte, type SQL } from "drizzle-orm";
+// The upstream call log of a workspace: one row per call, written by the gateway client into the
+// organization's log store (OrgLogDO) and read back from it here.
 import { type Principal, requirePermission } from "../../access/principal";
 import type { Deps } from "../../deps";
-import { gatewayApiLogs } from "../../db/schema";
+import type { LogCondition } from "../../db/org-logs/store";
+import { orgLogs } from "../../db/org-logs/stub";
+import type { GatewayCallRecord } from "../../db/org-logs/tables";
 import { notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
-import { newestFirstPage } from "../../db/paging";
-import { inTenant } from "../../db/tenant-scope";
 
-type GatewayApiLogRow = typeof gatewayApiLogs.$inferSelect;
-
-export function presentGatewayApiLog(row: GatewayApiLogRow) {
+export function presentGatewayApiLog(row: GatewayCallRecord) {
   return {
     id: row.id,
     object: "gateway_api_log" as const,
@@ -34,27 +32,23 @@ export interface GatewayApiLogFilters {
   to?: string | undefined;
 }
 
-const scope = (principal: Principal): SQL[] => [inTenant(gatewayApiLogs, principal)];
-
 export async function listGatewayApiLogs(deps: Deps, principal: Principal, filters: GatewayApiLogFilters, page: PageRequest) {
   requirePermission(principal, "gateway_accounts.read");
-  const conditions = scope(principal);
-  if (filters.operationId) conditions.push(eq(gatewayApiLogs.operationId, filters.operationId));
-  if (filters.status !== undefined) conditions.push(eq(gatewayApiLogs.upstreamStatus, filters.status));
-  if (filters.from) conditions.push(gte(gatewayApiLogs.createdAt, filters.from));
-  if (filters.to) conditions.push(lte(gatewayApiLogs.createdAt, filters.to));
-  const where = and(...conditions);
-  const { rows, totalCount } = await newestFirstPage(deps.db, gatewayApiLogs, where, page);
+  const conditions: LogCondition<GatewayCallRecord>[] = [{ field: "workspaceId", op: "=", value: principal.workspaceId }];
+  if (filters.operationId) conditions.push({ field: "operationId", op: "=", value: filters.operationId });
+  if (filters.status !== undefined) conditions.push({ field: "upstreamStatus", op: "=", value: filters.status });
+  if (filters.from) conditions.push({ field: "createdAt", op: ">=", value: filters.from });
+  if (filters.to) conditions.push({ field: "createdAt", op: "<=", value: filters.to });
+  const { rows, totalCount } = await orgLogs(deps.env, principal.organizationId).gatewayCalls(conditions, {
+    limit: page.limit,
+    offset: page.offset,
+  });
   return { rows: rows.map(presentGatewayApiLog), totalCount };
 }
 
 export async function getGatewayApiLog(deps: Deps, principal: Principal, id: string) {
   requirePermission(principal, "gateway_accounts.read");
-  const row = await deps.db
-    .select()
-    .from(gatewayApiLogs)
-    .where(and(eq(gatewayApiLogs.id, id), ...scope(principal)))
-    .get();
+  const row = await orgLogs(deps.env, principal.organizationId).gatewayCall(id, principal.workspaceId);
   if (!row) throw notFound("gateway API log", id);
   return presentGatewayApiLog(row);
 }

@@ -4,6 +4,8 @@ import { guard } from "../../access";
 import type { AppEnv } from "../../http/app-env";
 import { ok } from "../../http/envelope";
 import { AUTHENTICATED_ERRORS, WRITE_ERRORS, dataResponse, errorResponses, jsonBody, routeGroup } from "../../http/openapi";
+import { RETENTION_BOUNDS } from "../../db/org-logs/retention";
+import { logRetention, updateLogRetention } from "./retention";
 import { currentOrganization, presentOrganization as present, renameOrganization } from "./service";
 
 const Organization = z
@@ -17,6 +19,32 @@ const Organization = z
   })
   .openapi("Organization");
 const UpdateOrganization = z.strictObject({ name: z.string().trim().min(1).max(100) }).openapi("UpdateOrganization");
+
+const days = (field: keyof typeof RETENTION_BOUNDS, what: string) =>
+  z
+    .number()
+    .int()
+    .min(RETENTION_BOUNDS[field].min)
+    .max(RETENTION_BOUNDS[field].max)
+    .openapi({ description: `Days ${what} are kept (${RETENTION_BOUNDS[field].min}–${RETENTION_BOUNDS[field].max}).` });
+const Bounds = z.object({ min: z.number().int(), max: z.number().int() });
+const LogRetention = z
+  .object({
+    object: z.literal("log_retention"),
+    gatewayApiLogDays: days("gatewayApiLogDays", "upstream calls (gateway-api-logs)"),
+    webhookAttemptDays: days("webhookAttemptDays", "webhook delivery attempts"),
+    auditLogDays: days("auditLogDays", "audit log entries"),
+    bounds: z.object({ gatewayApiLogDays: Bounds, webhookAttemptDays: Bounds, auditLogDays: Bounds }),
+  })
+  .openapi("LogRetention");
+const UpdateLogRetention = z
+  .strictObject({
+    gatewayApiLogDays: days("gatewayApiLogDays", "upstream calls (gateway-api-logs)").optional(),
+    webhookAttemptDays: days("webhookAttemptDays", "webhook delivery attempts").optional(),
+    auditLogDays: days("auditLogDays", "audit log entries").optional(),
+  })
+  .refine((v) => Object.values(v).some((d) => d !== undefined), { message: "Give at least one period." })
+  .openapi("UpdateLogRetention");
 
 const common = routeGroup("organizations", "internal");
 
@@ -46,5 +74,32 @@ export function registerOrganizationRoutes(app: OpenAPIHono<AppEnv>) {
       responses: { 200: dataResponse("Updated.", Organization), ...errorResponses(...WRITE_ERRORS) },
     }),
     async (c) => ok(c, await renameOrganization(c.var.deps, c.var.principal, c.req.valid("json").name), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      ...common,
+      method: "get",
+      path: "/api/v1/organizations/current/retention",
+      operationId: "organizations-get-retention",
+      summary: "How long the organization's logs are kept",
+      ...guard("organizations.read", { allowSession: true }),
+      responses: { 200: dataResponse("The retention periods and their bounds.", LogRetention), ...errorResponses(...AUTHENTICATED_ERRORS) },
+    }),
+    async (c) => ok(c, await logRetention(c.var.deps, c.var.principal), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      ...common,
+      method: "patch",
+      path: "/api/v1/organizations/current/retention",
+      operationId: "organizations-update-retention",
+      summary: "Change how long the organization's logs are kept (audited; older rows go at the next retention run)",
+      ...guard("organizations.manage", { allowSession: true }),
+      request: { body: jsonBody(UpdateLogRetention) },
+      responses: { 200: dataResponse("Updated.", LogRetention), ...errorResponses(...WRITE_ERRORS) },
+    }),
+    async (c) => ok(c, await updateLogRetention(c.var.deps, c.var.principal, c.req.valid("json")), 200),
   );
 }

@@ -1,8 +1,10 @@
 // The webhook log: deliveries with filters, one delivery with its attempts and payload, and redeliver.
-import { and, asc, eq, gte, lte, type SQL } from "drizzle-orm";
+import { and, eq, gte, lte, type SQL } from "drizzle-orm";
 import { type Principal, requirePermission } from "../../access/principal";
 import type { Deps } from "../../deps";
-import { events, webhookAttempts, webhookDeliveries, type DeliveryStatus } from "../../db/schema";
+import { events, webhookDeliveries, type DeliveryStatus } from "../../db/schema";
+import { orgLogs } from "../../db/org-logs/stub";
+import type { WebhookAttemptRecord } from "../../db/org-logs/tables";
 import { runManualAttempt } from "../../events/attempts";
 import type { Fetcher } from "../../events/deliver";
 import { envelopeBody } from "../../events/event-body";
@@ -13,7 +15,6 @@ import { newestFirstPage } from "../../db/paging";
 import { inTenant } from "../../db/tenant-scope";
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
-type AttemptRow = typeof webhookAttempts.$inferSelect;
 
 export const presentDelivery = (row: DeliveryRow) => ({
   id: row.id,
@@ -31,7 +32,7 @@ export const presentDelivery = (row: DeliveryRow) => ({
   updatedAt: row.updatedAt,
 });
 
-const presentAttemptRow = (a: AttemptRow) =>
+const presentAttemptRow = (a: WebhookAttemptRecord) =>
   presentAttempt({
     attemptId: a.id,
     deliveryId: a.deliveryId,
@@ -81,15 +82,11 @@ async function findDelivery(deps: Deps, principal: Principal, id: string): Promi
 export async function getDelivery(deps: Deps, principal: Principal, id: string) {
   requirePermission(principal, "webhook_endpoints.read");
   const row = await findDelivery(deps, principal, id);
-  const [attempts, event] = await deps.db.batch([
-    deps.db
-      .select()
-      .from(webhookAttempts)
-      .where(eq(webhookAttempts.deliveryId, id))
-      .orderBy(asc(webhookAttempts.attemptedAt), asc(webhookAttempts.id)),
-    deps.db.select().from(events).where(eq(events.id, row.eventId)),
+  // The delivery's state is D1's; its attempts are in the organization's log store.
+  const [attempts, e] = await Promise.all([
+    orgLogs(deps.env, principal.organizationId).attemptsOf(id),
+    deps.db.select().from(events).where(eq(events.id, row.eventId)).get(),
   ]);
-  const e = event[0];
   return {
     ...presentDelivery(row),
     // The envelope as sent (attempts differ only in their signature timestamp).
