@@ -7214,6 +7214,1996 @@ export interface components {
          * @description The upstream's PDF, byte for byte. X-Upstream-Status and X-Upstream-Duration-Ms carry what the envelope's meta.upstream would.
          */
         PassthroughDocument: string;
+        /** @description The upstream's `PaymentGetResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamPaymentGetResponse: {
+            /** @constant */
+            object: "payment";
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            id: string;
+            /** Format: date */
+            dateCreated: string;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            customer: string;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            subscription?: string | null;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            installment?: string | null;
+            /** @description The upstream's id. */
+            checkoutSession?: string | null;
+            /** @description The upstream's id. */
+            paymentLink?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            netValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            originalValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            interestValue?: string | null;
+            description?: string | null;
+            billingType: components["schemas"]["UpstreamBillingType"];
+            creditCard?: components["schemas"]["UpstreamPaymentCreditCard"] | null;
+            canBePaidAfterDueDate?: boolean | null;
+            /** @description The upstream's id. */
+            pixTransaction?: string | null;
+            /** @description The upstream's id. */
+            pixQrCodeId?: string | null;
+            status: components["schemas"]["UpstreamPaymentStatus"];
+            /** Format: date */
+            dueDate: string;
+            /** Format: date */
+            originalDueDate?: string | null;
+            /** Format: date */
+            paymentDate?: string | null;
+            /** Format: date */
+            clientPaymentDate?: string | null;
+            installmentNumber?: number | null;
+            invoiceUrl?: string | null;
+            invoiceNumber?: string | null;
+            externalReference?: string | null;
+            deleted: boolean;
+            anticipated?: boolean | null;
+            anticipable?: boolean | null;
+            /** Format: date */
+            creditDate?: string | null;
+            /** Format: date */
+            estimatedCreditDate?: string | null;
+            transactionReceiptUrl?: string | null;
+            nossoNumero?: string | null;
+            bankSlipUrl?: string | null;
+            discount?: components["schemas"]["UpstreamPaymentDiscount"] | null;
+            fine?: components["schemas"]["UpstreamPaymentFineResponse"] | null;
+            interest?: components["schemas"]["UpstreamPaymentInterestResponse"] | null;
+            split?: components["schemas"]["UpstreamLeanPaymentSplitGetResponse"][] | null;
+            postalService?: boolean | null;
+            daysAfterDueDateToRegistrationCancellation?: number | null;
+            chargeback?: components["schemas"]["UpstreamPaymentChargebackResponse"] | null;
+            escrow?: components["schemas"]["UpstreamPaymentEscrowGetResponse"] | null;
+            refunds?: components["schemas"]["UpstreamPaymentRefundGetResponse"][] | null;
+            /** @description The upstream's id of the record (as its dashboard shows it). */
+            upstreamId: string;
+        };
+        /** @description The upstream's `SubscriptionGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamSubscriptionGetResponse: {
+            /** @constant */
+            object: "subscription";
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            id: string;
+            /** Format: date */
+            dateCreated: string;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            customer: string;
+            /** @description The upstream's id. */
+            paymentLink?: string | null;
+            billingType: components["schemas"]["UpstreamBillingType"];
+            cycle: components["schemas"]["UpstreamSubscriptionCycle"];
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /** Format: date */
+            nextDueDate: string;
+            /** Format: date */
+            endDate?: string | null;
+            description?: string | null;
+            status: components["schemas"]["UpstreamSubscriptionStatus"];
+            deleted: boolean;
+            maxPayments?: number | null;
+            externalReference?: string | null;
+            /** @description The upstream's id. */
+            checkoutSession?: string | null;
+            /** @description The upstream's id of the record (as its dashboard shows it). */
+            upstreamId: string;
+        };
+        /** @description The upstream's `NotificationGetResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamNotificationGetResponse: {
+            /** @constant */
+            object: "notification";
+            /** @description The upstream's id. */
+            id: string;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            customer: string;
+            enabled: boolean;
+            emailEnabledForProvider?: boolean | null;
+            smsEnabledForProvider?: boolean | null;
+            emailEnabledForCustomer?: boolean | null;
+            smsEnabledForCustomer?: boolean | null;
+            phoneCallEnabledForCustomer?: boolean | null;
+            whatsappEnabledForCustomer?: boolean | null;
+            event: components["schemas"]["UpstreamNotificationEvent"];
+            scheduleOffset?: number | null;
+            deleted: boolean;
+        };
+        /** @description The upstream's `PaymentBillingInfoResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentBillingInfoResponse: {
+            pix?: components["schemas"]["UpstreamPaymentPixQrCodeResponse"] | null;
+            creditCard?: components["schemas"]["UpstreamPaymentCreditCard"] | null;
+            bankSlip?: components["schemas"]["UpstreamPaymentIdentificationFieldResponse"] | null;
+        };
+        /** @description The upstream's `PaymentViewingInfoResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentViewingInfoResponse: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            invoiceViewedDate?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            boletoViewedDate?: string | null;
+        };
+        /** @description The upstream's `PaymentIdentificationFieldResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentIdentificationFieldResponse: {
+            identificationField: string;
+            nossoNumero: string;
+            barCode: string;
+        };
+        /** @description The upstream's `PaymentSimulateResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentSimulateResponse: {
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            creditCard?: components["schemas"]["UpstreamPaymentSimulateInstallments"] | null;
+            bankSlip?: components["schemas"]["UpstreamPaymentSimulateNet"] | null;
+            pix?: components["schemas"]["UpstreamPaymentSimulateNet"] | null;
+        };
+        /** @description The upstream's `PaymentLimitsResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentLimitsResponse: {
+            creation: components["schemas"]["UpstreamPaymentLimitsCreation"];
+        };
+        /** @description The upstream's `PaymentLeanGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentLeanGetResponse: {
+            /** @constant */
+            object: "payment";
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            id: string;
+            /** Format: date */
+            dateCreated: string;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            customer: string;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            subscription?: string | null;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            installment?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            netValue?: string | null;
+            description?: string | null;
+            billingType: components["schemas"]["UpstreamBillingType"];
+            status: components["schemas"]["UpstreamPaymentStatus"];
+            /** Format: date */
+            dueDate: string;
+            /** Format: date */
+            paymentDate?: string | null;
+            /** Format: date */
+            clientPaymentDate?: string | null;
+            installmentNumber?: number | null;
+            invoiceUrl?: string | null;
+            externalReference?: string | null;
+            deleted: boolean;
+            nossoNumero?: string | null;
+            bankSlipUrl?: string | null;
+            /** @description The upstream's id of the record (as its dashboard shows it). */
+            upstreamId: string;
+        };
+        /** @description The upstream's `PaymentLeanSaveWithCreditCardResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentLeanSaveWithCreditCardResponse: {
+            /** @constant */
+            object: "payment";
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            id: string;
+            /** Format: date */
+            dateCreated: string;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            customer: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            netValue?: string | null;
+            billingType: components["schemas"]["UpstreamBillingType"];
+            status: components["schemas"]["UpstreamPaymentStatus"];
+            /** Format: date */
+            dueDate: string;
+            creditCard?: components["schemas"]["UpstreamPaymentCreditCard"] | null;
+            deleted: boolean;
+            /** @description The upstream's id of the record (as its dashboard shows it). */
+            upstreamId: string;
+        };
+        /** @description The upstream's `PaymentDeleteResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamPaymentDeleteResponse: {
+            deleted: boolean;
+            /** @description The upstream's id. */
+            id: string;
+        };
+        /** @description The upstream's `PaymentDocumentGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentDocumentGetResponse: {
+            /** @constant */
+            object: "paymentDocument";
+            /** @description The upstream's id. */
+            id: string;
+            name: string;
+            type: components["schemas"]["UpstreamPaymentDocumentType"];
+            availableAfterPayment: boolean;
+            file?: components["schemas"]["UpstreamPaymentDocumentFile"] | null;
+            deleted: boolean;
+        };
+        /** @description The upstream's `PaymentDocumentDeleteResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentDocumentDeleteResponse: {
+            deleted: boolean;
+            /** @description The upstream's id. */
+            id: string;
+        };
+        /** @description The upstream's `InstallmentGetResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamInstallmentGetResponse: {
+            /** @constant */
+            object: "installment";
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            id: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            netValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            paymentValue: string;
+            installmentCount: number;
+            billingType: components["schemas"]["UpstreamBillingType"];
+            /** Format: date */
+            paymentDate?: string | null;
+            description?: string | null;
+            expirationDay?: number | null;
+            /** Format: date */
+            dateCreated: string;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            customer: string;
+            /** @description The upstream's id. */
+            paymentLink?: string | null;
+            /** @description The upstream's id. */
+            checkoutSession?: string | null;
+            transactionReceiptUrl?: string | null;
+            chargeback?: components["schemas"]["UpstreamPaymentChargebackResponse"] | null;
+            creditCard?: components["schemas"]["UpstreamPaymentCreditCard"] | null;
+            deleted: boolean;
+            refunds?: components["schemas"]["UpstreamInstallmentRefundResponse"][] | null;
+            /** @description The upstream's id of the record (as its dashboard shows it). */
+            upstreamId: string;
+        };
+        /** @description The upstream's `InstallmentDeleteResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamInstallmentDeleteResponse: {
+            deleted: boolean;
+            /** @description The upstream's id. */
+            id: string;
+        };
+        /** @description The upstream's `InstallmentDeletePaymentsResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamInstallmentDeletePaymentsResponse: {
+            deleted: boolean;
+            /** @description The upstream's id. */
+            id: string;
+            deletedPayments: components["schemas"]["UpstreamInstallmentPaymentDeleted"][];
+        };
+        /** @description The upstream's `InstallmentUpdateSplitResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamInstallmentUpdateSplitResponse: {
+            splits: components["schemas"]["UpstreamInstallmentSplitGetResponse"][];
+        };
+        /** @description The upstream's `SubscriptionInvoiceConfigGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamSubscriptionInvoiceConfigGetResponse: {
+            municipalServiceId?: string | null;
+            municipalServiceCode?: string | null;
+            municipalServiceName?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            deductions?: string | null;
+            invoiceCreationPeriod?: string | null;
+            daysBeforeDueDate?: number | null;
+            receivedOnly?: boolean | null;
+            observations?: string | null;
+            taxes?: components["schemas"]["UpstreamInvoiceTaxesResponse"] | null;
+            status: string;
+        };
+        /** @description The upstream's `SubscriptionDeleteInvoiceConfigResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamSubscriptionDeleteInvoiceConfigResponse: {
+            deleted: boolean;
+            /** @description The upstream's id. */
+            id: string;
+        };
+        /** @description The upstream's `InvoiceGetResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamInvoiceGetResponse: {
+            /** @constant */
+            object: "invoice";
+            /** @description The upstream's id. */
+            id: string;
+            status: components["schemas"]["UpstreamInvoiceStatus"];
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            customer?: string | null;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            payment?: string | null;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            installment?: string | null;
+            type?: string | null;
+            statusDescription?: string | null;
+            serviceDescription: string;
+            pdfUrl?: string | null;
+            xmlUrl?: string | null;
+            rpsSerie?: string | null;
+            rpsNumber?: string | null;
+            number?: string | null;
+            validationCode?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            deductions?: string | null;
+            /** Format: date */
+            effectiveDate: string;
+            observations?: string | null;
+            estimatedTaxesDescription?: string | null;
+            externalReference?: string | null;
+            taxes?: components["schemas"]["UpstreamInvoiceTaxesResponse"] | null;
+            municipalServiceId?: string | null;
+            municipalServiceCode?: string | null;
+            municipalServiceName?: string | null;
+        };
+        /** @description The upstream's `PaymentLinkGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentLinkGetResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            name: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value?: string | null;
+            active: boolean;
+            chargeType: string;
+            url: string;
+            billingType: string;
+            subscriptionCycle?: string | null;
+            description?: string | null;
+            /** Format: date */
+            endDate?: string | null;
+            deleted: boolean;
+            viewCount?: number | null;
+            maxInstallmentCount?: number | null;
+            dueDateLimitDays?: number | null;
+            notificationEnabled?: boolean | null;
+            externalReference?: string | null;
+        };
+        /** @description The upstream's `PaymentLinkDeleteResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentLinkDeleteResponse: {
+            deleted: boolean;
+            /** @description The upstream's id. */
+            id: string;
+        };
+        /** @description The upstream's `PaymentLinkFileGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentLinkFileGetResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            main: boolean;
+            image: components["schemas"]["UpstreamPaymentLinkFileImage"];
+        };
+        /** @description The upstream's `PaymentLinkFileDeleteResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentLinkFileDeleteResponse: {
+            deleted: boolean;
+            /** @description The upstream's id. */
+            id: string;
+        };
+        /** @description The upstream's `CheckoutSessionResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamCheckoutSessionResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            link?: string | null;
+            status?: string | null;
+        };
+        /** @description The upstream's `CreditCardPreAuthorizationConfigResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamCreditCardPreAuthorizationConfigResponse: {
+            expirationInDays: number;
+        };
+        /** @description The upstream's `AnticipationGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamAnticipationGetResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            installment?: string | null;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            payment?: string | null;
+            status: components["schemas"]["UpstreamAnticipationStatus"];
+            /** Format: date */
+            anticipationDate: string;
+            /** Format: date */
+            dueDate?: string | null;
+            /** Format: date */
+            requestDate: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            fee: string;
+            anticipationDays?: number | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            netValue: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            totalValue: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            denialObservation?: string | null;
+        };
+        /** @description The upstream's `AnticipationSimulateResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamAnticipationSimulateResponse: {
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            installment?: string | null;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            payment?: string | null;
+            /** Format: date */
+            anticipationDate: string;
+            /** Format: date */
+            dueDate?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            fee: string;
+            anticipationDays?: number | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            netValue: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            totalValue: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            isDocumentationRequired?: boolean | null;
+        };
+        /** @description The upstream's `AnticipationConfigurationGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamAnticipationConfigurationGetResponse: {
+            creditCardAutomaticEnabled: boolean;
+        };
+        /** @description The upstream's `AnticipationLimitsResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamAnticipationLimitsResponse: {
+            creditCard: components["schemas"]["UpstreamAnticipationLimit"];
+            bankSlip: components["schemas"]["UpstreamAnticipationLimit"];
+        };
+        /** @description The upstream's `PaymentBankSlipRefundResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentBankSlipRefundResponse: {
+            requestUrl: string;
+        };
+        /** @description The upstream's `ChargebackSaveDisputeResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamChargebackSaveDisputeResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            status: string;
+        };
+        /** @description The upstream's `PaymentChargebackResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamPaymentChargebackResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            payment?: string | null;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            installment?: string | null;
+            /** @description The upstream's id. */
+            customerAccount?: string | null;
+            status: components["schemas"]["UpstreamChargebackStatus"];
+            reason?: string | null;
+            /** Format: date */
+            disputeStartDate?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /** Format: date */
+            paymentDate?: string | null;
+            creditCard?: components["schemas"]["UpstreamChargebackCreditCardResponse"] | null;
+            disputeStatus?: string | null;
+            /** Format: date */
+            deadlineToSendDisputeDocuments?: string | null;
+        };
+        /** @description The upstream's `PaymentSplitGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentSplitGetResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            /** @description The upstream's id. */
+            walletId: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            fixedValue?: string | null;
+            percentualValue?: number | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            totalValue: string;
+            cancellationReason?: string | null;
+            status: components["schemas"]["UpstreamPaymentSplitStatus"];
+            externalReference?: string | null;
+            description?: string | null;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            paymentId: string;
+            /** Format: date */
+            creditDate?: string | null;
+            /** Format: date */
+            paymentConfirmedDate?: string | null;
+        };
+        /** @description The upstream's `AccountPaymentEscrowConfig` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamAccountPaymentEscrowConfig: {
+            daysToExpire?: number | null;
+            enabled: boolean;
+            isFeePayer?: boolean | null;
+        };
+        /** @description The upstream's `PaymentEscrowGetResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamPaymentEscrowGetResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            status: components["schemas"]["UpstreamPaymentEscrowStatus"];
+            /** Format: date */
+            expirationDate?: string | null;
+            /** Format: date */
+            finishDate?: string | null;
+            finishReason?: string | null;
+        };
+        /** @description The upstream's `NotificationBatchUpdateResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamNotificationBatchUpdateResponse: {
+            notifications: components["schemas"]["UpstreamNotificationGetResponse"][];
+        };
+        /** @description The upstream's `CreditBureauReportGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamCreditBureauReportGetResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            /** Format: date */
+            dateCreated: string;
+            cpfCnpj: string;
+            state?: string | null;
+            downloadUrl?: string | null;
+            reportFile?: string | null;
+        };
+        /** @description The upstream's `PaymentDunningShowResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentDunningShowResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            dunningNumber?: number | null;
+            status: components["schemas"]["UpstreamPaymentDunningStatus"];
+            /** Format: date */
+            requestDate: string;
+            description?: string | null;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            payment: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            feeValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            netValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            receivedInCashFeeValue?: string | null;
+            denialReason?: string | null;
+            cancellationReason?: string | null;
+            canBeCancelled?: boolean | null;
+            cannotBeCancelledReason?: string | null;
+            isNecessaryResendDocumentation?: boolean | null;
+            type: string;
+        };
+        /** @description The upstream's `PaymentDunningSimulateResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentDunningSimulateResponse: {
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            payment: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            typeSimulations: components["schemas"]["UpstreamPaymentDunningTypeSimulation"][];
+        };
+        /** @description The upstream's `PaymentDunningHistoryEvent` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentDunningHistoryEvent: {
+            status: components["schemas"]["UpstreamPaymentDunningStatus"];
+            description: string;
+            /** Format: date */
+            eventDate: string;
+        };
+        /** @description The upstream's `PaymentDunningPartialPayment` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentDunningPartialPayment: {
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            description?: string | null;
+            /** Format: date */
+            paymentDate: string;
+        };
+        /** @description The upstream's `PaymentDunningAvailablePayment` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentDunningAvailablePayment: {
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            payment: string;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            customer: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            status: components["schemas"]["UpstreamPaymentStatus"];
+            billingType: components["schemas"]["UpstreamBillingType"];
+            /** Format: date */
+            dueDate: string;
+            typeSimulations?: components["schemas"]["UpstreamPaymentDunningTypeSimulation"][] | null;
+        };
+        /** @description The upstream's `PaymentDunningSaveDocumentsResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentDunningSaveDocumentsResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            status: components["schemas"]["UpstreamPaymentDunningStatus"];
+        };
+        /** @description The upstream's `PaymentDunningCancelResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentDunningCancelResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            status: components["schemas"]["UpstreamPaymentDunningStatus"];
+        };
+        /** @description The upstream's `FiscalInfoMunicipalOptionsGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamFiscalInfoMunicipalOptionsGetResponse: {
+            authenticationType: string;
+            supportsCancellation: boolean;
+            usesSpecialTaxRegimes: boolean;
+            usesServiceListItem: boolean;
+            specialTaxRegimesList?: components["schemas"]["UpstreamFiscalInfoOption"][] | null;
+            municipalInscriptionHelp?: string | null;
+            specialTaxRegimeHelp?: string | null;
+            serviceListItemHelp?: string | null;
+            digitalCertificatedHelp?: string | null;
+            accessTokenHelp?: string | null;
+            municipalServiceCodeHelp?: string | null;
+        };
+        /** @description The upstream's `FiscalInfoGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamFiscalInfoGetResponse: {
+            simplesNacional: boolean;
+            rpsSerie?: string | null;
+            rpsNumber?: number | null;
+            loteNumber?: number | null;
+            username?: string | null;
+            passwordSent?: boolean | null;
+            accessTokenSent?: boolean | null;
+            certificateSent?: boolean | null;
+            specialTaxRegime?: string | null;
+            email: string;
+            serviceListItem?: string | null;
+            cnae?: string | null;
+            culturalProjectsPromoter?: boolean | null;
+            municipalInscription?: string | null;
+            stateInscription?: string | null;
+        };
+        /** @description The upstream's `FiscalInfoMunicipalService` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamFiscalInfoMunicipalService: {
+            id: string;
+            description: string;
+            issTax?: number | null;
+        };
+        /** @description The upstream's `FiscalInfoCode` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamFiscalInfoCode: {
+            code: string;
+            description: string;
+        };
+        /** @description The upstream's `FiscalInfoUpdateUseNationalPortalResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamFiscalInfoUpdateUseNationalPortalResponse: {
+            useNationalPortal: boolean;
+        };
+        /** @description The upstream's `PixAddressKeyGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixAddressKeyGetResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            key: string;
+            type: components["schemas"]["UpstreamPixAddressKeyType"];
+            status: components["schemas"]["UpstreamPixAddressKeyStatus"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            dateCreated: string;
+            canBeDeleted: boolean;
+            cannotBeDeletedReason?: string | null;
+            qrCode?: components["schemas"]["UpstreamPixAddressKeyQrCode"] | null;
+        };
+        /** @description The upstream's `PixQrCodeSaveResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixQrCodeSaveResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            encodedImage: string;
+            payload: string;
+            allowsMultiplePayments: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            expirationDate?: string | null;
+            externalReference?: string | null;
+            description?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value?: string | null;
+        };
+        /** @description The upstream's `PixQrCodeDeleteResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixQrCodeDeleteResponse: {
+            deleted: boolean;
+            /** @description The upstream's id. */
+            id: string;
+        };
+        /** @description The upstream's `PixTokenBucketGetAddressKeyResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixTokenBucketGetAddressKeyResponse: {
+            availableTokens: number;
+        };
+        /** @description The upstream's `PixAddressKeyExternalGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixAddressKeyExternalGetResponse: {
+            key: string;
+            type: components["schemas"]["UpstreamPixAddressKeyType"];
+            ownerName: string;
+            cpfCnpj: string;
+            bank: components["schemas"]["UpstreamPixBank"];
+        };
+        /** @description The upstream's `PixTransactionGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixTransactionGetResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            endToEndIdentifier?: string | null;
+            finality?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            changeValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            refundedValue?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            dateCreated: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            effectiveDate?: string | null;
+            /** Format: date */
+            scheduledDate?: string | null;
+            status: components["schemas"]["UpstreamPixTransactionStatus"];
+            type: components["schemas"]["UpstreamPixTransactionType"];
+            originType?: string | null;
+            conciliationIdentifier?: string | null;
+            description?: string | null;
+            transactionReceiptUrl?: string | null;
+            refusalReason?: string | null;
+            canBeCanceled: boolean;
+            canBeRefunded?: boolean | null;
+            externalReference?: string | null;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            payment?: string | null;
+        };
+        /** @description The upstream's `PixQrCodeDecodeResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixQrCodeDecodeResponse: {
+            payload: string;
+            type: string;
+            transactionOriginType?: string | null;
+            pixKey?: string | null;
+            conciliationIdentifier?: string | null;
+            endToEndIdentifier?: string | null;
+            /** Format: date */
+            dueDate?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            expirationDate?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            totalValue: string;
+            canBePaid: boolean;
+            receiver: components["schemas"]["UpstreamPixQrCodeReceiver"];
+        };
+        /** @description The upstream's `PixReceiverAutomaticRecurringAuthorizationGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixReceiverAutomaticRecurringAuthorizationGetResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            frequency: string;
+            contractId: string;
+            /** Format: date */
+            startDate: string;
+            /** Format: date */
+            finishDate?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value?: string | null;
+            description?: string | null;
+            status: components["schemas"]["UpstreamPixAutomaticAuthorizationStatus"];
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            customerId: string;
+            originType?: string | null;
+            payload?: string | null;
+            encodedImage?: string | null;
+        };
+        /** @description The upstream's `PixAutomaticRecurringPaymentInstructionGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixAutomaticRecurringPaymentInstructionGetResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            /** @description The upstream's id. */
+            authorizationId: string;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            customerId: string;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            paymentId: string;
+            endToEndIdentifier?: string | null;
+            status: components["schemas"]["UpstreamPixAutomaticPaymentInstructionStatus"];
+            /** Format: date */
+            dueDate: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+        };
+        /** @description The upstream's `PixRecurringTransactionGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixRecurringTransactionGetResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            status: components["schemas"]["UpstreamPixRecurringStatus"];
+            origin?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            frequency: string;
+            quantity: number;
+            /** Format: date */
+            startDate: string;
+            /** Format: date */
+            finishDate?: string | null;
+            canBeCancelled: boolean;
+            targetInfo?: components["schemas"]["UpstreamPixRecurringTarget"] | null;
+            externalReference?: string | null;
+        };
+        /** @description The upstream's `PixRecurringTransactionGetItemResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixRecurringTransactionGetItemResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            status: components["schemas"]["UpstreamPixRecurringStatus"];
+            /** Format: date */
+            scheduledDate: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            recurrenceNumber: number;
+            quantity: number;
+            canBeCancelled: boolean;
+            refusalReason?: string | null;
+        };
+        /** @description The upstream's `TransferGetResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamTransferGetResponse: {
+            /** @constant */
+            object: "transfer";
+            /** @description The upstream's id. */
+            id: string;
+            type: components["schemas"]["UpstreamTransferKind"];
+            /** Format: date */
+            dateCreated: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            netValue: string;
+            status: components["schemas"]["UpstreamTransferStatus"];
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            transferFee: string;
+            /** Format: date */
+            effectiveDate?: string | null;
+            /** Format: date */
+            scheduleDate?: string | null;
+            endToEndIdentifier?: string | null;
+            authorized?: boolean | null;
+            failReason?: string | null;
+            externalReference?: string | null;
+            transactionReceiptUrl?: string | null;
+            operationType?: components["schemas"]["UpstreamTransferOperationType"] | null;
+            description?: string | null;
+            /** @description The upstream's id. */
+            recurring?: string | null;
+            bankAccount?: components["schemas"]["UpstreamTransferBankAccountGetResponse"] | null;
+        };
+        /** @description The upstream's `TransferSaveInternalTransferResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamTransferSaveInternalTransferResponse: {
+            /** @constant */
+            object: "transfer";
+            /** @description The upstream's id. */
+            id: string;
+            type: components["schemas"]["UpstreamTransferKind"];
+            /** Format: date */
+            dateCreated: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            netValue: string;
+            status: components["schemas"]["UpstreamTransferStatus"];
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            transferFee: string;
+            /** Format: date */
+            effectiveDate?: string | null;
+            /** Format: date */
+            scheduleDate?: string | null;
+            endToEndIdentifier?: string | null;
+            authorized?: boolean | null;
+            failReason?: string | null;
+            externalReference?: string | null;
+            transactionReceiptUrl?: string | null;
+            operationType?: components["schemas"]["UpstreamTransferOperationType"] | null;
+            description?: string | null;
+            /** @description The upstream's id. */
+            recurring?: string | null;
+            /** @description The upstream's id. */
+            walletId: string;
+            account?: components["schemas"]["UpstreamTransferSaveInternalTransferAccount"] | null;
+        };
+        /** @description The upstream's `BillGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamBillGetResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            status: components["schemas"]["UpstreamBillStatus"];
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            discount?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            interest?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            fine?: string | null;
+            identificationField: string;
+            /** Format: date */
+            dueDate?: string | null;
+            /** Format: date */
+            scheduleDate: string;
+            /** Format: date */
+            paymentDate?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            fee?: string | null;
+            description?: string | null;
+            companyName?: string | null;
+            transactionReceiptUrl?: string | null;
+            canBeCancelled: boolean;
+            failReasons?: string | null;
+            externalReference?: string | null;
+        };
+        /** @description The upstream's `BillSimulateResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamBillSimulateResponse: {
+            /** Format: date */
+            minimumScheduleDate: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            fee: string;
+            bankSlipInfo: components["schemas"]["UpstreamBillBankSlipInfo"];
+        };
+        /** @description The upstream's `MobilePhoneRechargeGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamMobilePhoneRechargeGetResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            phoneNumber: string;
+            status: components["schemas"]["UpstreamMobilePhoneRechargeStatus"];
+            canBeCancelled: boolean;
+            operatorName?: string | null;
+        };
+        /** @description The upstream's `MobilePhoneRechargeFindProviderResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamMobilePhoneRechargeFindProviderResponse: {
+            name: string;
+            values: components["schemas"]["UpstreamMobilePhoneRechargeValue"][];
+        };
+        /** @description The upstream's `FinancialTransactionGetResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamFinancialTransactionGetResponse: {
+            /** @constant */
+            object: "financialTransaction";
+            /** @description The upstream's id. */
+            id: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            balance: string;
+            type: components["schemas"]["UpstreamFinancialTransactionType"];
+            /** Format: date */
+            date: string;
+            description: string;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            paymentId?: string | null;
+            /** @description The upstream's id. */
+            splitId?: string | null;
+            /** @description The upstream's id. */
+            transferId?: string | null;
+            /** @description The upstream's id. */
+            anticipationId?: string | null;
+            /** @description The upstream's id. */
+            billId?: string | null;
+            /** @description The upstream's id. */
+            invoiceId?: string | null;
+            /** @description The upstream's id. */
+            paymentDunningId?: string | null;
+            /** @description The upstream's id. */
+            creditBureauReportId?: string | null;
+        };
+        /** @description The upstream's `FinanceBalanceResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamFinanceBalanceResponse: {
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            balance: string;
+        };
+        /** @description The upstream's `FinanceGetPaymentStatisticsResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamFinanceGetPaymentStatisticsResponse: {
+            quantity: number;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            netValue: string;
+        };
+        /** @description The upstream's `FinanceGetSplitStatisticsResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamFinanceGetSplitStatisticsResponse: {
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            income: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+        };
+        /** @description The upstream's `AccountInfoGetResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamAccountInfoGetResponse: {
+            status: components["schemas"]["UpstreamCommercialInfoStatus"];
+            personType?: components["schemas"]["UpstreamPersonType"] | null;
+            cpfCnpj: string;
+            name: string;
+            /** Format: date */
+            birthDate?: string | null;
+            companyName?: string | null;
+            companyType?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            incomeValue?: string | null;
+            email: string;
+            phone?: string | null;
+            mobilePhone?: string | null;
+            postalCode?: string | null;
+            address?: string | null;
+            addressNumber?: string | null;
+            complement?: string | null;
+            province?: string | null;
+            city?: components["schemas"]["UpstreamAccountInfoCity"] | null;
+            denialReason?: string | null;
+            tradingName?: string | null;
+            site?: string | null;
+            availableCompanyNames?: string[] | null;
+            commercialInfoExpiration?: components["schemas"]["UpstreamAccountInfoCommercialInfoExpirationResponse"] | null;
+        };
+        /** @description The upstream's `PaymentCheckoutConfigGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentCheckoutConfigGetResponse: {
+            logoBackgroundColor: string;
+            infoBackgroundColor: string;
+            fontColor: string;
+            enabled: boolean;
+            logoUrl?: string | null;
+            observations?: string | null;
+            status: string;
+        };
+        /** @description The upstream's `MyAccountGetAccountNumberResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamMyAccountGetAccountNumberResponse: {
+            agency: string;
+            account: string;
+            accountDigit: string;
+        };
+        /** @description The upstream's `MyAccountGetAccountFeesResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamMyAccountGetAccountFeesResponse: {
+            payment: components["schemas"]["UpstreamMyAccountGetAccountFeesPayment"];
+            transfer: components["schemas"]["UpstreamMyAccountGetAccountFeesTransfer"];
+        };
+        /** @description The upstream's `MyAccountGetStatusResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamMyAccountGetStatusResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            commercialInfo: components["schemas"]["UpstreamAccountStatus"];
+            bankAccountInfo: components["schemas"]["UpstreamAccountStatus"];
+            documentation: components["schemas"]["UpstreamAccountStatus"];
+            general: components["schemas"]["UpstreamAccountStatus"];
+        };
+        /** @description The upstream's `Wallet` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamWallet: {
+            /** @constant */
+            object: "wallet";
+            /** @description The upstream's id. */
+            id: string;
+        };
+        /** @description The upstream's `MyAccountDisableAccountResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamMyAccountDisableAccountResponse: {
+            observations: string;
+        };
+        /** @description The upstream's `WebhookConfigGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamWebhookConfigGetResponse: {
+            /** @constant */
+            object?: "webhook";
+            /** @description The upstream's id. */
+            id: string;
+            name: string;
+            url: string;
+            email?: string | null;
+            enabled: boolean;
+            interrupted: boolean;
+            apiVersion: number;
+            authToken?: string | null;
+            sendType: components["schemas"]["UpstreamWebhookSendType"];
+            events: string[];
+        };
+        /** @description The upstream's `WebhookConfigDeleteResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamWebhookConfigDeleteResponse: {
+            deleted: boolean;
+            /** @description The upstream's id. */
+            id: string;
+        };
+        /** @description The upstream's `AccountGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamAccountGetResponse: {
+            /** @constant */
+            object: "account";
+            /** @description The upstream's id. */
+            id: string;
+            name: string;
+            email: string;
+            loginEmail?: string | null;
+            phone?: string | null;
+            mobilePhone?: string | null;
+            address?: string | null;
+            addressNumber?: string | null;
+            complement?: string | null;
+            province?: string | null;
+            postalCode?: string | null;
+            cpfCnpj: string;
+            /** Format: date */
+            birthDate?: string | null;
+            personType?: components["schemas"]["UpstreamPersonType"] | null;
+            companyType?: string | null;
+            city?: number | null;
+            state?: string | null;
+            country?: string | null;
+            tradingName?: string | null;
+            site?: string | null;
+            /** @description The upstream's id. */
+            walletId: string;
+            accountNumber?: components["schemas"]["UpstreamMyAccountGetAccountNumberResponse"] | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            incomeValue?: string | null;
+        };
+        /** @description The upstream's `AccountSaveResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamAccountSaveResponse: {
+            /** @constant */
+            object: "account";
+            /** @description The upstream's id. */
+            id: string;
+            name: string;
+            email: string;
+            loginEmail?: string | null;
+            phone?: string | null;
+            mobilePhone?: string | null;
+            address?: string | null;
+            addressNumber?: string | null;
+            complement?: string | null;
+            province?: string | null;
+            postalCode?: string | null;
+            cpfCnpj: string;
+            /** Format: date */
+            birthDate?: string | null;
+            personType?: components["schemas"]["UpstreamPersonType"] | null;
+            companyType?: string | null;
+            city?: number | null;
+            state?: string | null;
+            country?: string | null;
+            tradingName?: string | null;
+            site?: string | null;
+            /** @description The upstream's id. */
+            walletId: string;
+            accountNumber?: components["schemas"]["UpstreamMyAccountGetAccountNumberResponse"] | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            incomeValue?: string | null;
+            apiKey?: string | null;
+        };
+        /** @description The upstream's `AccountDeleteResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamAccountDeleteResponse: {
+            observations: string;
+        };
+        /** @description The upstream's `CustomerApiAccessTokenBaseResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamCustomerApiAccessTokenBaseResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            name: string;
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            expirationDate?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            dateCreated: string;
+        };
+        /** @description The upstream's `CustomerApiAccessTokenSaveResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamCustomerApiAccessTokenSaveResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            name: string;
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            expirationDate?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            dateCreated: string;
+            apiKey: string;
+        };
+        /** @description The upstream's `ReceivableRegistrationContractualEffect` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamReceivableRegistrationContractualEffect: {
+            /** @description The upstream's id. */
+            id: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            status: string;
+            /** Format: date */
+            dateCreated: string;
+            contractNumber?: string | null;
+        };
+        /** @enum {string} */
+        UpstreamBillingType: "UNDEFINED" | "BOLETO" | "CREDIT_CARD" | "DEBIT_CARD" | "TRANSFER" | "DEPOSIT" | "PIX";
+        /** @description The upstream's `PaymentCreditCard` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamPaymentCreditCard: {
+            creditCardNumber?: string | null;
+            creditCardBrand?: components["schemas"]["UpstreamCreditCardBrand"] | null;
+            creditCardToken?: string | null;
+        };
+        /** @enum {string} */
+        UpstreamPaymentStatus: "PENDING" | "RECEIVED" | "CONFIRMED" | "OVERDUE" | "REFUNDED" | "RECEIVED_IN_CASH" | "REFUND_REQUESTED" | "REFUND_IN_PROGRESS" | "CHARGEBACK_REQUESTED" | "CHARGEBACK_DISPUTE" | "AWAITING_CHARGEBACK_REVERSAL" | "DUNNING_REQUESTED" | "DUNNING_RECEIVED" | "AWAITING_RISK_ANALYSIS" | "AUTHORIZED";
+        /** @description The upstream's `PaymentDiscount` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamPaymentDiscount: {
+            value?: number | null;
+            dueDateLimitDays?: number | null;
+            type?: components["schemas"]["UpstreamDiscountType"] | null;
+        };
+        /** @description The upstream's `PaymentFineResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamPaymentFineResponse: {
+            value?: number | null;
+        };
+        /** @description The upstream's `PaymentInterestResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamPaymentInterestResponse: {
+            value?: number | null;
+        };
+        /** @description The upstream's `LeanPaymentSplitGetResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamLeanPaymentSplitGetResponse: {
+            /** @description The upstream's id. */
+            id?: string | null;
+            /** @description The upstream's id. */
+            walletId?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            fixedValue?: string | null;
+            percentualValue?: number | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            totalValue?: string | null;
+            cancellationReason?: string | null;
+            status?: components["schemas"]["UpstreamPaymentSplitStatus"] | null;
+            externalReference?: string | null;
+            description?: string | null;
+        };
+        /** @description The upstream's `PaymentRefundGetResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamPaymentRefundGetResponse: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            dateCreated: string;
+            status: components["schemas"]["UpstreamPaymentRefundStatus"];
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            endToEndIdentifier?: string | null;
+            description?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            effectiveDate?: string | null;
+            transactionReceiptUrl?: string | null;
+            refundedSplits?: components["schemas"]["UpstreamPaymentRefundedSplitResponse"][] | null;
+        };
+        /** @enum {string} */
+        UpstreamSubscriptionCycle: "WEEKLY" | "BIWEEKLY" | "MONTHLY" | "BIMONTHLY" | "QUARTERLY" | "SEMIANNUALLY" | "YEARLY";
+        /** @enum {string} */
+        UpstreamSubscriptionStatus: "ACTIVE" | "EXPIRED" | "INACTIVE";
+        /** @enum {string} */
+        UpstreamNotificationEvent: "PAYMENT_CREATED" | "PAYMENT_UPDATED" | "PAYMENT_RECEIVED" | "PAYMENT_OVERDUE" | "PAYMENT_DUEDATE_WARNING" | "SEND_LINHA_DIGITAVEL";
+        /** @description The upstream's `PaymentPixQrCodeResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentPixQrCodeResponse: {
+            encodedImage: string;
+            payload: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            expirationDate: string;
+        };
+        /** @description The upstream's `PaymentSimulateInstallments` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentSimulateInstallments: {
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            netValue: string;
+            feePercentage?: number | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            operationFee?: string | null;
+            installment?: components["schemas"]["UpstreamPaymentSimulateInstallment"] | null;
+        };
+        /** @description The upstream's `PaymentSimulateNet` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentSimulateNet: {
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            netValue: string;
+            feePercentage?: number | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            operationFee?: string | null;
+        };
+        /** @description The upstream's `PaymentLimitsCreation` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentLimitsCreation: {
+            daily: components["schemas"]["UpstreamPaymentLimitsDaily"];
+        };
+        /** @enum {string} */
+        UpstreamPaymentDocumentType: "INVOICE" | "CONTRACT" | "MEDIA" | "DOCUMENT" | "SPREADSHEET" | "PROGRAM" | "OTHER";
+        /** @description The upstream's `PaymentDocumentFile` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentDocumentFile: {
+            publicId: string;
+            originalName: string;
+            size: number;
+            extension: string;
+            previewUrl?: string | null;
+            downloadUrl?: string | null;
+        };
+        /** @description The upstream's `InstallmentRefundResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamInstallmentRefundResponse: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            dateCreated: string;
+            status: components["schemas"]["UpstreamPaymentRefundStatus"];
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            endToEndIdentifier?: string | null;
+            description?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            effectiveDate?: string | null;
+            transactionReceiptUrl?: string | null;
+            refundedSplits?: components["schemas"]["UpstreamPaymentRefundedSplitResponse"][] | null;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            paymentId?: string | null;
+        };
+        /** @description The upstream's `InstallmentPaymentDeleted` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamInstallmentPaymentDeleted: {
+            /** @description The upstream's id. */
+            id: string;
+            installmentNumber?: number | null;
+            deleted: boolean;
+        };
+        /** @description The upstream's `InstallmentSplitGetResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamInstallmentSplitGetResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            /** @description The upstream's id. */
+            walletId: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            fixedValue?: string | null;
+            percentualValue?: number | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            totalValue?: string | null;
+            cancellationReason?: string | null;
+            status?: components["schemas"]["UpstreamPaymentSplitStatus"] | null;
+            externalReference?: string | null;
+            description?: string | null;
+            installmentNumber?: number | null;
+        };
+        /** @description The upstream's `InvoiceTaxesResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamInvoiceTaxesResponse: {
+            nbsCode?: string | null;
+            taxSituationCode?: string | null;
+            taxClassificationCode?: string | null;
+            operationIndicatorCode?: string | null;
+            retainIss?: boolean | null;
+            iss?: number | null;
+            pisCofinsRetentionType?: string | null;
+            pisCofinsTaxStatus?: string | null;
+            operationPis?: number | null;
+            operationCofins?: number | null;
+            pis?: number | null;
+            cofins?: number | null;
+            csll?: number | null;
+            inss?: number | null;
+            ir?: number | null;
+        };
+        /** @enum {string} */
+        UpstreamInvoiceStatus: "SCHEDULED" | "AUTHORIZED" | "PROCESSING_CANCELLATION" | "CANCELED" | "CANCELLATION_DENIED" | "ERROR" | "SYNCHRONIZED";
+        /** @description The upstream's `PaymentLinkFileImage` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentLinkFileImage: {
+            originalName: string;
+            size: number;
+            extension: string;
+            previewUrl?: string | null;
+            downloadUrl?: string | null;
+        };
+        /** @enum {string} */
+        UpstreamAnticipationStatus: "PENDING" | "DENIED" | "CREDITED" | "DEBITED" | "CANCELLED" | "OVERDUE" | "SCHEDULED";
+        /** @description The upstream's `AnticipationLimit` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamAnticipationLimit: {
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            total: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            available: string;
+        };
+        /** @enum {string} */
+        UpstreamChargebackStatus: "REQUESTED" | "IN_DISPUTE" | "DISPUTE_LOST" | "REVERSED" | "DONE";
+        /** @description The upstream's `ChargebackCreditCardResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamChargebackCreditCardResponse: {
+            number?: string | null;
+            brand?: components["schemas"]["UpstreamCreditCardBrand"] | null;
+        };
+        /** @enum {string} */
+        UpstreamPaymentSplitStatus: "PENDING" | "PROCESSING" | "AWAITING_CREDIT" | "CANCELLED" | "DONE" | "REFUNDED" | "BLOCKED_BY_VALUE_DIVERGENCE";
+        /** @enum {string} */
+        UpstreamPaymentEscrowStatus: "ACTIVE" | "DONE" | "CANCELLED" | "EXPIRED";
+        /** @enum {string} */
+        UpstreamPaymentDunningStatus: "PENDING" | "AWAITING_APPROVAL" | "AWAITING_CANCELLATION" | "PROCESSED" | "PAID" | "PARTIALLY_PAID" | "DENIED" | "CANCELLED";
+        /** @description The upstream's `PaymentDunningTypeSimulation` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentDunningTypeSimulation: {
+            type: string;
+            isAllowed: boolean;
+            notAllowedReason?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            feeValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            netValue?: string | null;
+            /** Format: date */
+            startDate?: string | null;
+        };
+        /** @description The upstream's `FiscalInfoOption` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamFiscalInfoOption: {
+            label: string;
+            value: string;
+        };
+        /** @enum {string} */
+        UpstreamPixAddressKeyType: "CPF" | "CNPJ" | "EMAIL" | "PHONE" | "EVP";
+        /** @enum {string} */
+        UpstreamPixAddressKeyStatus: "WAITING_ACTIVATION" | "ACTIVE" | "AWAITING_DELETION" | "AWAITING_ACCOUNT_DELETION" | "DELETED" | "ERROR";
+        /** @description The upstream's `PixAddressKeyQrCode` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixAddressKeyQrCode: {
+            encodedImage: string;
+            payload: string;
+        };
+        /** @description The upstream's `PixBank` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixBank: {
+            ispb: string;
+            code?: string | null;
+            name: string;
+        };
+        /** @enum {string} */
+        UpstreamPixTransactionStatus: "AWAITING_BALANCE_VALIDATION" | "AWAITING_INSTANT_PAYMENT_ACCOUNT_BALANCE" | "AWAITING_CRITICAL_ACTION_AUTHORIZATION" | "AWAITING_CHECKOUT_RISK_ANALYSIS_REQUEST" | "AWAITING_CASH_IN_RISK_ANALYSIS_REQUEST" | "SCHEDULED" | "AWAITING_REQUEST" | "REQUESTED" | "DONE" | "REFUSED" | "CANCELLED";
+        /** @enum {string} */
+        UpstreamPixTransactionType: "DEBIT" | "CREDIT" | "CREDIT_REFUND" | "DEBIT_REFUND" | "DEBIT_REFUND_CANCELLATION";
+        /** @description The upstream's `PixQrCodeReceiver` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixQrCodeReceiver: {
+            ispb?: string | null;
+            name: string;
+            cpfCnpj: string;
+        };
+        /** @enum {string} */
+        UpstreamPixAutomaticAuthorizationStatus: "CREATED" | "ACTIVE" | "CANCELLED" | "REFUSED" | "EXPIRED" | "FINISHED";
+        /** @enum {string} */
+        UpstreamPixAutomaticPaymentInstructionStatus: "AWAITING_REQUEST" | "SCHEDULED" | "DONE" | "CANCELLED" | "REFUSED";
+        /** @enum {string} */
+        UpstreamPixRecurringStatus: "AWAITING_CRITICAL_ACTION_AUTHORIZATION" | "SCHEDULED" | "PENDING" | "DONE" | "CANCELLED" | "REFUSED";
+        /** @description The upstream's `PixRecurringTarget` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixRecurringTarget: {
+            name: string;
+            cpfCnpj: string;
+            pixAddressKey?: string | null;
+        };
+        /** @enum {string} */
+        UpstreamTransferKind: "PIX" | "TED" | "INTERNAL";
+        /** @enum {string} */
+        UpstreamTransferStatus: "PENDING" | "BANK_PROCESSING" | "DONE" | "CANCELLED" | "FAILED";
+        /** @enum {string} */
+        UpstreamTransferOperationType: "PIX" | "TED" | "INTERNAL";
+        /** @description The upstream's `TransferBankAccountGetResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamTransferBankAccountGetResponse: {
+            bank?: components["schemas"]["UpstreamTransferBankGetResponse"] | null;
+            accountName?: string | null;
+            ownerName?: string | null;
+            cpfCnpj?: string | null;
+            agency?: string | null;
+            agencyDigit?: string | null;
+            account?: string | null;
+            accountDigit?: string | null;
+            pixAddressKey?: string | null;
+        };
+        /** @description The upstream's `TransferSaveInternalTransferAccount` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamTransferSaveInternalTransferAccount: {
+            name?: string | null;
+            cpfCnpj?: string | null;
+            agency?: string | null;
+            account?: string | null;
+            accountDigit?: string | null;
+        };
+        /** @enum {string} */
+        UpstreamBillStatus: "PENDING" | "BANK_PROCESSING" | "PAID" | "FAILED" | "CANCELLED" | "REFUNDED" | "AWAITING_CHECKOUT_RISK_ANALYSIS_REQUEST";
+        /** @description The upstream's `BillBankSlipInfo` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamBillBankSlipInfo: {
+            identificationField: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /** Format: date */
+            dueDate?: string | null;
+            companyName?: string | null;
+            bank?: string | null;
+            beneficiaryName?: string | null;
+            beneficiaryCpfCnpj?: string | null;
+            allowChangeValue?: boolean | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            minValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            maxValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            discountValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            interestValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            fineValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            originalValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            totalDiscountValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            totalAdditionalValue?: string | null;
+            isOverdue?: boolean | null;
+        };
+        /** @enum {string} */
+        UpstreamMobilePhoneRechargeStatus: "PENDING" | "CANCELLED" | "CONFIRMED" | "WAITING_CRITICAL_ACTION" | "FAILED";
+        /** @description The upstream's `MobilePhoneRechargeValue` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamMobilePhoneRechargeValue: {
+            name?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            minValue: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            maxValue: string;
+        };
+        /** @enum {string} */
+        UpstreamFinancialTransactionType: "PAYMENT_RECEIVED" | "PAYMENT_FEE" | "PAYMENT_REFUND" | "PAYMENT_REVERSAL" | "TRANSFER" | "TRANSFER_FEE" | "TRANSFER_REVERSAL" | "BILL_PAYMENT" | "MOBILE_PHONE_RECHARGE" | "RECEIVABLE_ANTICIPATION_GROSS_CREDIT" | "RECEIVABLE_ANTICIPATION_FEE" | "INTERNAL_TRANSFER_CREDIT" | "INTERNAL_TRANSFER_DEBIT";
+        /** @enum {string} */
+        UpstreamCommercialInfoStatus: "APPROVED" | "AWAITING_ACTION_AUTHORIZATION" | "DENIED" | "PENDING";
+        /** @enum {string} */
+        UpstreamPersonType: "FISICA" | "JURIDICA";
+        /** @description The upstream's `AccountInfoCity` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamAccountInfoCity: {
+            object?: string | null;
+            id?: number | null;
+            ibgeCode?: string | null;
+            name?: string | null;
+            districtCode?: string | null;
+            district?: string | null;
+            state?: string | null;
+        };
+        /** @description The upstream's `AccountInfoCommercialInfoExpirationResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamAccountInfoCommercialInfoExpirationResponse: {
+            isExpired?: boolean | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            scheduledDate?: string | null;
+        };
+        /** @description The upstream's `MyAccountGetAccountFeesPayment` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamMyAccountGetAccountFeesPayment: {
+            bankSlip: components["schemas"]["UpstreamMyAccountFeesBankSlip"];
+            creditCard: components["schemas"]["UpstreamMyAccountFeesCreditCard"];
+            pix: components["schemas"]["UpstreamMyAccountFeesPix"];
+        };
+        /** @description The upstream's `MyAccountGetAccountFeesTransfer` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamMyAccountGetAccountFeesTransfer: {
+            monthlyTransfersWithoutFee: number;
+            ted: components["schemas"]["UpstreamMyAccountFeesTransferFee"];
+            pix: components["schemas"]["UpstreamMyAccountFeesTransferFee"];
+        };
+        /** @enum {string} */
+        UpstreamAccountStatus: "APPROVED" | "AWAITING_APPROVAL" | "PENDING" | "REJECTED";
+        /** @enum {string} */
+        UpstreamWebhookSendType: "SEQUENTIALLY" | "NON_SEQUENTIALLY";
+        /** @enum {string} */
+        UpstreamCreditCardBrand: "VISA" | "MASTERCARD" | "ELO" | "DINERS" | "DISCOVER" | "AMEX" | "CABAL" | "BANESCARD" | "CREDZ" | "SOROCRED" | "CREDSYSTEM" | "JCB" | "UNKNOWN";
+        /** @enum {string} */
+        UpstreamDiscountType: "FIXED" | "PERCENTAGE";
+        /** @enum {string} */
+        UpstreamPaymentRefundStatus: "PENDING" | "AWAITING_CRITICAL_ACTION_AUTHORIZATION" | "AWAITING_CUSTOMER_EXTERNAL_AUTHORIZATION" | "CANCELLED" | "DONE";
+        /** @description The upstream's `PaymentRefundedSplitResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamPaymentRefundedSplitResponse: {
+            /** @description The upstream's id. */
+            id?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value?: string | null;
+            done?: boolean | null;
+        };
+        /** @description The upstream's `PaymentSimulateInstallment` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentSimulateInstallment: {
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            paymentNetValue: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            paymentValue: string;
+        };
+        /** @description The upstream's `PaymentLimitsDaily` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentLimitsDaily: {
+            limit: number;
+            used: number;
+            wasReached: boolean;
+        };
+        /** @description The upstream's `TransferBankGetResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamTransferBankGetResponse: {
+            ispb?: string | null;
+            code?: string | null;
+            name?: string | null;
+        };
+        /** @description The upstream's `MyAccountFeesBankSlip` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamMyAccountFeesBankSlip: {
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            defaultValue: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            discountValue?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            expirationDate?: string | null;
+            daysToReceive: number;
+        };
+        /** @description The upstream's `MyAccountFeesCreditCard` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamMyAccountFeesCreditCard: {
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            operationValue: string;
+            oneInstallmentPercentage: number;
+            upToSixInstallmentsPercentage: number;
+            upToTwelveInstallmentsPercentage: number;
+            upToTwentyOneInstallmentsPercentage?: number | null;
+            daysToReceive: number;
+        };
+        /** @description The upstream's `MyAccountFeesPix` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamMyAccountFeesPix: {
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            fixedFeeValue?: string | null;
+            percentageFee?: number | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            minimumFeeValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            maximumFeeValue?: string | null;
+            monthlyCreditsWithoutFee?: number | null;
+            creditsReceivedOfCurrentMonth?: number | null;
+        };
+        /** @description The upstream's `MyAccountFeesTransferFee` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamMyAccountFeesTransferFee: {
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            feeValue: string;
+            consideredInMonthlyTransfersWithoutFee?: boolean | null;
+        };
+        PassthroughMeta: {
+            requestId: string;
+            upstream: {
+                /** @description The upstream's HTTP status. */
+                status: number;
+                durationMs: number;
+            };
+        };
+        PassthroughPageMeta: {
+            requestId: string;
+            upstream: {
+                /** @description The upstream's HTTP status. */
+                status: number;
+                durationMs: number;
+            };
+            /** @description The upstream list's paging. */
+            pagination: {
+                limit: number;
+                offset: number;
+                totalCount: number;
+                hasMore: boolean;
+            };
+        };
     };
     responses: never;
     parameters: never;
@@ -16267,14 +18257,102 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "paymentLink": "paymentLink",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "originalValue": "129.90",
+                     *         "interestValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "canBePaidAfterDueDate": true,
+                     *         "pixTransaction": "pixTransaction",
+                     *         "pixQrCodeId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "originalDueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "invoiceNumber": "invoiceNumber",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "anticipated": true,
+                     *         "anticipable": true,
+                     *         "creditDate": "2026-12-01",
+                     *         "estimatedCreditDate": "2026-12-01",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "discount": {
+                     *           "value": 1,
+                     *           "dueDateLimitDays": 1
+                     *         },
+                     *         "fine": {
+                     *           "value": 1
+                     *         },
+                     *         "interest": {
+                     *           "value": 1
+                     *         },
+                     *         "split": [
+                     *           {
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "fixedValue": "129.90",
+                     *             "percentualValue": 1,
+                     *             "totalValue": "129.90",
+                     *             "cancellationReason": "cancellationReason",
+                     *             "externalReference": "order-1001",
+                     *             "description": "Pedido 1001"
+                     *           }
+                     *         ],
+                     *         "postalService": true,
+                     *         "daysAfterDueDateToRegistrationCancellation": 1,
+                     *         "chargeback": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         },
+                     *         "escrow": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "expirationDate": "2026-12-01",
+                     *           "finishDate": "2026-12-01",
+                     *           "finishReason": "finishReason"
+                     *         },
+                     *         "refunds": [
+                     *           {
+                     *             "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *             "value": "129.90",
+                     *             "endToEndIdentifier": "endToEndIdentifier",
+                     *             "description": "Pedido 1001",
+                     *             "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *             "transactionReceiptUrl": "transactionReceiptUrl",
+                     *             "refundedSplits": []
+                     *           }
+                     *         ],
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -16282,7 +18360,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -18735,14 +20816,27 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "subscription",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "paymentLink": "paymentLink",
+                     *         "billingType": "UNDEFINED",
+                     *         "cycle": "WEEKLY",
+                     *         "value": "129.90",
+                     *         "nextDueDate": "2026-12-01",
+                     *         "endDate": "2026-12-01",
+                     *         "description": "Pedido 1001",
+                     *         "status": "ACTIVE",
+                     *         "deleted": true,
+                     *         "maxPayments": 1,
+                     *         "externalReference": "order-1001",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -18750,7 +20844,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamSubscriptionGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -24479,22 +26576,42 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "notification",
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "enabled": true,
+                     *           "emailEnabledForProvider": true,
+                     *           "smsEnabledForProvider": true,
+                     *           "emailEnabledForCustomer": true,
+                     *           "smsEnabledForCustomer": true,
+                     *           "phoneCallEnabledForCustomer": true,
+                     *           "whatsappEnabledForCustomer": true,
+                     *           "event": "PAYMENT_CREATED",
+                     *           "scheduleOffset": 1,
+                     *           "deleted": true
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamNotificationGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -24600,14 +26717,102 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "paymentLink": "paymentLink",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "originalValue": "129.90",
+                     *         "interestValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "canBePaidAfterDueDate": true,
+                     *         "pixTransaction": "pixTransaction",
+                     *         "pixQrCodeId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "originalDueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "invoiceNumber": "invoiceNumber",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "anticipated": true,
+                     *         "anticipable": true,
+                     *         "creditDate": "2026-12-01",
+                     *         "estimatedCreditDate": "2026-12-01",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "discount": {
+                     *           "value": 1,
+                     *           "dueDateLimitDays": 1
+                     *         },
+                     *         "fine": {
+                     *           "value": 1
+                     *         },
+                     *         "interest": {
+                     *           "value": 1
+                     *         },
+                     *         "split": [
+                     *           {
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "fixedValue": "129.90",
+                     *             "percentualValue": 1,
+                     *             "totalValue": "129.90",
+                     *             "cancellationReason": "cancellationReason",
+                     *             "externalReference": "order-1001",
+                     *             "description": "Pedido 1001"
+                     *           }
+                     *         ],
+                     *         "postalService": true,
+                     *         "daysAfterDueDateToRegistrationCancellation": 1,
+                     *         "chargeback": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         },
+                     *         "escrow": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "expirationDate": "2026-12-01",
+                     *           "finishDate": "2026-12-01",
+                     *           "finishReason": "finishReason"
+                     *         },
+                     *         "refunds": [
+                     *           {
+                     *             "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *             "value": "129.90",
+                     *             "endToEndIdentifier": "endToEndIdentifier",
+                     *             "description": "Pedido 1001",
+                     *             "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *             "transactionReceiptUrl": "transactionReceiptUrl",
+                     *             "refundedSplits": []
+                     *           }
+                     *         ],
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -24615,7 +26820,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -24739,14 +26947,102 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "paymentLink": "paymentLink",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "originalValue": "129.90",
+                     *         "interestValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "canBePaidAfterDueDate": true,
+                     *         "pixTransaction": "pixTransaction",
+                     *         "pixQrCodeId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "originalDueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "invoiceNumber": "invoiceNumber",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "anticipated": true,
+                     *         "anticipable": true,
+                     *         "creditDate": "2026-12-01",
+                     *         "estimatedCreditDate": "2026-12-01",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "discount": {
+                     *           "value": 1,
+                     *           "dueDateLimitDays": 1
+                     *         },
+                     *         "fine": {
+                     *           "value": 1
+                     *         },
+                     *         "interest": {
+                     *           "value": 1
+                     *         },
+                     *         "split": [
+                     *           {
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "fixedValue": "129.90",
+                     *             "percentualValue": 1,
+                     *             "totalValue": "129.90",
+                     *             "cancellationReason": "cancellationReason",
+                     *             "externalReference": "order-1001",
+                     *             "description": "Pedido 1001"
+                     *           }
+                     *         ],
+                     *         "postalService": true,
+                     *         "daysAfterDueDateToRegistrationCancellation": 1,
+                     *         "chargeback": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         },
+                     *         "escrow": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "expirationDate": "2026-12-01",
+                     *           "finishDate": "2026-12-01",
+                     *           "finishReason": "finishReason"
+                     *         },
+                     *         "refunds": [
+                     *           {
+                     *             "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *             "value": "129.90",
+                     *             "endToEndIdentifier": "endToEndIdentifier",
+                     *             "description": "Pedido 1001",
+                     *             "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *             "transactionReceiptUrl": "transactionReceiptUrl",
+                     *             "refundedSplits": []
+                     *           }
+                     *         ],
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -24754,7 +27050,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -24873,14 +27172,24 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "pix": {
+                     *           "encodedImage": "encodedImage",
+                     *           "payload": "payload",
+                     *           "expirationDate": "2026-11-21T20:38:35.123Z"
+                     *         },
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "bankSlip": {
+                     *           "identificationField": "identificationField",
+                     *           "nossoNumero": "nossoNumero",
+                     *           "barCode": "barCode"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -24888,7 +27197,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentBillingInfoResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -24989,14 +27301,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "invoiceViewedDate": "2026-11-21T20:38:35.123Z",
+                     *         "boletoViewedDate": "2026-11-21T20:38:35.123Z"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -25004,7 +27314,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentViewingInfoResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -25110,14 +27423,102 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "paymentLink": "paymentLink",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "originalValue": "129.90",
+                     *         "interestValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "canBePaidAfterDueDate": true,
+                     *         "pixTransaction": "pixTransaction",
+                     *         "pixQrCodeId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "originalDueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "invoiceNumber": "invoiceNumber",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "anticipated": true,
+                     *         "anticipable": true,
+                     *         "creditDate": "2026-12-01",
+                     *         "estimatedCreditDate": "2026-12-01",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "discount": {
+                     *           "value": 1,
+                     *           "dueDateLimitDays": 1
+                     *         },
+                     *         "fine": {
+                     *           "value": 1
+                     *         },
+                     *         "interest": {
+                     *           "value": 1
+                     *         },
+                     *         "split": [
+                     *           {
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "fixedValue": "129.90",
+                     *             "percentualValue": 1,
+                     *             "totalValue": "129.90",
+                     *             "cancellationReason": "cancellationReason",
+                     *             "externalReference": "order-1001",
+                     *             "description": "Pedido 1001"
+                     *           }
+                     *         ],
+                     *         "postalService": true,
+                     *         "daysAfterDueDateToRegistrationCancellation": 1,
+                     *         "chargeback": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         },
+                     *         "escrow": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "expirationDate": "2026-12-01",
+                     *           "finishDate": "2026-12-01",
+                     *           "finishReason": "finishReason"
+                     *         },
+                     *         "refunds": [
+                     *           {
+                     *             "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *             "value": "129.90",
+                     *             "endToEndIdentifier": "endToEndIdentifier",
+                     *             "description": "Pedido 1001",
+                     *             "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *             "transactionReceiptUrl": "transactionReceiptUrl",
+                     *             "refundedSplits": []
+                     *           }
+                     *         ],
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -25125,7 +27526,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -25244,14 +27648,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "identificationField": "identificationField",
+                     *         "nossoNumero": "nossoNumero",
+                     *         "barCode": "barCode"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -25259,7 +27662,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentIdentificationFieldResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -25365,14 +27771,102 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "paymentLink": "paymentLink",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "originalValue": "129.90",
+                     *         "interestValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "canBePaidAfterDueDate": true,
+                     *         "pixTransaction": "pixTransaction",
+                     *         "pixQrCodeId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "originalDueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "invoiceNumber": "invoiceNumber",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "anticipated": true,
+                     *         "anticipable": true,
+                     *         "creditDate": "2026-12-01",
+                     *         "estimatedCreditDate": "2026-12-01",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "discount": {
+                     *           "value": 1,
+                     *           "dueDateLimitDays": 1
+                     *         },
+                     *         "fine": {
+                     *           "value": 1
+                     *         },
+                     *         "interest": {
+                     *           "value": 1
+                     *         },
+                     *         "split": [
+                     *           {
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "fixedValue": "129.90",
+                     *             "percentualValue": 1,
+                     *             "totalValue": "129.90",
+                     *             "cancellationReason": "cancellationReason",
+                     *             "externalReference": "order-1001",
+                     *             "description": "Pedido 1001"
+                     *           }
+                     *         ],
+                     *         "postalService": true,
+                     *         "daysAfterDueDateToRegistrationCancellation": 1,
+                     *         "chargeback": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         },
+                     *         "escrow": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "expirationDate": "2026-12-01",
+                     *           "finishDate": "2026-12-01",
+                     *           "finishReason": "finishReason"
+                     *         },
+                     *         "refunds": [
+                     *           {
+                     *             "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *             "value": "129.90",
+                     *             "endToEndIdentifier": "endToEndIdentifier",
+                     *             "description": "Pedido 1001",
+                     *             "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *             "transactionReceiptUrl": "transactionReceiptUrl",
+                     *             "refundedSplits": []
+                     *           }
+                     *         ],
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -25380,7 +27874,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -25504,14 +28001,102 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "paymentLink": "paymentLink",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "originalValue": "129.90",
+                     *         "interestValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "canBePaidAfterDueDate": true,
+                     *         "pixTransaction": "pixTransaction",
+                     *         "pixQrCodeId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "originalDueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "invoiceNumber": "invoiceNumber",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "anticipated": true,
+                     *         "anticipable": true,
+                     *         "creditDate": "2026-12-01",
+                     *         "estimatedCreditDate": "2026-12-01",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "discount": {
+                     *           "value": 1,
+                     *           "dueDateLimitDays": 1
+                     *         },
+                     *         "fine": {
+                     *           "value": 1
+                     *         },
+                     *         "interest": {
+                     *           "value": 1
+                     *         },
+                     *         "split": [
+                     *           {
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "fixedValue": "129.90",
+                     *             "percentualValue": 1,
+                     *             "totalValue": "129.90",
+                     *             "cancellationReason": "cancellationReason",
+                     *             "externalReference": "order-1001",
+                     *             "description": "Pedido 1001"
+                     *           }
+                     *         ],
+                     *         "postalService": true,
+                     *         "daysAfterDueDateToRegistrationCancellation": 1,
+                     *         "chargeback": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         },
+                     *         "escrow": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "expirationDate": "2026-12-01",
+                     *           "finishDate": "2026-12-01",
+                     *           "finishReason": "finishReason"
+                     *         },
+                     *         "refunds": [
+                     *           {
+                     *             "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *             "value": "129.90",
+                     *             "endToEndIdentifier": "endToEndIdentifier",
+                     *             "description": "Pedido 1001",
+                     *             "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *             "transactionReceiptUrl": "transactionReceiptUrl",
+                     *             "refundedSplits": []
+                     *           }
+                     *         ],
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -25519,7 +28104,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -25641,14 +28229,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "value": "129.90",
+                     *         "creditCard": {
+                     *           "netValue": "129.90",
+                     *           "feePercentage": 1,
+                     *           "operationFee": "129.90"
+                     *         },
+                     *         "bankSlip": {
+                     *           "netValue": "129.90",
+                     *           "feePercentage": 1,
+                     *           "operationFee": "129.90"
+                     *         },
+                     *         "pix": {
+                     *           "netValue": "129.90",
+                     *           "feePercentage": 1,
+                     *           "operationFee": "129.90"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -25656,7 +28256,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentSimulateResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -25773,14 +28376,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "creation": {
+                     *           "daily": {}
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -25788,7 +28390,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLimitsResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -25894,14 +28499,102 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "paymentLink": "paymentLink",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "originalValue": "129.90",
+                     *         "interestValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "canBePaidAfterDueDate": true,
+                     *         "pixTransaction": "pixTransaction",
+                     *         "pixQrCodeId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "originalDueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "invoiceNumber": "invoiceNumber",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "anticipated": true,
+                     *         "anticipable": true,
+                     *         "creditDate": "2026-12-01",
+                     *         "estimatedCreditDate": "2026-12-01",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "discount": {
+                     *           "value": 1,
+                     *           "dueDateLimitDays": 1
+                     *         },
+                     *         "fine": {
+                     *           "value": 1
+                     *         },
+                     *         "interest": {
+                     *           "value": 1
+                     *         },
+                     *         "split": [
+                     *           {
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "fixedValue": "129.90",
+                     *             "percentualValue": 1,
+                     *             "totalValue": "129.90",
+                     *             "cancellationReason": "cancellationReason",
+                     *             "externalReference": "order-1001",
+                     *             "description": "Pedido 1001"
+                     *           }
+                     *         ],
+                     *         "postalService": true,
+                     *         "daysAfterDueDateToRegistrationCancellation": 1,
+                     *         "chargeback": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         },
+                     *         "escrow": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "expirationDate": "2026-12-01",
+                     *           "finishDate": "2026-12-01",
+                     *           "finishReason": "finishReason"
+                     *         },
+                     *         "refunds": [
+                     *           {
+                     *             "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *             "value": "129.90",
+                     *             "endToEndIdentifier": "endToEndIdentifier",
+                     *             "description": "Pedido 1001",
+                     *             "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *             "transactionReceiptUrl": "transactionReceiptUrl",
+                     *             "refundedSplits": []
+                     *           }
+                     *         ],
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -25909,7 +28602,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -26026,22 +28722,50 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "payment",
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "dateCreated": "2026-12-01",
+                     *           "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "value": "129.90",
+                     *           "netValue": "129.90",
+                     *           "description": "Pedido 1001",
+                     *           "billingType": "UNDEFINED",
+                     *           "status": "PENDING",
+                     *           "dueDate": "2026-12-01",
+                     *           "paymentDate": "2026-12-01",
+                     *           "clientPaymentDate": "2026-12-01",
+                     *           "installmentNumber": 1,
+                     *           "invoiceUrl": "invoiceUrl",
+                     *           "externalReference": "order-1001",
+                     *           "deleted": true,
+                     *           "nossoNumero": "nossoNumero",
+                     *           "bankSlipUrl": "bankSlipUrl",
+                     *           "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLeanGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -26145,14 +28869,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -26160,7 +28901,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLeanGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -26282,14 +29026,25 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "billingType": "UNDEFINED",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "deleted": true,
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -26297,7 +29052,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLeanSaveWithCreditCardResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -26421,14 +29179,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -26436,7 +29211,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLeanGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -26555,14 +29333,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -26570,7 +29365,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLeanGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -26676,14 +29474,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -26691,7 +29506,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLeanGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -26810,14 +29628,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "deleted": true,
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -26825,7 +29641,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDeleteResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -26931,14 +29750,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -26946,7 +29782,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLeanGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -27070,14 +29909,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -27085,7 +29941,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLeanGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -27209,14 +30068,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -27224,7 +30100,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLeanGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -27348,14 +30227,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -27363,7 +30259,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLeanGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -27482,22 +30381,36 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "paymentDocument",
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "name": "Maria Silva",
+                     *           "type": "INVOICE",
+                     *           "availableAfterPayment": true,
+                     *           "file": {},
+                     *           "deleted": true
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDocumentGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -27604,14 +30517,24 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "paymentDocument",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "name": "Maria Silva",
+                     *         "type": "INVOICE",
+                     *         "availableAfterPayment": true,
+                     *         "file": {
+                     *           "publicId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "originalName": "originalName",
+                     *           "size": 1,
+                     *           "extension": "extension",
+                     *           "previewUrl": "previewUrl",
+                     *           "downloadUrl": "downloadUrl"
+                     *         },
+                     *         "deleted": true
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -27619,7 +30542,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDocumentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -27739,14 +30665,24 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "paymentDocument",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "name": "Maria Silva",
+                     *         "type": "INVOICE",
+                     *         "availableAfterPayment": true,
+                     *         "file": {
+                     *           "publicId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "originalName": "originalName",
+                     *           "size": 1,
+                     *           "extension": "extension",
+                     *           "previewUrl": "previewUrl",
+                     *           "downloadUrl": "downloadUrl"
+                     *         },
+                     *         "deleted": true
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -27754,7 +30690,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDocumentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -27861,14 +30800,24 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "paymentDocument",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "name": "Maria Silva",
+                     *         "type": "INVOICE",
+                     *         "availableAfterPayment": true,
+                     *         "file": {
+                     *           "publicId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "originalName": "originalName",
+                     *           "size": 1,
+                     *           "extension": "extension",
+                     *           "previewUrl": "previewUrl",
+                     *           "downloadUrl": "downloadUrl"
+                     *         },
+                     *         "deleted": true
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -27876,7 +30825,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDocumentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -27996,14 +30948,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "deleted": true,
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -28011,7 +30961,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDocumentDeleteResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -28110,22 +31063,51 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "installment",
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "value": "129.90",
+                     *           "netValue": "129.90",
+                     *           "paymentValue": "129.90",
+                     *           "installmentCount": 1,
+                     *           "billingType": "UNDEFINED",
+                     *           "paymentDate": "2026-12-01",
+                     *           "description": "Pedido 1001",
+                     *           "expirationDay": 1,
+                     *           "dateCreated": "2026-12-01",
+                     *           "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "paymentLink": "paymentLink",
+                     *           "checkoutSession": "checkoutSession",
+                     *           "transactionReceiptUrl": "transactionReceiptUrl",
+                     *           "chargeback": {},
+                     *           "creditCard": {},
+                     *           "deleted": true,
+                     *           "refunds": [
+                     *             {}
+                     *           ],
+                     *           "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInstallmentGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -28229,14 +31211,55 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "installment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "paymentValue": "129.90",
+                     *         "installmentCount": 1,
+                     *         "billingType": "UNDEFINED",
+                     *         "paymentDate": "2026-12-01",
+                     *         "description": "Pedido 1001",
+                     *         "expirationDay": 1,
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "paymentLink": "paymentLink",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "chargeback": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         },
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "deleted": true,
+                     *         "refunds": [
+                     *           {
+                     *             "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *             "value": "129.90",
+                     *             "endToEndIdentifier": "endToEndIdentifier",
+                     *             "description": "Pedido 1001",
+                     *             "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *             "transactionReceiptUrl": "transactionReceiptUrl",
+                     *             "refundedSplits": [],
+                     *             "paymentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *           }
+                     *         ],
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -28244,7 +31267,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInstallmentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -28366,14 +31392,55 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "installment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "paymentValue": "129.90",
+                     *         "installmentCount": 1,
+                     *         "billingType": "UNDEFINED",
+                     *         "paymentDate": "2026-12-01",
+                     *         "description": "Pedido 1001",
+                     *         "expirationDay": 1,
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "paymentLink": "paymentLink",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "chargeback": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         },
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "deleted": true,
+                     *         "refunds": [
+                     *           {
+                     *             "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *             "value": "129.90",
+                     *             "endToEndIdentifier": "endToEndIdentifier",
+                     *             "description": "Pedido 1001",
+                     *             "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *             "transactionReceiptUrl": "transactionReceiptUrl",
+                     *             "refundedSplits": [],
+                     *             "paymentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *           }
+                     *         ],
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -28381,7 +31448,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInstallmentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -28500,14 +31570,55 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "installment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "paymentValue": "129.90",
+                     *         "installmentCount": 1,
+                     *         "billingType": "UNDEFINED",
+                     *         "paymentDate": "2026-12-01",
+                     *         "description": "Pedido 1001",
+                     *         "expirationDay": 1,
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "paymentLink": "paymentLink",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "chargeback": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         },
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "deleted": true,
+                     *         "refunds": [
+                     *           {
+                     *             "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *             "value": "129.90",
+                     *             "endToEndIdentifier": "endToEndIdentifier",
+                     *             "description": "Pedido 1001",
+                     *             "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *             "transactionReceiptUrl": "transactionReceiptUrl",
+                     *             "refundedSplits": [],
+                     *             "paymentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *           }
+                     *         ],
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -28515,7 +31626,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInstallmentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -28616,14 +31730,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "deleted": true,
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -28631,7 +31743,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInstallmentDeleteResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -28732,22 +31847,78 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "payment",
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "dateCreated": "2026-12-01",
+                     *           "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "checkoutSession": "checkoutSession",
+                     *           "paymentLink": "paymentLink",
+                     *           "value": "129.90",
+                     *           "netValue": "129.90",
+                     *           "originalValue": "129.90",
+                     *           "interestValue": "129.90",
+                     *           "description": "Pedido 1001",
+                     *           "billingType": "UNDEFINED",
+                     *           "creditCard": {},
+                     *           "canBePaidAfterDueDate": true,
+                     *           "pixTransaction": "pixTransaction",
+                     *           "pixQrCodeId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "status": "PENDING",
+                     *           "dueDate": "2026-12-01",
+                     *           "originalDueDate": "2026-12-01",
+                     *           "paymentDate": "2026-12-01",
+                     *           "clientPaymentDate": "2026-12-01",
+                     *           "installmentNumber": 1,
+                     *           "invoiceUrl": "invoiceUrl",
+                     *           "invoiceNumber": "invoiceNumber",
+                     *           "externalReference": "order-1001",
+                     *           "deleted": true,
+                     *           "anticipated": true,
+                     *           "anticipable": true,
+                     *           "creditDate": "2026-12-01",
+                     *           "estimatedCreditDate": "2026-12-01",
+                     *           "transactionReceiptUrl": "transactionReceiptUrl",
+                     *           "nossoNumero": "nossoNumero",
+                     *           "bankSlipUrl": "bankSlipUrl",
+                     *           "discount": {},
+                     *           "fine": {},
+                     *           "interest": {},
+                     *           "split": [
+                     *             {}
+                     *           ],
+                     *           "postalService": true,
+                     *           "daysAfterDueDateToRegistrationCancellation": 1,
+                     *           "chargeback": {},
+                     *           "escrow": {},
+                     *           "refunds": [
+                     *             {}
+                     *           ],
+                     *           "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -28848,14 +32019,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "deleted": true,
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "deletedPayments": [
+                     *           {
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "installmentNumber": 1,
+                     *             "deleted": true
+                     *           }
+                     *         ]
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -28863,7 +32039,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInstallmentDeletePaymentsResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -29068,14 +32247,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "splits": [
+                     *           {
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "fixedValue": "129.90",
+                     *             "percentualValue": 1,
+                     *             "totalValue": "129.90",
+                     *             "cancellationReason": "cancellationReason",
+                     *             "externalReference": "order-1001",
+                     *             "description": "Pedido 1001",
+                     *             "installmentNumber": 1
+                     *           }
+                     *         ]
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -29083,7 +32271,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInstallmentUpdateSplitResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -29207,14 +32398,55 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "installment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "paymentValue": "129.90",
+                     *         "installmentCount": 1,
+                     *         "billingType": "UNDEFINED",
+                     *         "paymentDate": "2026-12-01",
+                     *         "description": "Pedido 1001",
+                     *         "expirationDay": 1,
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "paymentLink": "paymentLink",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "chargeback": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         },
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "deleted": true,
+                     *         "refunds": [
+                     *           {
+                     *             "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *             "value": "129.90",
+                     *             "endToEndIdentifier": "endToEndIdentifier",
+                     *             "description": "Pedido 1001",
+                     *             "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *             "transactionReceiptUrl": "transactionReceiptUrl",
+                     *             "refundedSplits": [],
+                     *             "paymentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *           }
+                     *         ],
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -29222,7 +32454,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInstallmentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -29346,14 +32581,27 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "subscription",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "paymentLink": "paymentLink",
+                     *         "billingType": "UNDEFINED",
+                     *         "cycle": "WEEKLY",
+                     *         "value": "129.90",
+                     *         "nextDueDate": "2026-12-01",
+                     *         "endDate": "2026-12-01",
+                     *         "description": "Pedido 1001",
+                     *         "status": "ACTIVE",
+                     *         "deleted": true,
+                     *         "maxPayments": 1,
+                     *         "externalReference": "order-1001",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -29361,7 +32609,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamSubscriptionGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -29480,22 +32731,78 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "payment",
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "dateCreated": "2026-12-01",
+                     *           "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "checkoutSession": "checkoutSession",
+                     *           "paymentLink": "paymentLink",
+                     *           "value": "129.90",
+                     *           "netValue": "129.90",
+                     *           "originalValue": "129.90",
+                     *           "interestValue": "129.90",
+                     *           "description": "Pedido 1001",
+                     *           "billingType": "UNDEFINED",
+                     *           "creditCard": {},
+                     *           "canBePaidAfterDueDate": true,
+                     *           "pixTransaction": "pixTransaction",
+                     *           "pixQrCodeId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "status": "PENDING",
+                     *           "dueDate": "2026-12-01",
+                     *           "originalDueDate": "2026-12-01",
+                     *           "paymentDate": "2026-12-01",
+                     *           "clientPaymentDate": "2026-12-01",
+                     *           "installmentNumber": 1,
+                     *           "invoiceUrl": "invoiceUrl",
+                     *           "invoiceNumber": "invoiceNumber",
+                     *           "externalReference": "order-1001",
+                     *           "deleted": true,
+                     *           "anticipated": true,
+                     *           "anticipable": true,
+                     *           "creditDate": "2026-12-01",
+                     *           "estimatedCreditDate": "2026-12-01",
+                     *           "transactionReceiptUrl": "transactionReceiptUrl",
+                     *           "nossoNumero": "nossoNumero",
+                     *           "bankSlipUrl": "bankSlipUrl",
+                     *           "discount": {},
+                     *           "fine": {},
+                     *           "interest": {},
+                     *           "split": [
+                     *             {}
+                     *           ],
+                     *           "postalService": true,
+                     *           "daysAfterDueDateToRegistrationCancellation": 1,
+                     *           "chargeback": {},
+                     *           "escrow": {},
+                     *           "refunds": [
+                     *             {}
+                     *           ],
+                     *           "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -29695,14 +33002,36 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "municipalServiceId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "municipalServiceCode": "municipalServiceCode",
+                     *         "municipalServiceName": "municipalServiceName",
+                     *         "deductions": "129.90",
+                     *         "invoiceCreationPeriod": "invoiceCreationPeriod",
+                     *         "daysBeforeDueDate": 1,
+                     *         "receivedOnly": true,
+                     *         "observations": "observations",
+                     *         "taxes": {
+                     *           "nbsCode": "nbsCode",
+                     *           "taxSituationCode": "taxSituationCode",
+                     *           "taxClassificationCode": "taxClassificationCode",
+                     *           "operationIndicatorCode": "operationIndicatorCode",
+                     *           "retainIss": true,
+                     *           "iss": 1,
+                     *           "pisCofinsRetentionType": "pisCofinsRetentionType",
+                     *           "pisCofinsTaxStatus": "pisCofinsTaxStatus",
+                     *           "operationPis": 1,
+                     *           "operationCofins": 1,
+                     *           "pis": 1,
+                     *           "cofins": 1,
+                     *           "csll": 1,
+                     *           "inss": 1,
+                     *           "ir": 1
+                     *         },
+                     *         "status": "status"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -29710,7 +33039,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamSubscriptionInvoiceConfigGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -29816,14 +33148,36 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "municipalServiceId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "municipalServiceCode": "municipalServiceCode",
+                     *         "municipalServiceName": "municipalServiceName",
+                     *         "deductions": "129.90",
+                     *         "invoiceCreationPeriod": "invoiceCreationPeriod",
+                     *         "daysBeforeDueDate": 1,
+                     *         "receivedOnly": true,
+                     *         "observations": "observations",
+                     *         "taxes": {
+                     *           "nbsCode": "nbsCode",
+                     *           "taxSituationCode": "taxSituationCode",
+                     *           "taxClassificationCode": "taxClassificationCode",
+                     *           "operationIndicatorCode": "operationIndicatorCode",
+                     *           "retainIss": true,
+                     *           "iss": 1,
+                     *           "pisCofinsRetentionType": "pisCofinsRetentionType",
+                     *           "pisCofinsTaxStatus": "pisCofinsTaxStatus",
+                     *           "operationPis": 1,
+                     *           "operationCofins": 1,
+                     *           "pis": 1,
+                     *           "cofins": 1,
+                     *           "csll": 1,
+                     *           "inss": 1,
+                     *           "ir": 1
+                     *         },
+                     *         "status": "status"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -29831,7 +33185,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamSubscriptionInvoiceConfigGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -29955,14 +33312,36 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "municipalServiceId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "municipalServiceCode": "municipalServiceCode",
+                     *         "municipalServiceName": "municipalServiceName",
+                     *         "deductions": "129.90",
+                     *         "invoiceCreationPeriod": "invoiceCreationPeriod",
+                     *         "daysBeforeDueDate": 1,
+                     *         "receivedOnly": true,
+                     *         "observations": "observations",
+                     *         "taxes": {
+                     *           "nbsCode": "nbsCode",
+                     *           "taxSituationCode": "taxSituationCode",
+                     *           "taxClassificationCode": "taxClassificationCode",
+                     *           "operationIndicatorCode": "operationIndicatorCode",
+                     *           "retainIss": true,
+                     *           "iss": 1,
+                     *           "pisCofinsRetentionType": "pisCofinsRetentionType",
+                     *           "pisCofinsTaxStatus": "pisCofinsTaxStatus",
+                     *           "operationPis": 1,
+                     *           "operationCofins": 1,
+                     *           "pis": 1,
+                     *           "cofins": 1,
+                     *           "csll": 1,
+                     *           "inss": 1,
+                     *           "ir": 1
+                     *         },
+                     *         "status": "status"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -29970,7 +33349,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamSubscriptionInvoiceConfigGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -30089,14 +33471,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "deleted": true,
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -30104,7 +33484,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamSubscriptionDeleteInvoiceConfigResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -30205,22 +33588,54 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "invoice",
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "status": "SCHEDULED",
+                     *           "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "type": "type",
+                     *           "statusDescription": "statusDescription",
+                     *           "serviceDescription": "serviceDescription",
+                     *           "pdfUrl": "pdfUrl",
+                     *           "xmlUrl": "xmlUrl",
+                     *           "rpsSerie": "rpsSerie",
+                     *           "rpsNumber": "rpsNumber",
+                     *           "number": "number",
+                     *           "validationCode": "validationCode",
+                     *           "value": "129.90",
+                     *           "deductions": "129.90",
+                     *           "effectiveDate": "2026-12-01",
+                     *           "observations": "observations",
+                     *           "estimatedTaxesDescription": "estimatedTaxesDescription",
+                     *           "externalReference": "order-1001",
+                     *           "taxes": {},
+                     *           "municipalServiceId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "municipalServiceCode": "municipalServiceCode",
+                     *           "municipalServiceName": "municipalServiceName"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInvoiceGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -30319,22 +33734,45 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "name": "Maria Silva",
+                     *           "value": "129.90",
+                     *           "active": true,
+                     *           "chargeType": "chargeType",
+                     *           "url": "https://merchant.example.com/webhooks/ponte",
+                     *           "billingType": "PIX",
+                     *           "subscriptionCycle": "subscriptionCycle",
+                     *           "description": "Pedido 1001",
+                     *           "endDate": "2026-12-01",
+                     *           "deleted": true,
+                     *           "viewCount": 1,
+                     *           "maxInstallmentCount": 1,
+                     *           "dueDateLimitDays": 1,
+                     *           "notificationEnabled": true,
+                     *           "externalReference": "order-1001"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLinkGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -30438,14 +33876,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "name": "Maria Silva",
+                     *         "value": "129.90",
+                     *         "active": true,
+                     *         "chargeType": "chargeType",
+                     *         "url": "https://merchant.example.com/webhooks/ponte",
+                     *         "billingType": "PIX",
+                     *         "subscriptionCycle": "subscriptionCycle",
+                     *         "description": "Pedido 1001",
+                     *         "endDate": "2026-12-01",
+                     *         "deleted": true,
+                     *         "viewCount": 1,
+                     *         "maxInstallmentCount": 1,
+                     *         "dueDateLimitDays": 1,
+                     *         "notificationEnabled": true,
+                     *         "externalReference": "order-1001"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -30453,7 +33903,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLinkGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -30572,14 +34025,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "name": "Maria Silva",
+                     *         "value": "129.90",
+                     *         "active": true,
+                     *         "chargeType": "chargeType",
+                     *         "url": "https://merchant.example.com/webhooks/ponte",
+                     *         "billingType": "PIX",
+                     *         "subscriptionCycle": "subscriptionCycle",
+                     *         "description": "Pedido 1001",
+                     *         "endDate": "2026-12-01",
+                     *         "deleted": true,
+                     *         "viewCount": 1,
+                     *         "maxInstallmentCount": 1,
+                     *         "dueDateLimitDays": 1,
+                     *         "notificationEnabled": true,
+                     *         "externalReference": "order-1001"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -30587,7 +34052,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLinkGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -30693,14 +34161,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "name": "Maria Silva",
+                     *         "value": "129.90",
+                     *         "active": true,
+                     *         "chargeType": "chargeType",
+                     *         "url": "https://merchant.example.com/webhooks/ponte",
+                     *         "billingType": "PIX",
+                     *         "subscriptionCycle": "subscriptionCycle",
+                     *         "description": "Pedido 1001",
+                     *         "endDate": "2026-12-01",
+                     *         "deleted": true,
+                     *         "viewCount": 1,
+                     *         "maxInstallmentCount": 1,
+                     *         "dueDateLimitDays": 1,
+                     *         "notificationEnabled": true,
+                     *         "externalReference": "order-1001"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -30708,7 +34188,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLinkGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -30827,14 +34310,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "deleted": true,
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -30842,7 +34323,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLinkDeleteResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -30948,14 +34432,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "name": "Maria Silva",
+                     *         "value": "129.90",
+                     *         "active": true,
+                     *         "chargeType": "chargeType",
+                     *         "url": "https://merchant.example.com/webhooks/ponte",
+                     *         "billingType": "PIX",
+                     *         "subscriptionCycle": "subscriptionCycle",
+                     *         "description": "Pedido 1001",
+                     *         "endDate": "2026-12-01",
+                     *         "deleted": true,
+                     *         "viewCount": 1,
+                     *         "maxInstallmentCount": 1,
+                     *         "dueDateLimitDays": 1,
+                     *         "notificationEnabled": true,
+                     *         "externalReference": "order-1001"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -30963,7 +34459,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLinkGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -31082,22 +34581,38 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "main": true,
+                     *           "image": {
+                     *             "originalName": "originalName",
+                     *             "size": 1,
+                     *             "extension": "extension",
+                     *             "previewUrl": "previewUrl",
+                     *             "downloadUrl": "downloadUrl"
+                     *           }
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLinkFileGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -31204,14 +34719,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "main": true,
+                     *         "image": {
+                     *           "originalName": "originalName",
+                     *           "size": 1,
+                     *           "extension": "extension",
+                     *           "previewUrl": "previewUrl",
+                     *           "downloadUrl": "downloadUrl"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -31219,7 +34739,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLinkFileGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -31339,14 +34862,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "main": true,
+                     *         "image": {
+                     *           "originalName": "originalName",
+                     *           "size": 1,
+                     *           "extension": "extension",
+                     *           "previewUrl": "previewUrl",
+                     *           "downloadUrl": "downloadUrl"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -31354,7 +34882,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLinkFileGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -31456,14 +34987,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "deleted": true,
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -31471,7 +35000,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLinkFileDeleteResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -31578,14 +35110,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "main": true,
+                     *         "image": {
+                     *           "originalName": "originalName",
+                     *           "size": 1,
+                     *           "extension": "extension",
+                     *           "previewUrl": "previewUrl",
+                     *           "downloadUrl": "downloadUrl"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -31593,7 +35130,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLinkFileGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -31715,14 +35255,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "link": "link",
+                     *         "status": "status"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -31730,7 +35269,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamCheckoutSessionResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -31854,14 +35396,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "link": "link",
+                     *         "status": "status"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -31869,7 +35410,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamCheckoutSessionResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -31986,14 +35530,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "expirationInDays": 1
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -32001,7 +35542,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamCreditCardPreAuthorizationConfigResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -32105,14 +35649,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "expirationInDays": 1
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -32120,7 +35661,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamCreditCardPreAuthorizationConfigResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -32239,14 +35783,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "anticipationDate": "2026-12-01",
+                     *         "dueDate": "2026-12-01",
+                     *         "requestDate": "2026-12-01",
+                     *         "fee": "129.90",
+                     *         "anticipationDays": 1,
+                     *         "netValue": "129.90",
+                     *         "totalValue": "129.90",
+                     *         "value": "129.90",
+                     *         "denialObservation": "denialObservation"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -32254,7 +35807,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAnticipationGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -32353,22 +35909,42 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "status": "PENDING",
+                     *           "anticipationDate": "2026-12-01",
+                     *           "dueDate": "2026-12-01",
+                     *           "requestDate": "2026-12-01",
+                     *           "fee": "129.90",
+                     *           "anticipationDays": 1,
+                     *           "netValue": "129.90",
+                     *           "totalValue": "129.90",
+                     *           "value": "129.90",
+                     *           "denialObservation": "denialObservation"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAnticipationGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -32472,14 +36048,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "anticipationDate": "2026-12-01",
+                     *         "dueDate": "2026-12-01",
+                     *         "requestDate": "2026-12-01",
+                     *         "fee": "129.90",
+                     *         "anticipationDays": 1,
+                     *         "netValue": "129.90",
+                     *         "totalValue": "129.90",
+                     *         "value": "129.90",
+                     *         "denialObservation": "denialObservation"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -32487,7 +36072,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAnticipationGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -32609,14 +36197,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "anticipationDate": "2026-12-01",
+                     *         "dueDate": "2026-12-01",
+                     *         "fee": "129.90",
+                     *         "anticipationDays": 1,
+                     *         "netValue": "129.90",
+                     *         "totalValue": "129.90",
+                     *         "value": "129.90",
+                     *         "isDocumentationRequired": true
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -32624,7 +36218,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAnticipationSimulateResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -32741,14 +36338,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "creditCardAutomaticEnabled": true
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -32756,7 +36350,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAnticipationConfigurationGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -32860,14 +36457,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "creditCardAutomaticEnabled": true
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -32875,7 +36469,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAnticipationConfigurationGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -32992,14 +36589,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "creditCard": {
+                     *           "total": "129.90",
+                     *           "available": "129.90"
+                     *         },
+                     *         "bankSlip": {
+                     *           "total": "129.90",
+                     *           "available": "129.90"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -33007,7 +36608,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAnticipationLimitsResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -33113,14 +36717,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "anticipationDate": "2026-12-01",
+                     *         "dueDate": "2026-12-01",
+                     *         "requestDate": "2026-12-01",
+                     *         "fee": "129.90",
+                     *         "anticipationDays": 1,
+                     *         "netValue": "129.90",
+                     *         "totalValue": "129.90",
+                     *         "value": "129.90",
+                     *         "denialObservation": "denialObservation"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -33128,7 +36741,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAnticipationGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -33252,14 +36868,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "requestUrl": "requestUrl"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -33267,7 +36880,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentBankSlipRefundResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -33391,14 +37007,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "status"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -33406,7 +37020,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamChargebackSaveDisputeResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -33523,22 +37140,41 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "status": "REQUESTED",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "creditCard": {},
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentChargebackResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -33639,14 +37275,24 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "customerAccount": "customerAccount",
+                     *         "status": "REQUESTED",
+                     *         "reason": "reason",
+                     *         "disputeStartDate": "2026-12-01",
+                     *         "value": "129.90",
+                     *         "paymentDate": "2026-12-01",
+                     *         "creditCard": {
+                     *           "number": "number"
+                     *         },
+                     *         "disputeStatus": "disputeStatus",
+                     *         "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -33654,7 +37300,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentChargebackResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -33755,14 +37404,22 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "fixedValue": "129.90",
+                     *         "percentualValue": 1,
+                     *         "totalValue": "129.90",
+                     *         "cancellationReason": "cancellationReason",
+                     *         "status": "PENDING",
+                     *         "externalReference": "order-1001",
+                     *         "description": "Pedido 1001",
+                     *         "paymentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "creditDate": "2026-12-01",
+                     *         "paymentConfirmedDate": "2026-12-01"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -33770,7 +37427,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentSplitGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -33869,22 +37529,41 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "fixedValue": "129.90",
+                     *           "percentualValue": 1,
+                     *           "totalValue": "129.90",
+                     *           "cancellationReason": "cancellationReason",
+                     *           "status": "PENDING",
+                     *           "externalReference": "order-1001",
+                     *           "description": "Pedido 1001",
+                     *           "paymentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "creditDate": "2026-12-01",
+                     *           "paymentConfirmedDate": "2026-12-01"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentSplitGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -33985,14 +37664,22 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "fixedValue": "129.90",
+                     *         "percentualValue": 1,
+                     *         "totalValue": "129.90",
+                     *         "cancellationReason": "cancellationReason",
+                     *         "status": "PENDING",
+                     *         "externalReference": "order-1001",
+                     *         "description": "Pedido 1001",
+                     *         "paymentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "creditDate": "2026-12-01",
+                     *         "paymentConfirmedDate": "2026-12-01"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -34000,7 +37687,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentSplitGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -34099,22 +37789,41 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "fixedValue": "129.90",
+                     *           "percentualValue": 1,
+                     *           "totalValue": "129.90",
+                     *           "cancellationReason": "cancellationReason",
+                     *           "status": "PENDING",
+                     *           "externalReference": "order-1001",
+                     *           "description": "Pedido 1001",
+                     *           "paymentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "creditDate": "2026-12-01",
+                     *           "paymentConfirmedDate": "2026-12-01"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentSplitGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -34213,14 +37922,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "daysToExpire": 1,
+                     *         "enabled": true,
+                     *         "isFeePayer": true
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -34228,7 +37936,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAccountPaymentEscrowConfig"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -34332,14 +38043,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "daysToExpire": 1,
+                     *         "enabled": true,
+                     *         "isFeePayer": true
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -34347,7 +38057,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAccountPaymentEscrowConfig"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -34471,14 +38184,102 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "paymentLink": "paymentLink",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "originalValue": "129.90",
+                     *         "interestValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "canBePaidAfterDueDate": true,
+                     *         "pixTransaction": "pixTransaction",
+                     *         "pixQrCodeId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "originalDueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "invoiceNumber": "invoiceNumber",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "anticipated": true,
+                     *         "anticipable": true,
+                     *         "creditDate": "2026-12-01",
+                     *         "estimatedCreditDate": "2026-12-01",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "discount": {
+                     *           "value": 1,
+                     *           "dueDateLimitDays": 1
+                     *         },
+                     *         "fine": {
+                     *           "value": 1
+                     *         },
+                     *         "interest": {
+                     *           "value": 1
+                     *         },
+                     *         "split": [
+                     *           {
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "fixedValue": "129.90",
+                     *             "percentualValue": 1,
+                     *             "totalValue": "129.90",
+                     *             "cancellationReason": "cancellationReason",
+                     *             "externalReference": "order-1001",
+                     *             "description": "Pedido 1001"
+                     *           }
+                     *         ],
+                     *         "postalService": true,
+                     *         "daysAfterDueDateToRegistrationCancellation": 1,
+                     *         "chargeback": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         },
+                     *         "escrow": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "expirationDate": "2026-12-01",
+                     *           "finishDate": "2026-12-01",
+                     *           "finishReason": "finishReason"
+                     *         },
+                     *         "refunds": [
+                     *           {
+                     *             "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *             "value": "129.90",
+                     *             "endToEndIdentifier": "endToEndIdentifier",
+                     *             "description": "Pedido 1001",
+                     *             "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *             "transactionReceiptUrl": "transactionReceiptUrl",
+                     *             "refundedSplits": []
+                     *           }
+                     *         ],
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -34486,7 +38287,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -34605,14 +38409,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "daysToExpire": 1,
+                     *         "enabled": true,
+                     *         "isFeePayer": true
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -34620,7 +38423,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAccountPaymentEscrowConfig"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -34726,14 +38532,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "daysToExpire": 1,
+                     *         "enabled": true,
+                     *         "isFeePayer": true
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -34741,7 +38546,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAccountPaymentEscrowConfig"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -34860,14 +38668,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "ACTIVE",
+                     *         "expirationDate": "2026-12-01",
+                     *         "finishDate": "2026-12-01",
+                     *         "finishReason": "finishReason"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -34875,7 +38684,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentEscrowGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -34981,14 +38793,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "notification",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "enabled": true,
+                     *         "emailEnabledForProvider": true,
+                     *         "smsEnabledForProvider": true,
+                     *         "emailEnabledForCustomer": true,
+                     *         "smsEnabledForCustomer": true,
+                     *         "phoneCallEnabledForCustomer": true,
+                     *         "whatsappEnabledForCustomer": true,
+                     *         "event": "PAYMENT_CREATED",
+                     *         "scheduleOffset": 1,
+                     *         "deleted": true
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -34996,7 +38817,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamNotificationGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -35118,14 +38942,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "notifications": [
+                     *           {
+                     *             "object": "notification",
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "enabled": true,
+                     *             "emailEnabledForProvider": true,
+                     *             "smsEnabledForProvider": true,
+                     *             "emailEnabledForCustomer": true,
+                     *             "smsEnabledForCustomer": true,
+                     *             "phoneCallEnabledForCustomer": true,
+                     *             "whatsappEnabledForCustomer": true,
+                     *             "scheduleOffset": 1,
+                     *             "deleted": true
+                     *           }
+                     *         ]
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -35133,7 +38969,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamNotificationBatchUpdateResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -35250,22 +39089,35 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "dateCreated": "2026-12-01",
+                     *           "cpfCnpj": "52998224725",
+                     *           "state": "SP",
+                     *           "downloadUrl": "downloadUrl",
+                     *           "reportFile": "reportFile"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamCreditBureauReportGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -35369,14 +39221,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "cpfCnpj": "52998224725",
+                     *         "state": "SP",
+                     *         "downloadUrl": "downloadUrl",
+                     *         "reportFile": "reportFile"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -35384,7 +39238,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamCreditBureauReportGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -35503,14 +39360,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "cpfCnpj": "52998224725",
+                     *         "state": "SP",
+                     *         "downloadUrl": "downloadUrl",
+                     *         "reportFile": "reportFile"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -35518,7 +39377,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamCreditBureauReportGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -35617,22 +39479,45 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "dunningNumber": 1,
+                     *           "status": "PENDING",
+                     *           "requestDate": "2026-12-01",
+                     *           "description": "Pedido 1001",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "value": "129.90",
+                     *           "feeValue": "129.90",
+                     *           "netValue": "129.90",
+                     *           "receivedInCashFeeValue": "129.90",
+                     *           "denialReason": "denialReason",
+                     *           "cancellationReason": "cancellationReason",
+                     *           "canBeCancelled": true,
+                     *           "cannotBeCancelledReason": "cannotBeCancelledReason",
+                     *           "isNecessaryResendDocumentation": true,
+                     *           "type": "type"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDunningShowResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -35736,14 +39621,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dunningNumber": 1,
+                     *         "status": "PENDING",
+                     *         "requestDate": "2026-12-01",
+                     *         "description": "Pedido 1001",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "feeValue": "129.90",
+                     *         "netValue": "129.90",
+                     *         "receivedInCashFeeValue": "129.90",
+                     *         "denialReason": "denialReason",
+                     *         "cancellationReason": "cancellationReason",
+                     *         "canBeCancelled": true,
+                     *         "cannotBeCancelledReason": "cannotBeCancelledReason",
+                     *         "isNecessaryResendDocumentation": true,
+                     *         "type": "type"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -35751,7 +39648,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDunningShowResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -35873,14 +39773,22 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "typeSimulations": [
+                     *           {
+                     *             "type": "type",
+                     *             "isAllowed": true,
+                     *             "notAllowedReason": "notAllowedReason",
+                     *             "feeValue": "129.90",
+                     *             "netValue": "129.90",
+                     *             "startDate": "2026-12-01"
+                     *           }
+                     *         ]
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -35888,7 +39796,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDunningSimulateResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -36007,14 +39918,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dunningNumber": 1,
+                     *         "status": "PENDING",
+                     *         "requestDate": "2026-12-01",
+                     *         "description": "Pedido 1001",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "feeValue": "129.90",
+                     *         "netValue": "129.90",
+                     *         "receivedInCashFeeValue": "129.90",
+                     *         "denialReason": "denialReason",
+                     *         "cancellationReason": "cancellationReason",
+                     *         "canBeCancelled": true,
+                     *         "cannotBeCancelledReason": "cannotBeCancelledReason",
+                     *         "isNecessaryResendDocumentation": true,
+                     *         "type": "type"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -36022,7 +39945,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDunningShowResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -36123,22 +40049,32 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "status": "PENDING",
+                     *           "description": "Pedido 1001",
+                     *           "eventDate": "2026-12-01"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDunningHistoryEvent"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -36239,22 +40175,32 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "value": "129.90",
+                     *           "description": "Pedido 1001",
+                     *           "paymentDate": "2026-12-01"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDunningPartialPayment"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -36353,22 +40299,38 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "value": "129.90",
+                     *           "status": "PENDING",
+                     *           "billingType": "UNDEFINED",
+                     *           "dueDate": "2026-12-01",
+                     *           "typeSimulations": [
+                     *             {}
+                     *           ]
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDunningAvailablePayment"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -36475,14 +40437,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -36490,7 +40450,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDunningSaveDocumentsResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -36614,14 +40577,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -36629,7 +40590,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDunningCancelResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -36746,22 +40710,54 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "invoice",
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "status": "SCHEDULED",
+                     *           "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "type": "type",
+                     *           "statusDescription": "statusDescription",
+                     *           "serviceDescription": "serviceDescription",
+                     *           "pdfUrl": "pdfUrl",
+                     *           "xmlUrl": "xmlUrl",
+                     *           "rpsSerie": "rpsSerie",
+                     *           "rpsNumber": "rpsNumber",
+                     *           "number": "number",
+                     *           "validationCode": "validationCode",
+                     *           "value": "129.90",
+                     *           "deductions": "129.90",
+                     *           "effectiveDate": "2026-12-01",
+                     *           "observations": "observations",
+                     *           "estimatedTaxesDescription": "estimatedTaxesDescription",
+                     *           "externalReference": "order-1001",
+                     *           "taxes": {},
+                     *           "municipalServiceId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "municipalServiceCode": "municipalServiceCode",
+                     *           "municipalServiceName": "municipalServiceName"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInvoiceGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -36865,14 +40861,51 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "invoice",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "SCHEDULED",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "type": "type",
+                     *         "statusDescription": "statusDescription",
+                     *         "serviceDescription": "serviceDescription",
+                     *         "pdfUrl": "pdfUrl",
+                     *         "xmlUrl": "xmlUrl",
+                     *         "rpsSerie": "rpsSerie",
+                     *         "rpsNumber": "rpsNumber",
+                     *         "number": "number",
+                     *         "validationCode": "validationCode",
+                     *         "value": "129.90",
+                     *         "deductions": "129.90",
+                     *         "effectiveDate": "2026-12-01",
+                     *         "observations": "observations",
+                     *         "estimatedTaxesDescription": "estimatedTaxesDescription",
+                     *         "externalReference": "order-1001",
+                     *         "taxes": {
+                     *           "nbsCode": "nbsCode",
+                     *           "taxSituationCode": "taxSituationCode",
+                     *           "taxClassificationCode": "taxClassificationCode",
+                     *           "operationIndicatorCode": "operationIndicatorCode",
+                     *           "retainIss": true,
+                     *           "iss": 1,
+                     *           "pisCofinsRetentionType": "pisCofinsRetentionType",
+                     *           "pisCofinsTaxStatus": "pisCofinsTaxStatus",
+                     *           "operationPis": 1,
+                     *           "operationCofins": 1,
+                     *           "pis": 1,
+                     *           "cofins": 1,
+                     *           "csll": 1,
+                     *           "inss": 1,
+                     *           "ir": 1
+                     *         },
+                     *         "municipalServiceId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "municipalServiceCode": "municipalServiceCode",
+                     *         "municipalServiceName": "municipalServiceName"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -36880,7 +40913,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInvoiceGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -36999,14 +41035,51 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "invoice",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "SCHEDULED",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "type": "type",
+                     *         "statusDescription": "statusDescription",
+                     *         "serviceDescription": "serviceDescription",
+                     *         "pdfUrl": "pdfUrl",
+                     *         "xmlUrl": "xmlUrl",
+                     *         "rpsSerie": "rpsSerie",
+                     *         "rpsNumber": "rpsNumber",
+                     *         "number": "number",
+                     *         "validationCode": "validationCode",
+                     *         "value": "129.90",
+                     *         "deductions": "129.90",
+                     *         "effectiveDate": "2026-12-01",
+                     *         "observations": "observations",
+                     *         "estimatedTaxesDescription": "estimatedTaxesDescription",
+                     *         "externalReference": "order-1001",
+                     *         "taxes": {
+                     *           "nbsCode": "nbsCode",
+                     *           "taxSituationCode": "taxSituationCode",
+                     *           "taxClassificationCode": "taxClassificationCode",
+                     *           "operationIndicatorCode": "operationIndicatorCode",
+                     *           "retainIss": true,
+                     *           "iss": 1,
+                     *           "pisCofinsRetentionType": "pisCofinsRetentionType",
+                     *           "pisCofinsTaxStatus": "pisCofinsTaxStatus",
+                     *           "operationPis": 1,
+                     *           "operationCofins": 1,
+                     *           "pis": 1,
+                     *           "cofins": 1,
+                     *           "csll": 1,
+                     *           "inss": 1,
+                     *           "ir": 1
+                     *         },
+                     *         "municipalServiceId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "municipalServiceCode": "municipalServiceCode",
+                     *         "municipalServiceName": "municipalServiceName"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -37014,7 +41087,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInvoiceGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -37120,14 +41196,51 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "invoice",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "SCHEDULED",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "type": "type",
+                     *         "statusDescription": "statusDescription",
+                     *         "serviceDescription": "serviceDescription",
+                     *         "pdfUrl": "pdfUrl",
+                     *         "xmlUrl": "xmlUrl",
+                     *         "rpsSerie": "rpsSerie",
+                     *         "rpsNumber": "rpsNumber",
+                     *         "number": "number",
+                     *         "validationCode": "validationCode",
+                     *         "value": "129.90",
+                     *         "deductions": "129.90",
+                     *         "effectiveDate": "2026-12-01",
+                     *         "observations": "observations",
+                     *         "estimatedTaxesDescription": "estimatedTaxesDescription",
+                     *         "externalReference": "order-1001",
+                     *         "taxes": {
+                     *           "nbsCode": "nbsCode",
+                     *           "taxSituationCode": "taxSituationCode",
+                     *           "taxClassificationCode": "taxClassificationCode",
+                     *           "operationIndicatorCode": "operationIndicatorCode",
+                     *           "retainIss": true,
+                     *           "iss": 1,
+                     *           "pisCofinsRetentionType": "pisCofinsRetentionType",
+                     *           "pisCofinsTaxStatus": "pisCofinsTaxStatus",
+                     *           "operationPis": 1,
+                     *           "operationCofins": 1,
+                     *           "pis": 1,
+                     *           "cofins": 1,
+                     *           "csll": 1,
+                     *           "inss": 1,
+                     *           "ir": 1
+                     *         },
+                     *         "municipalServiceId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "municipalServiceCode": "municipalServiceCode",
+                     *         "municipalServiceName": "municipalServiceName"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -37135,7 +41248,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInvoiceGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -37259,14 +41375,51 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "invoice",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "SCHEDULED",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "type": "type",
+                     *         "statusDescription": "statusDescription",
+                     *         "serviceDescription": "serviceDescription",
+                     *         "pdfUrl": "pdfUrl",
+                     *         "xmlUrl": "xmlUrl",
+                     *         "rpsSerie": "rpsSerie",
+                     *         "rpsNumber": "rpsNumber",
+                     *         "number": "number",
+                     *         "validationCode": "validationCode",
+                     *         "value": "129.90",
+                     *         "deductions": "129.90",
+                     *         "effectiveDate": "2026-12-01",
+                     *         "observations": "observations",
+                     *         "estimatedTaxesDescription": "estimatedTaxesDescription",
+                     *         "externalReference": "order-1001",
+                     *         "taxes": {
+                     *           "nbsCode": "nbsCode",
+                     *           "taxSituationCode": "taxSituationCode",
+                     *           "taxClassificationCode": "taxClassificationCode",
+                     *           "operationIndicatorCode": "operationIndicatorCode",
+                     *           "retainIss": true,
+                     *           "iss": 1,
+                     *           "pisCofinsRetentionType": "pisCofinsRetentionType",
+                     *           "pisCofinsTaxStatus": "pisCofinsTaxStatus",
+                     *           "operationPis": 1,
+                     *           "operationCofins": 1,
+                     *           "pis": 1,
+                     *           "cofins": 1,
+                     *           "csll": 1,
+                     *           "inss": 1,
+                     *           "ir": 1
+                     *         },
+                     *         "municipalServiceId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "municipalServiceCode": "municipalServiceCode",
+                     *         "municipalServiceName": "municipalServiceName"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -37274,7 +41427,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInvoiceGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -37398,14 +41554,51 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "invoice",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "SCHEDULED",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "type": "type",
+                     *         "statusDescription": "statusDescription",
+                     *         "serviceDescription": "serviceDescription",
+                     *         "pdfUrl": "pdfUrl",
+                     *         "xmlUrl": "xmlUrl",
+                     *         "rpsSerie": "rpsSerie",
+                     *         "rpsNumber": "rpsNumber",
+                     *         "number": "number",
+                     *         "validationCode": "validationCode",
+                     *         "value": "129.90",
+                     *         "deductions": "129.90",
+                     *         "effectiveDate": "2026-12-01",
+                     *         "observations": "observations",
+                     *         "estimatedTaxesDescription": "estimatedTaxesDescription",
+                     *         "externalReference": "order-1001",
+                     *         "taxes": {
+                     *           "nbsCode": "nbsCode",
+                     *           "taxSituationCode": "taxSituationCode",
+                     *           "taxClassificationCode": "taxClassificationCode",
+                     *           "operationIndicatorCode": "operationIndicatorCode",
+                     *           "retainIss": true,
+                     *           "iss": 1,
+                     *           "pisCofinsRetentionType": "pisCofinsRetentionType",
+                     *           "pisCofinsTaxStatus": "pisCofinsTaxStatus",
+                     *           "operationPis": 1,
+                     *           "operationCofins": 1,
+                     *           "pis": 1,
+                     *           "cofins": 1,
+                     *           "csll": 1,
+                     *           "inss": 1,
+                     *           "ir": 1
+                     *         },
+                     *         "municipalServiceId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "municipalServiceCode": "municipalServiceCode",
+                     *         "municipalServiceName": "municipalServiceName"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -37413,7 +41606,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInvoiceGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -37530,14 +41726,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "authenticationType": "authenticationType",
+                     *         "supportsCancellation": true,
+                     *         "usesSpecialTaxRegimes": true,
+                     *         "usesServiceListItem": true,
+                     *         "specialTaxRegimesList": [
+                     *           {
+                     *             "label": "label",
+                     *             "value": "129.90"
+                     *           }
+                     *         ],
+                     *         "municipalInscriptionHelp": "municipalInscriptionHelp",
+                     *         "specialTaxRegimeHelp": "specialTaxRegimeHelp",
+                     *         "serviceListItemHelp": "serviceListItemHelp",
+                     *         "digitalCertificatedHelp": "digitalCertificatedHelp",
+                     *         "accessTokenHelp": "accessTokenHelp",
+                     *         "municipalServiceCodeHelp": "municipalServiceCodeHelp"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -37545,7 +41753,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamFiscalInfoMunicipalOptionsGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -37644,14 +41855,25 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "simplesNacional": true,
+                     *         "rpsSerie": "rpsSerie",
+                     *         "rpsNumber": 1,
+                     *         "loteNumber": 1,
+                     *         "username": "username",
+                     *         "passwordSent": true,
+                     *         "accessTokenSent": true,
+                     *         "certificateSent": true,
+                     *         "specialTaxRegime": "specialTaxRegime",
+                     *         "email": "maria@example.com",
+                     *         "serviceListItem": "serviceListItem",
+                     *         "cnae": "cnae",
+                     *         "culturalProjectsPromoter": true,
+                     *         "municipalInscription": "municipalInscription",
+                     *         "stateInscription": "stateInscription"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -37659,7 +41881,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamFiscalInfoGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -37763,14 +41988,25 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "simplesNacional": true,
+                     *         "rpsSerie": "rpsSerie",
+                     *         "rpsNumber": 1,
+                     *         "loteNumber": 1,
+                     *         "username": "username",
+                     *         "passwordSent": true,
+                     *         "accessTokenSent": true,
+                     *         "certificateSent": true,
+                     *         "specialTaxRegime": "specialTaxRegime",
+                     *         "email": "maria@example.com",
+                     *         "serviceListItem": "serviceListItem",
+                     *         "cnae": "cnae",
+                     *         "culturalProjectsPromoter": true,
+                     *         "municipalInscription": "municipalInscription",
+                     *         "stateInscription": "stateInscription"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -37778,7 +42014,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamFiscalInfoGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -37895,22 +42134,32 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "description": "Pedido 1001",
+                     *           "issTax": 1
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamFiscalInfoMunicipalService"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -38009,22 +42258,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "code": "code",
+                     *           "description": "Pedido 1001"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamFiscalInfoCode"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -38128,14 +42386,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "useNationalPortal": true
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -38143,7 +42398,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamFiscalInfoUpdateUseNationalPortalResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -38260,22 +42518,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "code": "code",
+                     *           "description": "Pedido 1001"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamFiscalInfoCode"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -38374,22 +42641,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "code": "code",
+                     *           "description": "Pedido 1001"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamFiscalInfoCode"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -38488,22 +42764,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "code": "code",
+                     *           "description": "Pedido 1001"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamFiscalInfoCode"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -38602,22 +42887,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "code": "code",
+                     *           "description": "Pedido 1001"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamFiscalInfoCode"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -38716,22 +43010,37 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "key": "key",
+                     *           "type": "CPF",
+                     *           "status": "WAITING_ACTIVATION",
+                     *           "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *           "canBeDeleted": true,
+                     *           "cannotBeDeletedReason": "cannotBeDeletedReason",
+                     *           "qrCode": {}
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixAddressKeyGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -38835,14 +43144,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "key": "key",
+                     *         "type": "CPF",
+                     *         "status": "WAITING_ACTIVATION",
+                     *         "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *         "canBeDeleted": true,
+                     *         "cannotBeDeletedReason": "cannotBeDeletedReason",
+                     *         "qrCode": {
+                     *           "encodedImage": "encodedImage",
+                     *           "payload": "payload"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -38850,7 +43166,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixAddressKeyGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -38969,14 +43288,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "key": "key",
+                     *         "type": "CPF",
+                     *         "status": "WAITING_ACTIVATION",
+                     *         "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *         "canBeDeleted": true,
+                     *         "cannotBeDeletedReason": "cannotBeDeletedReason",
+                     *         "qrCode": {
+                     *           "encodedImage": "encodedImage",
+                     *           "payload": "payload"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -38984,7 +43310,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixAddressKeyGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -39085,14 +43414,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "key": "key",
+                     *         "type": "CPF",
+                     *         "status": "WAITING_ACTIVATION",
+                     *         "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *         "canBeDeleted": true,
+                     *         "cannotBeDeletedReason": "cannotBeDeletedReason",
+                     *         "qrCode": {
+                     *           "encodedImage": "encodedImage",
+                     *           "payload": "payload"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -39100,7 +43436,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixAddressKeyGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -39204,14 +43543,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "encodedImage": "encodedImage",
+                     *         "payload": "payload",
+                     *         "allowsMultiplePayments": true,
+                     *         "expirationDate": "2026-11-21T20:38:35.123Z",
+                     *         "externalReference": "order-1001",
+                     *         "description": "Pedido 1001",
+                     *         "value": "129.90"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -39219,7 +43562,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixQrCodeSaveResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -39338,14 +43684,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "deleted": true,
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -39353,7 +43697,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixQrCodeDeleteResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -39452,14 +43799,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "availableTokens": 1
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -39467,7 +43811,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixTokenBucketGetAddressKeyResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -39566,14 +43913,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "key": "key",
+                     *         "type": "CPF",
+                     *         "ownerName": "ownerName",
+                     *         "cpfCnpj": "52998224725",
+                     *         "bank": {
+                     *           "ispb": "ispb",
+                     *           "code": "code",
+                     *           "name": "Maria Silva"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -39581,7 +43933,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixAddressKeyExternalGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -39685,14 +44040,30 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "endToEndIdentifier": "endToEndIdentifier",
+                     *         "finality": "finality",
+                     *         "value": "129.90",
+                     *         "changeValue": "129.90",
+                     *         "refundedValue": "129.90",
+                     *         "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *         "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *         "scheduledDate": "2026-12-01",
+                     *         "status": "AWAITING_BALANCE_VALIDATION",
+                     *         "type": "DEBIT",
+                     *         "originType": "originType",
+                     *         "conciliationIdentifier": "conciliationIdentifier",
+                     *         "description": "Pedido 1001",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "refusalReason": "refusalReason",
+                     *         "canBeCanceled": true,
+                     *         "canBeRefunded": true,
+                     *         "externalReference": "order-1001",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -39700,7 +44071,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixTransactionGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -39822,14 +44196,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "payload": "payload",
+                     *         "type": "type",
+                     *         "transactionOriginType": "transactionOriginType",
+                     *         "pixKey": "pixKey",
+                     *         "conciliationIdentifier": "conciliationIdentifier",
+                     *         "endToEndIdentifier": "endToEndIdentifier",
+                     *         "dueDate": "2026-12-01",
+                     *         "expirationDate": "2026-11-21T20:38:35.123Z",
+                     *         "value": "129.90",
+                     *         "totalValue": "129.90",
+                     *         "canBePaid": true,
+                     *         "receiver": {
+                     *           "ispb": "ispb",
+                     *           "name": "Maria Silva",
+                     *           "cpfCnpj": "52998224725"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -39837,7 +44223,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixQrCodeDecodeResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -39956,14 +44345,30 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "endToEndIdentifier": "endToEndIdentifier",
+                     *         "finality": "finality",
+                     *         "value": "129.90",
+                     *         "changeValue": "129.90",
+                     *         "refundedValue": "129.90",
+                     *         "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *         "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *         "scheduledDate": "2026-12-01",
+                     *         "status": "AWAITING_BALANCE_VALIDATION",
+                     *         "type": "DEBIT",
+                     *         "originType": "originType",
+                     *         "conciliationIdentifier": "conciliationIdentifier",
+                     *         "description": "Pedido 1001",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "refusalReason": "refusalReason",
+                     *         "canBeCanceled": true,
+                     *         "canBeRefunded": true,
+                     *         "externalReference": "order-1001",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -39971,7 +44376,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixTransactionGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -40070,22 +44478,49 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "endToEndIdentifier": "endToEndIdentifier",
+                     *           "finality": "finality",
+                     *           "value": "129.90",
+                     *           "changeValue": "129.90",
+                     *           "refundedValue": "129.90",
+                     *           "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *           "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *           "scheduledDate": "2026-12-01",
+                     *           "status": "AWAITING_BALANCE_VALIDATION",
+                     *           "type": "DEBIT",
+                     *           "originType": "originType",
+                     *           "conciliationIdentifier": "conciliationIdentifier",
+                     *           "description": "Pedido 1001",
+                     *           "transactionReceiptUrl": "transactionReceiptUrl",
+                     *           "refusalReason": "refusalReason",
+                     *           "canBeCanceled": true,
+                     *           "canBeRefunded": true,
+                     *           "externalReference": "order-1001",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixTransactionGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -40191,14 +44626,30 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "endToEndIdentifier": "endToEndIdentifier",
+                     *         "finality": "finality",
+                     *         "value": "129.90",
+                     *         "changeValue": "129.90",
+                     *         "refundedValue": "129.90",
+                     *         "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *         "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *         "scheduledDate": "2026-12-01",
+                     *         "status": "AWAITING_BALANCE_VALIDATION",
+                     *         "type": "DEBIT",
+                     *         "originType": "originType",
+                     *         "conciliationIdentifier": "conciliationIdentifier",
+                     *         "description": "Pedido 1001",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "refusalReason": "refusalReason",
+                     *         "canBeCanceled": true,
+                     *         "canBeRefunded": true,
+                     *         "externalReference": "order-1001",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -40206,7 +44657,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixTransactionGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -40323,22 +44777,41 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "frequency": "frequency",
+                     *           "contractId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "startDate": "2026-12-01",
+                     *           "finishDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "description": "Pedido 1001",
+                     *           "status": "CREATED",
+                     *           "customerId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "originType": "originType",
+                     *           "payload": "payload",
+                     *           "encodedImage": "encodedImage"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixReceiverAutomaticRecurringAuthorizationGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -40442,14 +44915,22 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "frequency": "frequency",
+                     *         "contractId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "startDate": "2026-12-01",
+                     *         "finishDate": "2026-12-01",
+                     *         "value": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "status": "CREATED",
+                     *         "customerId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "originType": "originType",
+                     *         "payload": "payload",
+                     *         "encodedImage": "encodedImage"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -40457,7 +44938,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixReceiverAutomaticRecurringAuthorizationGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -40576,14 +45060,22 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "frequency": "frequency",
+                     *         "contractId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "startDate": "2026-12-01",
+                     *         "finishDate": "2026-12-01",
+                     *         "value": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "status": "CREATED",
+                     *         "customerId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "originType": "originType",
+                     *         "payload": "payload",
+                     *         "encodedImage": "encodedImage"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -40591,7 +45083,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixReceiverAutomaticRecurringAuthorizationGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -40692,14 +45187,22 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "frequency": "frequency",
+                     *         "contractId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "startDate": "2026-12-01",
+                     *         "finishDate": "2026-12-01",
+                     *         "value": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "status": "CREATED",
+                     *         "customerId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "originType": "originType",
+                     *         "payload": "payload",
+                     *         "encodedImage": "encodedImage"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -40707,7 +45210,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixReceiverAutomaticRecurringAuthorizationGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -40808,14 +45314,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "authorizationId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "customerId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "paymentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "endToEndIdentifier": "endToEndIdentifier",
+                     *         "status": "AWAITING_REQUEST",
+                     *         "dueDate": "2026-12-01",
+                     *         "value": "129.90"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -40823,7 +45333,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixAutomaticRecurringPaymentInstructionGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -40922,22 +45435,37 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "authorizationId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "paymentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "endToEndIdentifier": "endToEndIdentifier",
+                     *           "status": "AWAITING_REQUEST",
+                     *           "dueDate": "2026-12-01",
+                     *           "value": "129.90"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixAutomaticRecurringPaymentInstructionGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -41043,14 +45571,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "authorizationId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "customerId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "paymentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "endToEndIdentifier": "endToEndIdentifier",
+                     *         "status": "AWAITING_REQUEST",
+                     *         "dueDate": "2026-12-01",
+                     *         "value": "129.90"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -41058,7 +45590,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixAutomaticRecurringPaymentInstructionGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -41175,22 +45710,40 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "status": "AWAITING_CRITICAL_ACTION_AUTHORIZATION",
+                     *           "origin": "origin",
+                     *           "value": "129.90",
+                     *           "frequency": "frequency",
+                     *           "quantity": 1,
+                     *           "startDate": "2026-12-01",
+                     *           "finishDate": "2026-12-01",
+                     *           "canBeCancelled": true,
+                     *           "targetInfo": {},
+                     *           "externalReference": "order-1001"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixRecurringTransactionGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -41291,14 +45844,25 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "AWAITING_CRITICAL_ACTION_AUTHORIZATION",
+                     *         "origin": "origin",
+                     *         "value": "129.90",
+                     *         "frequency": "frequency",
+                     *         "quantity": 1,
+                     *         "startDate": "2026-12-01",
+                     *         "finishDate": "2026-12-01",
+                     *         "canBeCancelled": true,
+                     *         "targetInfo": {
+                     *           "name": "Maria Silva",
+                     *           "cpfCnpj": "52998224725",
+                     *           "pixAddressKey": "pixAddressKey"
+                     *         },
+                     *         "externalReference": "order-1001"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -41306,7 +45870,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixRecurringTransactionGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -41412,14 +45979,25 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "AWAITING_CRITICAL_ACTION_AUTHORIZATION",
+                     *         "origin": "origin",
+                     *         "value": "129.90",
+                     *         "frequency": "frequency",
+                     *         "quantity": 1,
+                     *         "startDate": "2026-12-01",
+                     *         "finishDate": "2026-12-01",
+                     *         "canBeCancelled": true,
+                     *         "targetInfo": {
+                     *           "name": "Maria Silva",
+                     *           "cpfCnpj": "52998224725",
+                     *           "pixAddressKey": "pixAddressKey"
+                     *         },
+                     *         "externalReference": "order-1001"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -41427,7 +46005,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixRecurringTransactionGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -41546,22 +46127,37 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "status": "AWAITING_CRITICAL_ACTION_AUTHORIZATION",
+                     *           "scheduledDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "recurrenceNumber": 1,
+                     *           "quantity": 1,
+                     *           "canBeCancelled": true,
+                     *           "refusalReason": "refusalReason"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixRecurringTransactionGetItemResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -41667,14 +46263,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "AWAITING_CRITICAL_ACTION_AUTHORIZATION",
+                     *         "scheduledDate": "2026-12-01",
+                     *         "value": "129.90",
+                     *         "recurrenceNumber": 1,
+                     *         "quantity": 1,
+                     *         "canBeCancelled": true,
+                     *         "refusalReason": "refusalReason"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -41682,7 +46282,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixRecurringTransactionGetItemResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -41799,22 +46402,48 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "transfer",
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "type": "PIX",
+                     *           "dateCreated": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "netValue": "129.90",
+                     *           "status": "PENDING",
+                     *           "transferFee": "129.90",
+                     *           "effectiveDate": "2026-12-01",
+                     *           "scheduleDate": "2026-12-01",
+                     *           "endToEndIdentifier": "endToEndIdentifier",
+                     *           "authorized": true,
+                     *           "failReason": "failReason",
+                     *           "externalReference": "order-1001",
+                     *           "transactionReceiptUrl": "transactionReceiptUrl",
+                     *           "operationType": "PIX",
+                     *           "description": "Pedido 1001",
+                     *           "recurring": "recurring",
+                     *           "bankAccount": {}
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamTransferGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -41918,14 +46547,38 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "transfer",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "type": "PIX",
+                     *         "dateCreated": "2026-12-01",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "status": "PENDING",
+                     *         "transferFee": "129.90",
+                     *         "effectiveDate": "2026-12-01",
+                     *         "scheduleDate": "2026-12-01",
+                     *         "endToEndIdentifier": "endToEndIdentifier",
+                     *         "authorized": true,
+                     *         "failReason": "failReason",
+                     *         "externalReference": "order-1001",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "operationType": "PIX",
+                     *         "description": "Pedido 1001",
+                     *         "recurring": "recurring",
+                     *         "bankAccount": {
+                     *           "accountName": "accountName",
+                     *           "ownerName": "ownerName",
+                     *           "cpfCnpj": "52998224725",
+                     *           "agency": "agency",
+                     *           "agencyDigit": "agencyDigit",
+                     *           "account": "account",
+                     *           "accountDigit": "accountDigit",
+                     *           "pixAddressKey": "pixAddressKey"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -41933,7 +46586,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamTransferGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -42055,14 +46711,36 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "transfer",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "type": "PIX",
+                     *         "dateCreated": "2026-12-01",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "status": "PENDING",
+                     *         "transferFee": "129.90",
+                     *         "effectiveDate": "2026-12-01",
+                     *         "scheduleDate": "2026-12-01",
+                     *         "endToEndIdentifier": "endToEndIdentifier",
+                     *         "authorized": true,
+                     *         "failReason": "failReason",
+                     *         "externalReference": "order-1001",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "operationType": "PIX",
+                     *         "description": "Pedido 1001",
+                     *         "recurring": "recurring",
+                     *         "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "account": {
+                     *           "name": "Maria Silva",
+                     *           "cpfCnpj": "52998224725",
+                     *           "agency": "agency",
+                     *           "account": "account",
+                     *           "accountDigit": "accountDigit"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -42070,7 +46748,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamTransferSaveInternalTransferResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -42189,14 +46870,38 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "transfer",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "type": "PIX",
+                     *         "dateCreated": "2026-12-01",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "status": "PENDING",
+                     *         "transferFee": "129.90",
+                     *         "effectiveDate": "2026-12-01",
+                     *         "scheduleDate": "2026-12-01",
+                     *         "endToEndIdentifier": "endToEndIdentifier",
+                     *         "authorized": true,
+                     *         "failReason": "failReason",
+                     *         "externalReference": "order-1001",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "operationType": "PIX",
+                     *         "description": "Pedido 1001",
+                     *         "recurring": "recurring",
+                     *         "bankAccount": {
+                     *           "accountName": "accountName",
+                     *           "ownerName": "ownerName",
+                     *           "cpfCnpj": "52998224725",
+                     *           "agency": "agency",
+                     *           "agencyDigit": "agencyDigit",
+                     *           "account": "account",
+                     *           "accountDigit": "accountDigit",
+                     *           "pixAddressKey": "pixAddressKey"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -42204,7 +46909,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamTransferGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -42305,14 +47013,38 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "transfer",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "type": "PIX",
+                     *         "dateCreated": "2026-12-01",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "status": "PENDING",
+                     *         "transferFee": "129.90",
+                     *         "effectiveDate": "2026-12-01",
+                     *         "scheduleDate": "2026-12-01",
+                     *         "endToEndIdentifier": "endToEndIdentifier",
+                     *         "authorized": true,
+                     *         "failReason": "failReason",
+                     *         "externalReference": "order-1001",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "operationType": "PIX",
+                     *         "description": "Pedido 1001",
+                     *         "recurring": "recurring",
+                     *         "bankAccount": {
+                     *           "accountName": "accountName",
+                     *           "ownerName": "ownerName",
+                     *           "cpfCnpj": "52998224725",
+                     *           "agency": "agency",
+                     *           "agencyDigit": "agencyDigit",
+                     *           "account": "account",
+                     *           "accountDigit": "accountDigit",
+                     *           "pixAddressKey": "pixAddressKey"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -42320,7 +47052,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamTransferGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -42419,22 +47154,46 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "status": "PENDING",
+                     *           "value": "129.90",
+                     *           "discount": "129.90",
+                     *           "interest": "129.90",
+                     *           "fine": "129.90",
+                     *           "identificationField": "identificationField",
+                     *           "dueDate": "2026-12-01",
+                     *           "scheduleDate": "2026-12-01",
+                     *           "paymentDate": "2026-12-01",
+                     *           "fee": "129.90",
+                     *           "description": "Pedido 1001",
+                     *           "companyName": "companyName",
+                     *           "transactionReceiptUrl": "transactionReceiptUrl",
+                     *           "canBeCancelled": true,
+                     *           "failReasons": "failReasons",
+                     *           "externalReference": "order-1001"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamBillGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -42538,14 +47297,27 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "value": "129.90",
+                     *         "discount": "129.90",
+                     *         "interest": "129.90",
+                     *         "fine": "129.90",
+                     *         "identificationField": "identificationField",
+                     *         "dueDate": "2026-12-01",
+                     *         "scheduleDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "fee": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "companyName": "companyName",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "canBeCancelled": true,
+                     *         "failReasons": "failReasons",
+                     *         "externalReference": "order-1001"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -42553,7 +47325,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamBillGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -42675,14 +47450,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "minimumScheduleDate": "2026-12-01",
+                     *         "fee": "129.90",
+                     *         "bankSlipInfo": {
+                     *           "identificationField": "identificationField",
+                     *           "value": "129.90",
+                     *           "dueDate": "2026-12-01",
+                     *           "companyName": "companyName",
+                     *           "bank": "bank",
+                     *           "beneficiaryName": "beneficiaryName",
+                     *           "beneficiaryCpfCnpj": "beneficiaryCpfCnpj",
+                     *           "allowChangeValue": true,
+                     *           "minValue": "129.90",
+                     *           "maxValue": "129.90",
+                     *           "discountValue": "129.90",
+                     *           "interestValue": "129.90",
+                     *           "fineValue": "129.90",
+                     *           "originalValue": "129.90",
+                     *           "totalDiscountValue": "129.90",
+                     *           "totalAdditionalValue": "129.90",
+                     *           "isOverdue": true
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -42690,7 +47482,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamBillSimulateResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -42809,14 +47604,27 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "value": "129.90",
+                     *         "discount": "129.90",
+                     *         "interest": "129.90",
+                     *         "fine": "129.90",
+                     *         "identificationField": "identificationField",
+                     *         "dueDate": "2026-12-01",
+                     *         "scheduleDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "fee": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "companyName": "companyName",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "canBeCancelled": true,
+                     *         "failReasons": "failReasons",
+                     *         "externalReference": "order-1001"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -42824,7 +47632,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamBillGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -42930,14 +47741,27 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "value": "129.90",
+                     *         "discount": "129.90",
+                     *         "interest": "129.90",
+                     *         "fine": "129.90",
+                     *         "identificationField": "identificationField",
+                     *         "dueDate": "2026-12-01",
+                     *         "scheduleDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "fee": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "companyName": "companyName",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "canBeCancelled": true,
+                     *         "failReasons": "failReasons",
+                     *         "externalReference": "order-1001"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -42945,7 +47769,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamBillGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -43062,22 +47889,35 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "value": "129.90",
+                     *           "phoneNumber": "phoneNumber",
+                     *           "status": "PENDING",
+                     *           "canBeCancelled": true,
+                     *           "operatorName": "operatorName"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamMobilePhoneRechargeGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -43181,14 +48021,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "phoneNumber": "phoneNumber",
+                     *         "status": "PENDING",
+                     *         "canBeCancelled": true,
+                     *         "operatorName": "operatorName"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -43196,7 +48038,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamMobilePhoneRechargeGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -43315,14 +48160,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "phoneNumber": "phoneNumber",
+                     *         "status": "PENDING",
+                     *         "canBeCancelled": true,
+                     *         "operatorName": "operatorName"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -43330,7 +48177,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamMobilePhoneRechargeGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -43436,14 +48286,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "phoneNumber": "phoneNumber",
+                     *         "status": "PENDING",
+                     *         "canBeCancelled": true,
+                     *         "operatorName": "operatorName"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -43451,7 +48303,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamMobilePhoneRechargeGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -43570,14 +48425,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "name": "Maria Silva",
+                     *         "values": [
+                     *           {
+                     *             "name": "Maria Silva",
+                     *             "minValue": "129.90",
+                     *             "maxValue": "129.90"
+                     *           }
+                     *         ]
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -43585,7 +48444,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamMobilePhoneRechargeFindProviderResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -43684,22 +48546,44 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "financialTransaction",
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "value": "129.90",
+                     *           "balance": "129.90",
+                     *           "type": "PAYMENT_RECEIVED",
+                     *           "date": "2026-12-01",
+                     *           "description": "Pedido 1001",
+                     *           "paymentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "splitId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "transferId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "anticipationId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "billId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "invoiceId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "paymentDunningId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "creditBureauReportId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamFinancialTransactionGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -43798,14 +48682,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "balance": "129.90"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -43813,7 +48694,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamFinanceBalanceResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -43912,14 +48796,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "quantity": 1,
+                     *         "value": "129.90",
+                     *         "netValue": "129.90"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -43927,7 +48810,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamFinanceGetPaymentStatisticsResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -44026,14 +48912,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "income": "129.90",
+                     *         "value": "129.90"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -44041,7 +48925,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamFinanceGetSplitStatisticsResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -44140,14 +49027,45 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "status": "APPROVED",
+                     *         "personType": "FISICA",
+                     *         "cpfCnpj": "52998224725",
+                     *         "name": "Maria Silva",
+                     *         "birthDate": "2026-12-01",
+                     *         "companyName": "companyName",
+                     *         "companyType": "companyType",
+                     *         "incomeValue": "129.90",
+                     *         "email": "maria@example.com",
+                     *         "phone": "1132300606",
+                     *         "mobilePhone": "11987654321",
+                     *         "postalCode": "01310-100",
+                     *         "address": "Avenida Paulista",
+                     *         "addressNumber": "1000",
+                     *         "complement": "complement",
+                     *         "province": "Bela Vista",
+                     *         "city": {
+                     *           "object": "object",
+                     *           "id": 1,
+                     *           "ibgeCode": "ibgeCode",
+                     *           "name": "Maria Silva",
+                     *           "districtCode": "districtCode",
+                     *           "district": "district",
+                     *           "state": "SP"
+                     *         },
+                     *         "denialReason": "denialReason",
+                     *         "tradingName": "tradingName",
+                     *         "site": "site",
+                     *         "availableCompanyNames": [
+                     *           "availableCompanyNames"
+                     *         ],
+                     *         "commercialInfoExpiration": {
+                     *           "isExpired": true,
+                     *           "scheduledDate": "2026-11-21T20:38:35.123Z"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -44155,7 +49073,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAccountInfoGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -44259,14 +49180,45 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "status": "APPROVED",
+                     *         "personType": "FISICA",
+                     *         "cpfCnpj": "52998224725",
+                     *         "name": "Maria Silva",
+                     *         "birthDate": "2026-12-01",
+                     *         "companyName": "companyName",
+                     *         "companyType": "companyType",
+                     *         "incomeValue": "129.90",
+                     *         "email": "maria@example.com",
+                     *         "phone": "1132300606",
+                     *         "mobilePhone": "11987654321",
+                     *         "postalCode": "01310-100",
+                     *         "address": "Avenida Paulista",
+                     *         "addressNumber": "1000",
+                     *         "complement": "complement",
+                     *         "province": "Bela Vista",
+                     *         "city": {
+                     *           "object": "object",
+                     *           "id": 1,
+                     *           "ibgeCode": "ibgeCode",
+                     *           "name": "Maria Silva",
+                     *           "districtCode": "districtCode",
+                     *           "district": "district",
+                     *           "state": "SP"
+                     *         },
+                     *         "denialReason": "denialReason",
+                     *         "tradingName": "tradingName",
+                     *         "site": "site",
+                     *         "availableCompanyNames": [
+                     *           "availableCompanyNames"
+                     *         ],
+                     *         "commercialInfoExpiration": {
+                     *           "isExpired": true,
+                     *           "scheduledDate": "2026-11-21T20:38:35.123Z"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -44274,7 +49226,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAccountInfoGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -44391,14 +49346,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "logoBackgroundColor": "logoBackgroundColor",
+                     *         "infoBackgroundColor": "infoBackgroundColor",
+                     *         "fontColor": "fontColor",
+                     *         "enabled": true,
+                     *         "logoUrl": "logoUrl",
+                     *         "observations": "observations",
+                     *         "status": "status"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -44406,7 +49364,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentCheckoutConfigGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -44510,14 +49471,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "logoBackgroundColor": "logoBackgroundColor",
+                     *         "infoBackgroundColor": "infoBackgroundColor",
+                     *         "fontColor": "fontColor",
+                     *         "enabled": true,
+                     *         "logoUrl": "logoUrl",
+                     *         "observations": "observations",
+                     *         "status": "status"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -44525,7 +49489,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentCheckoutConfigGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -44642,14 +49609,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "agency": "agency",
+                     *         "account": "account",
+                     *         "accountDigit": "accountDigit"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -44657,7 +49623,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamMyAccountGetAccountNumberResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -44756,14 +49725,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "payment": {
+                     *           "bankSlip": {},
+                     *           "creditCard": {},
+                     *           "pix": {}
+                     *         },
+                     *         "transfer": {
+                     *           "monthlyTransfersWithoutFee": 1,
+                     *           "ted": {},
+                     *           "pix": {}
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -44771,7 +49746,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamMyAccountGetAccountFeesResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -44870,14 +49848,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "commercialInfo": "APPROVED",
+                     *         "bankAccountInfo": "APPROVED",
+                     *         "documentation": "APPROVED",
+                     *         "general": "APPROVED"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -44885,7 +49864,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamMyAccountGetStatusResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -44984,22 +49966,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "wallet",
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamWallet"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -45098,14 +50089,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "observations": "observations"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -45113,7 +50101,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamMyAccountDisableAccountResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -45212,22 +50203,42 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "webhook",
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "name": "Maria Silva",
+                     *           "url": "https://merchant.example.com/webhooks/ponte",
+                     *           "email": "maria@example.com",
+                     *           "enabled": true,
+                     *           "interrupted": true,
+                     *           "apiVersion": 1,
+                     *           "authToken": "authToken",
+                     *           "sendType": "SEQUENTIALLY",
+                     *           "events": [
+                     *             "events"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamWebhookConfigGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -45331,14 +50342,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "webhook",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "name": "Maria Silva",
+                     *         "url": "https://merchant.example.com/webhooks/ponte",
+                     *         "email": "maria@example.com",
+                     *         "enabled": true,
+                     *         "interrupted": true,
+                     *         "apiVersion": 1,
+                     *         "authToken": "authToken",
+                     *         "sendType": "SEQUENTIALLY",
+                     *         "events": [
+                     *           "events"
+                     *         ]
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -45346,7 +50366,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamWebhookConfigGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -45465,14 +50488,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "webhook",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "name": "Maria Silva",
+                     *         "url": "https://merchant.example.com/webhooks/ponte",
+                     *         "email": "maria@example.com",
+                     *         "enabled": true,
+                     *         "interrupted": true,
+                     *         "apiVersion": 1,
+                     *         "authToken": "authToken",
+                     *         "sendType": "SEQUENTIALLY",
+                     *         "events": [
+                     *           "events"
+                     *         ]
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -45480,7 +50512,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamWebhookConfigGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -45586,14 +50621,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "webhook",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "name": "Maria Silva",
+                     *         "url": "https://merchant.example.com/webhooks/ponte",
+                     *         "email": "maria@example.com",
+                     *         "enabled": true,
+                     *         "interrupted": true,
+                     *         "apiVersion": 1,
+                     *         "authToken": "authToken",
+                     *         "sendType": "SEQUENTIALLY",
+                     *         "events": [
+                     *           "events"
+                     *         ]
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -45601,7 +50645,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamWebhookConfigGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -45720,14 +50767,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "deleted": true,
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -45735,7 +50780,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamWebhookConfigDeleteResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -45841,14 +50889,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": "data",
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -45856,7 +50899,11 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        /** @description The upstream answered no body. */
+                        data: string;
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -45973,22 +51020,53 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "account",
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "name": "Maria Silva",
+                     *           "email": "maria@example.com",
+                     *           "loginEmail": "loginEmail",
+                     *           "phone": "1132300606",
+                     *           "mobilePhone": "11987654321",
+                     *           "address": "Avenida Paulista",
+                     *           "addressNumber": "1000",
+                     *           "complement": "complement",
+                     *           "province": "Bela Vista",
+                     *           "postalCode": "01310-100",
+                     *           "cpfCnpj": "52998224725",
+                     *           "birthDate": "2026-12-01",
+                     *           "personType": "FISICA",
+                     *           "companyType": "companyType",
+                     *           "city": 1,
+                     *           "state": "SP",
+                     *           "country": "country",
+                     *           "tradingName": "tradingName",
+                     *           "site": "site",
+                     *           "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "accountNumber": {},
+                     *           "incomeValue": "129.90"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAccountGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -46092,14 +51170,39 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "account",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "name": "Maria Silva",
+                     *         "email": "maria@example.com",
+                     *         "loginEmail": "loginEmail",
+                     *         "phone": "1132300606",
+                     *         "mobilePhone": "11987654321",
+                     *         "address": "Avenida Paulista",
+                     *         "addressNumber": "1000",
+                     *         "complement": "complement",
+                     *         "province": "Bela Vista",
+                     *         "postalCode": "01310-100",
+                     *         "cpfCnpj": "52998224725",
+                     *         "birthDate": "2026-12-01",
+                     *         "personType": "FISICA",
+                     *         "companyType": "companyType",
+                     *         "city": 1,
+                     *         "state": "SP",
+                     *         "country": "country",
+                     *         "tradingName": "tradingName",
+                     *         "site": "site",
+                     *         "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "accountNumber": {
+                     *           "agency": "agency",
+                     *           "account": "account",
+                     *           "accountDigit": "accountDigit"
+                     *         },
+                     *         "incomeValue": "129.90",
+                     *         "apiKey": "apiKey"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -46107,7 +51210,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAccountSaveResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -46231,14 +51337,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": "data",
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -46246,7 +51347,11 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        /** @description The upstream answered no body. */
+                        data: string;
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -46365,14 +51470,38 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "account",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "name": "Maria Silva",
+                     *         "email": "maria@example.com",
+                     *         "loginEmail": "loginEmail",
+                     *         "phone": "1132300606",
+                     *         "mobilePhone": "11987654321",
+                     *         "address": "Avenida Paulista",
+                     *         "addressNumber": "1000",
+                     *         "complement": "complement",
+                     *         "province": "Bela Vista",
+                     *         "postalCode": "01310-100",
+                     *         "cpfCnpj": "52998224725",
+                     *         "birthDate": "2026-12-01",
+                     *         "personType": "FISICA",
+                     *         "companyType": "companyType",
+                     *         "city": 1,
+                     *         "state": "SP",
+                     *         "country": "country",
+                     *         "tradingName": "tradingName",
+                     *         "site": "site",
+                     *         "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "accountNumber": {
+                     *           "agency": "agency",
+                     *           "account": "account",
+                     *           "accountDigit": "accountDigit"
+                     *         },
+                     *         "incomeValue": "129.90"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -46380,7 +51509,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAccountGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -46481,14 +51613,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "observations": "observations"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -46496,7 +51625,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAccountDeleteResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -46597,22 +51729,34 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "name": "Maria Silva",
+                     *           "enabled": true,
+                     *           "expirationDate": "2026-11-21T20:38:35.123Z",
+                     *           "dateCreated": "2026-11-21T20:38:35.123Z"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamCustomerApiAccessTokenBaseResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -46718,14 +51862,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "name": "Maria Silva",
+                     *         "enabled": true,
+                     *         "expirationDate": "2026-11-21T20:38:35.123Z",
+                     *         "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *         "apiKey": "apiKey"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -46733,7 +51879,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamCustomerApiAccessTokenSaveResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -46858,14 +52007,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "name": "Maria Silva",
+                     *         "enabled": true,
+                     *         "expirationDate": "2026-11-21T20:38:35.123Z",
+                     *         "dateCreated": "2026-11-21T20:38:35.123Z"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -46873,7 +52023,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamCustomerApiAccessTokenBaseResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -46993,14 +52146,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": "data",
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -47008,7 +52156,11 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        /** @description The upstream answered no body. */
+                        data: string;
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -47112,14 +52264,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "commercialInfo": "APPROVED",
+                     *         "bankAccountInfo": "APPROVED",
+                     *         "documentation": "APPROVED",
+                     *         "general": "APPROVED"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -47127,7 +52280,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamMyAccountGetStatusResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -47251,14 +52407,102 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "paymentLink": "paymentLink",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "originalValue": "129.90",
+                     *         "interestValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "canBePaidAfterDueDate": true,
+                     *         "pixTransaction": "pixTransaction",
+                     *         "pixQrCodeId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "originalDueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "invoiceNumber": "invoiceNumber",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "anticipated": true,
+                     *         "anticipable": true,
+                     *         "creditDate": "2026-12-01",
+                     *         "estimatedCreditDate": "2026-12-01",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "discount": {
+                     *           "value": 1,
+                     *           "dueDateLimitDays": 1
+                     *         },
+                     *         "fine": {
+                     *           "value": 1
+                     *         },
+                     *         "interest": {
+                     *           "value": 1
+                     *         },
+                     *         "split": [
+                     *           {
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "fixedValue": "129.90",
+                     *             "percentualValue": 1,
+                     *             "totalValue": "129.90",
+                     *             "cancellationReason": "cancellationReason",
+                     *             "externalReference": "order-1001",
+                     *             "description": "Pedido 1001"
+                     *           }
+                     *         ],
+                     *         "postalService": true,
+                     *         "daysAfterDueDateToRegistrationCancellation": 1,
+                     *         "chargeback": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         },
+                     *         "escrow": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "expirationDate": "2026-12-01",
+                     *           "finishDate": "2026-12-01",
+                     *           "finishReason": "finishReason"
+                     *         },
+                     *         "refunds": [
+                     *           {
+                     *             "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *             "value": "129.90",
+                     *             "endToEndIdentifier": "endToEndIdentifier",
+                     *             "description": "Pedido 1001",
+                     *             "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *             "transactionReceiptUrl": "transactionReceiptUrl",
+                     *             "refundedSplits": []
+                     *           }
+                     *         ],
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -47266,7 +52510,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -47390,14 +52637,102 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "paymentLink": "paymentLink",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "originalValue": "129.90",
+                     *         "interestValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "canBePaidAfterDueDate": true,
+                     *         "pixTransaction": "pixTransaction",
+                     *         "pixQrCodeId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "originalDueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "invoiceNumber": "invoiceNumber",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "anticipated": true,
+                     *         "anticipable": true,
+                     *         "creditDate": "2026-12-01",
+                     *         "estimatedCreditDate": "2026-12-01",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "discount": {
+                     *           "value": 1,
+                     *           "dueDateLimitDays": 1
+                     *         },
+                     *         "fine": {
+                     *           "value": 1
+                     *         },
+                     *         "interest": {
+                     *           "value": 1
+                     *         },
+                     *         "split": [
+                     *           {
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "fixedValue": "129.90",
+                     *             "percentualValue": 1,
+                     *             "totalValue": "129.90",
+                     *             "cancellationReason": "cancellationReason",
+                     *             "externalReference": "order-1001",
+                     *             "description": "Pedido 1001"
+                     *           }
+                     *         ],
+                     *         "postalService": true,
+                     *         "daysAfterDueDateToRegistrationCancellation": 1,
+                     *         "chargeback": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         },
+                     *         "escrow": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "expirationDate": "2026-12-01",
+                     *           "finishDate": "2026-12-01",
+                     *           "finishReason": "finishReason"
+                     *         },
+                     *         "refunds": [
+                     *           {
+                     *             "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *             "value": "129.90",
+                     *             "endToEndIdentifier": "endToEndIdentifier",
+                     *             "description": "Pedido 1001",
+                     *             "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *             "transactionReceiptUrl": "transactionReceiptUrl",
+                     *             "refundedSplits": []
+                     *           }
+                     *         ],
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -47405,7 +52740,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -47524,22 +52862,34 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "value": "129.90",
+                     *           "status": "status",
+                     *           "dateCreated": "2026-12-01",
+                     *           "contractNumber": "contractNumber"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamReceivableRegistrationContractualEffect"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
