@@ -28,7 +28,7 @@ try {
     logLevel: "warning",
   });
   const { buildApp, openApiDocumentOf } = await import(pathToFileURL(bundle).href);
-  const schema = await renderSchema(openApiDocumentOf(await buildApp()));
+  const schema = await renderSchema(await openApiDocumentOf(await buildApp()));
   writeFileSync(SCHEMA_FILE, schema);
   console.log(`wrote ${SCHEMA_FILE.slice(ROOT.length + 1)} (${schema.length} characters)`);
 } finally {

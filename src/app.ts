@@ -34,17 +34,31 @@ export const OPENAPI_CONFIG = {
 /** How the app re-enters the API for a request it makes on a client's behalf (the Asaas dialect). */
 export type RootFetch = (req: Request, env: Env, ctx: ExecutionContext) => Response | Promise<Response>;
 
-/** The OpenAPI document the app serves: generated from its routes, then finished (src/http/document.ts). */
-export function openApiDocumentOf(app: OpenAPIHono<AppEnv>) {
-  return finishDocument(app.getOpenAPI31Document(OPENAPI_CONFIG), { ...PLATFORM_TAGS, ...compatGroupDescriptions() });
+/**
+ * The OpenAPI document the app serves: generated from its routes, each passthrough answer described
+ * from the upstream shapes (loaded here, on the first document: they are no part of start-up), then
+ * finished (src/http/document.ts).
+ */
+export async function openApiDocumentOf(app: OpenAPIHono<AppEnv>) {
+  const { describePassthroughAnswers } = await import("./compat/passthrough-answers");
+  const doc = describePassthroughAnswers(app.getOpenAPI31Document(OPENAPI_CONFIG));
+  return finishDocument(doc, { ...PLATFORM_TAGS, ...compatGroupDescriptions() });
 }
 
 /** Every group's routes and the API reference over them: the whole API. */
 export async function buildApp(root?: RootFetch) {
   const app = createApp(await Promise.all(ROUTE_GROUPS.map((group) => group.load())), root);
   let cachedDocument: ReturnType<typeof openApiDocumentOf> | undefined;
-  const openApiDocument = () => (cachedDocument ??= openApiDocumentOf(app));
-  app.get("/api/v1/openapi.json", (c) => c.json(openApiDocument()));
+  const openApiDocument = () => {
+    if (!cachedDocument) {
+      cachedDocument = openApiDocumentOf(app);
+      cachedDocument.catch(() => {
+        cachedDocument = undefined; // a failed build is retried by the next request
+      });
+    }
+    return cachedDocument;
+  };
+  app.get("/api/v1/openapi.json", async (c) => c.json(await openApiDocument()));
   app.get("/api/v1/docs", (c) => {
     c.header("Content-Security-Policy", DOCS_CSP);
     c.header("X-Content-Type-Options", "nosniff");

@@ -2,6 +2,9 @@
 // non-null, present fields of the right type (money a number, dates "YYYY-MM-DD", date-times "YYYY-MM-DD HH:mm:ss",
 // enums among their values, nested DTOs recursively), lists in the upstream envelope, deletes {deleted, id}.
 // Extra fields are allowed (the upstream adds fields over time). Returns the problems, empty when the value fits.
+// With `exact` (for answers Ponte shapes itself, the Asaas dialect's native objects): every field of the DTO is
+// present (null where there is no value), and a DTO transcribed whole from the spec has no field it lacks,
+// except the `allowed` ones ("Dto.field").
 import { UPSTREAM_ENUMS, type UpstreamField, type UpstreamOperationShape, upstreamDto } from "../../src/compat/upstream-shapes";
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -9,7 +12,11 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-function checkScalar(field: UpstreamField, value: unknown, at: string, problems: string[], depth: number): void {
+export interface CheckOptions {
+  exact?: { allowed: readonly string[] };
+}
+
+function checkScalar(field: UpstreamField, value: unknown, at: string, problems: string[], depth: number, options: CheckOptions): void {
   const bad = (want: string) => problems.push(`${at}: expected ${want}, got ${JSON.stringify(value)?.slice(0, 60)}`);
   switch (field.kind) {
     case "string":
@@ -37,16 +44,24 @@ function checkScalar(field: UpstreamField, value: unknown, at: string, problems:
       return;
     case "object":
       if (!isRecord(value)) bad(`object ${field.of}`);
-      else checkDto(field.of ?? "", value, at, problems, depth + 1);
+      else checkDto(field.of ?? "", value, at, problems, options, depth + 1);
       return;
     case "any":
       return;
   }
 }
 
-function checkDto(dtoName: string, value: Record<string, unknown>, at: string, problems: string[], depth = 0): void {
+function checkDto(dtoName: string, value: Record<string, unknown>, at: string, problems: string[], options: CheckOptions, depth = 0): void {
   if (depth > 6) return;
   const dto = upstreamDto(dtoName);
+  if (options.exact) {
+    const known = new Set(dto.fields.map((f) => f.name));
+    for (const field of dto.fields) if (!(field.name in value)) problems.push(`${at}.${field.name}: missing (null when there is no value)`);
+    if (dto.source === "spec")
+      for (const name of Object.keys(value))
+        if (!known.has(name) && !options.exact.allowed.includes(`${dtoName}.${name}`))
+          problems.push(`${at}.${name}: not a field of ${dtoName}`);
+  }
   for (const field of dto.fields) {
     const where = `${at}.${field.name}`;
     const v = value[field.name];
@@ -56,8 +71,8 @@ function checkDto(dtoName: string, value: Record<string, unknown>, at: string, p
     }
     if (field.array) {
       if (!Array.isArray(v)) problems.push(`${where}: expected an array`);
-      else for (const [i, item] of v.entries()) checkScalar(field, item, `${where}[${i}]`, problems, depth);
-    } else checkScalar(field, v, where, problems, depth);
+      else for (const [i, item] of v.entries()) checkScalar(field, item, `${where}[${i}]`, problems, depth, options);
+    } else checkScalar(field, v, where, problems, depth, options);
   }
   if (dto.object && value.object !== undefined && value.object !== dto.object) {
     problems.push(`${at}.object: expected "${dto.object}", got ${JSON.stringify(value.object)}`);
@@ -65,7 +80,7 @@ function checkDto(dtoName: string, value: Record<string, unknown>, at: string, p
 }
 
 /** Problems with `value` as the answer of an operation of this shape ([] when it fits). */
-export function checkAnswer(shape: UpstreamOperationShape, value: unknown): string[] {
+export function checkAnswer(shape: UpstreamOperationShape, value: unknown, options: CheckOptions = {}): string[] {
   const problems: string[] = [];
   if (shape.response === "file" || shape.response === "empty") return problems;
   if (!isRecord(value)) return [`answer: expected an object, got ${JSON.stringify(value)?.slice(0, 60)}`];
@@ -76,11 +91,11 @@ export function checkAnswer(shape: UpstreamOperationShape, value: unknown): stri
     if (!Array.isArray(value.data)) return [...problems, "answer.data: expected an array"];
     value.data.forEach((item, i) => {
       if (!isRecord(item)) problems.push(`answer.data[${i}]: expected an object`);
-      else checkDto(shape.dto ?? "", item, `answer.data[${i}]`, problems);
+      else checkDto(shape.dto ?? "", item, `answer.data[${i}]`, problems, options);
     });
     return problems;
   }
-  checkDto(shape.dto ?? "", value, "answer", problems);
+  checkDto(shape.dto ?? "", value, "answer", problems, options);
   if (shape.response === "delete" && value.deleted !== true) problems.push("answer.deleted: expected true");
   return problems;
 }

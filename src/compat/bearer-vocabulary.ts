@@ -36,7 +36,7 @@ export interface BearerAnswer {
 }
 
 /** The id fields of `dto` whose values may name a record Ponte holds. */
-function heldIdFields(dto: UpstreamDto): string[] {
+export function heldIdFields(dto: UpstreamDto): string[] {
   return dto.ids.filter((name) => (name === "id" ? dto.object !== undefined && HELD_OBJECTS.has(dto.object) : HELD_REFERENCES.has(name)));
 }
 

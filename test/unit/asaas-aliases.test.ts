@@ -103,8 +103,8 @@ describe("serveAsaas: every error of a dialect request in Asaas's shape", () => 
 });
 
 describe("the OpenAPI document", () => {
-  it("says where the dialect is served: the asaasAccessToken scheme names /v3, /api/v3 and both header spellings", () => {
-    const scheme = openApiDocumentOf(app).components?.securitySchemes?.asaasAccessToken as { name?: string; description?: string };
+  it("says where the dialect is served: the asaasAccessToken scheme names /v3, /api/v3 and both header spellings", async () => {
+    const scheme = (await openApiDocumentOf(app)).components?.securitySchemes?.asaasAccessToken as { name?: string; description?: string };
     expect(scheme.name).toBe("access_token");
     for (const mention of ["`/v3/<path>`", "`/api/v3/<path>`", "`access-token`", "https://api.asaas.com/v3"]) {
       expect(scheme.description).toContain(mention);

@@ -9,7 +9,7 @@ import { buildApp, openApiDocumentOf } from "../../src/app";
 import { ERROR_STATUS } from "../../src/http/errors";
 import { operationsOf } from "./openapi-walk";
 
-const doc = JSON.parse(JSON.stringify(openApiDocumentOf(await buildApp()))) as OpenAPIObject;
+const doc = JSON.parse(JSON.stringify(await openApiDocumentOf(await buildApp()))) as OpenAPIObject;
 const operations = operationsOf(doc);
 const json = (r: ResponseObject | ReferenceObject | undefined) => (r as ResponseObject | undefined)?.content?.["application/json"];
 const exampleValue = (e: ExampleObject | ReferenceObject) =>

@@ -10,7 +10,7 @@ const SCHEMA_FILE = new URL("../../clients/typescript/src/schema.d.ts", import.m
 describe("the typed client's schema (clients/typescript/src/schema.d.ts)", () => {
   it("is what npm run client:generate writes from the current document (run it after changing a route)", async () => {
     const committed = readFileSync(SCHEMA_FILE, "utf8");
-    const fresh = await renderSchema(openApiDocumentOf(await buildApp()));
+    const fresh = await renderSchema(await openApiDocumentOf(await buildApp()));
     // One comparison of the whole file; on failure, the first differing line says where.
     if (fresh !== committed) {
       const a = committed.split("\n");

@@ -66,15 +66,15 @@ function resolve(doc: OpenApiDocument, schema: SchemaObject | undefined): Schema
 }
 
 /**
- * The document's paginated lists: a GET whose 200 JSON answer always has `meta.pagination` (required).
- * Passthrough GETs document it as optional (present when the upstream answered a list): those come from
- * passthroughLists.
+ * The document's paginated lists served by Ponte: a GET whose 200 JSON answer always has `meta.pagination`
+ * (required). Passthrough lists (documented the same way, from the upstream shapes) come from
+ * passthroughLists, which knows their upstream records and filter samples.
  */
 export function documentedLists(doc: OpenApiDocument): ListOperation[] {
   const out: ListOperation[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
     const op = item.get;
-    if (!op) continue;
+    if (!op || op["x-implementation"] === "passthrough") continue;
     const body = resolve(doc, op.responses["200"]?.content?.["application/json"]?.schema);
     const meta = resolve(doc, body?.properties?.meta);
     if (!meta?.properties?.pagination || !meta.required?.includes("pagination")) continue;

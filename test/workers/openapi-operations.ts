@@ -57,7 +57,7 @@ export interface ApiOperation {
 
 /** The document the app serves at /api/v1/openapi.json, built in process (tests are collected before any request can be made). */
 export async function openApiDocument(): Promise<OpenApiDocument> {
-  return openApiDocumentOf(await buildApp()) as unknown as OpenApiDocument;
+  return (await openApiDocumentOf(await buildApp())) as unknown as OpenApiDocument;
 }
 
 /** The same document as served over HTTP, to check the in-process one is the real one. */

@@ -7270,6 +7270,1996 @@ export interface components {
          * @description The upstream's PDF, byte for byte. X-Upstream-Status and X-Upstream-Duration-Ms carry what the envelope's meta.upstream would.
          */
         PassthroughDocument: string;
+        /** @description The upstream's `PaymentGetResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamPaymentGetResponse: {
+            /** @constant */
+            object: "payment";
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            id: string;
+            /** Format: date */
+            dateCreated: string;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            customer: string;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            subscription?: string | null;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            installment?: string | null;
+            /** @description The upstream's id. */
+            checkoutSession?: string | null;
+            /** @description The upstream's id. */
+            paymentLink?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            netValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            originalValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            interestValue?: string | null;
+            description?: string | null;
+            billingType: components["schemas"]["UpstreamBillingType"];
+            creditCard?: components["schemas"]["UpstreamPaymentCreditCard"] | null;
+            canBePaidAfterDueDate?: boolean | null;
+            /** @description The upstream's id. */
+            pixTransaction?: string | null;
+            /** @description The upstream's id. */
+            pixQrCodeId?: string | null;
+            status: components["schemas"]["UpstreamPaymentStatus"];
+            /** Format: date */
+            dueDate: string;
+            /** Format: date */
+            originalDueDate?: string | null;
+            /** Format: date */
+            paymentDate?: string | null;
+            /** Format: date */
+            clientPaymentDate?: string | null;
+            installmentNumber?: number | null;
+            invoiceUrl?: string | null;
+            invoiceNumber?: string | null;
+            externalReference?: string | null;
+            deleted: boolean;
+            anticipated?: boolean | null;
+            anticipable?: boolean | null;
+            /** Format: date */
+            creditDate?: string | null;
+            /** Format: date */
+            estimatedCreditDate?: string | null;
+            transactionReceiptUrl?: string | null;
+            nossoNumero?: string | null;
+            bankSlipUrl?: string | null;
+            discount?: components["schemas"]["UpstreamPaymentDiscount"] | null;
+            fine?: components["schemas"]["UpstreamPaymentFineResponse"] | null;
+            interest?: components["schemas"]["UpstreamPaymentInterestResponse"] | null;
+            split?: components["schemas"]["UpstreamLeanPaymentSplitGetResponse"][] | null;
+            postalService?: boolean | null;
+            daysAfterDueDateToRegistrationCancellation?: number | null;
+            chargeback?: components["schemas"]["UpstreamPaymentChargebackResponse"] | null;
+            escrow?: components["schemas"]["UpstreamPaymentEscrowGetResponse"] | null;
+            refunds?: components["schemas"]["UpstreamPaymentRefundGetResponse"][] | null;
+            /** @description The upstream's id of the record (as its dashboard shows it). */
+            upstreamId: string;
+        };
+        /** @description The upstream's `SubscriptionGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamSubscriptionGetResponse: {
+            /** @constant */
+            object: "subscription";
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            id: string;
+            /** Format: date */
+            dateCreated: string;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            customer: string;
+            /** @description The upstream's id. */
+            paymentLink?: string | null;
+            billingType: components["schemas"]["UpstreamBillingType"];
+            cycle: components["schemas"]["UpstreamSubscriptionCycle"];
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /** Format: date */
+            nextDueDate: string;
+            /** Format: date */
+            endDate?: string | null;
+            description?: string | null;
+            status: components["schemas"]["UpstreamSubscriptionStatus"];
+            deleted: boolean;
+            maxPayments?: number | null;
+            externalReference?: string | null;
+            /** @description The upstream's id. */
+            checkoutSession?: string | null;
+            /** @description The upstream's id of the record (as its dashboard shows it). */
+            upstreamId: string;
+        };
+        /** @description The upstream's `NotificationGetResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamNotificationGetResponse: {
+            /** @constant */
+            object: "notification";
+            /** @description The upstream's id. */
+            id: string;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            customer: string;
+            enabled: boolean;
+            emailEnabledForProvider?: boolean | null;
+            smsEnabledForProvider?: boolean | null;
+            emailEnabledForCustomer?: boolean | null;
+            smsEnabledForCustomer?: boolean | null;
+            phoneCallEnabledForCustomer?: boolean | null;
+            whatsappEnabledForCustomer?: boolean | null;
+            event: components["schemas"]["UpstreamNotificationEvent"];
+            scheduleOffset?: number | null;
+            deleted: boolean;
+        };
+        /** @description The upstream's `PaymentBillingInfoResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentBillingInfoResponse: {
+            pix?: components["schemas"]["UpstreamPaymentPixQrCodeResponse"] | null;
+            creditCard?: components["schemas"]["UpstreamPaymentCreditCard"] | null;
+            bankSlip?: components["schemas"]["UpstreamPaymentIdentificationFieldResponse"] | null;
+        };
+        /** @description The upstream's `PaymentViewingInfoResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentViewingInfoResponse: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            invoiceViewedDate?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            boletoViewedDate?: string | null;
+        };
+        /** @description The upstream's `PaymentIdentificationFieldResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentIdentificationFieldResponse: {
+            identificationField: string;
+            nossoNumero: string;
+            barCode: string;
+        };
+        /** @description The upstream's `PaymentSimulateResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentSimulateResponse: {
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            creditCard?: components["schemas"]["UpstreamPaymentSimulateInstallments"] | null;
+            bankSlip?: components["schemas"]["UpstreamPaymentSimulateNet"] | null;
+            pix?: components["schemas"]["UpstreamPaymentSimulateNet"] | null;
+        };
+        /** @description The upstream's `PaymentLimitsResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentLimitsResponse: {
+            creation: components["schemas"]["UpstreamPaymentLimitsCreation"];
+        };
+        /** @description The upstream's `PaymentLeanGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentLeanGetResponse: {
+            /** @constant */
+            object: "payment";
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            id: string;
+            /** Format: date */
+            dateCreated: string;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            customer: string;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            subscription?: string | null;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            installment?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            netValue?: string | null;
+            description?: string | null;
+            billingType: components["schemas"]["UpstreamBillingType"];
+            status: components["schemas"]["UpstreamPaymentStatus"];
+            /** Format: date */
+            dueDate: string;
+            /** Format: date */
+            paymentDate?: string | null;
+            /** Format: date */
+            clientPaymentDate?: string | null;
+            installmentNumber?: number | null;
+            invoiceUrl?: string | null;
+            externalReference?: string | null;
+            deleted: boolean;
+            nossoNumero?: string | null;
+            bankSlipUrl?: string | null;
+            /** @description The upstream's id of the record (as its dashboard shows it). */
+            upstreamId: string;
+        };
+        /** @description The upstream's `PaymentLeanSaveWithCreditCardResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentLeanSaveWithCreditCardResponse: {
+            /** @constant */
+            object: "payment";
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            id: string;
+            /** Format: date */
+            dateCreated: string;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            customer: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            netValue?: string | null;
+            billingType: components["schemas"]["UpstreamBillingType"];
+            status: components["schemas"]["UpstreamPaymentStatus"];
+            /** Format: date */
+            dueDate: string;
+            creditCard?: components["schemas"]["UpstreamPaymentCreditCard"] | null;
+            deleted: boolean;
+            /** @description The upstream's id of the record (as its dashboard shows it). */
+            upstreamId: string;
+        };
+        /** @description The upstream's `PaymentDeleteResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamPaymentDeleteResponse: {
+            deleted: boolean;
+            /** @description The upstream's id. */
+            id: string;
+        };
+        /** @description The upstream's `PaymentDocumentGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentDocumentGetResponse: {
+            /** @constant */
+            object: "paymentDocument";
+            /** @description The upstream's id. */
+            id: string;
+            name: string;
+            type: components["schemas"]["UpstreamPaymentDocumentType"];
+            availableAfterPayment: boolean;
+            file?: components["schemas"]["UpstreamPaymentDocumentFile"] | null;
+            deleted: boolean;
+        };
+        /** @description The upstream's `PaymentDocumentDeleteResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentDocumentDeleteResponse: {
+            deleted: boolean;
+            /** @description The upstream's id. */
+            id: string;
+        };
+        /** @description The upstream's `InstallmentGetResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamInstallmentGetResponse: {
+            /** @constant */
+            object: "installment";
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            id: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            netValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            paymentValue: string;
+            installmentCount: number;
+            billingType: components["schemas"]["UpstreamBillingType"];
+            /** Format: date */
+            paymentDate?: string | null;
+            description?: string | null;
+            expirationDay?: number | null;
+            /** Format: date */
+            dateCreated: string;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            customer: string;
+            /** @description The upstream's id. */
+            paymentLink?: string | null;
+            /** @description The upstream's id. */
+            checkoutSession?: string | null;
+            transactionReceiptUrl?: string | null;
+            chargeback?: components["schemas"]["UpstreamPaymentChargebackResponse"] | null;
+            creditCard?: components["schemas"]["UpstreamPaymentCreditCard"] | null;
+            deleted: boolean;
+            refunds?: components["schemas"]["UpstreamInstallmentRefundResponse"][] | null;
+            /** @description The upstream's id of the record (as its dashboard shows it). */
+            upstreamId: string;
+        };
+        /** @description The upstream's `InstallmentDeleteResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamInstallmentDeleteResponse: {
+            deleted: boolean;
+            /** @description The upstream's id. */
+            id: string;
+        };
+        /** @description The upstream's `InstallmentDeletePaymentsResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamInstallmentDeletePaymentsResponse: {
+            deleted: boolean;
+            /** @description The upstream's id. */
+            id: string;
+            deletedPayments: components["schemas"]["UpstreamInstallmentPaymentDeleted"][];
+        };
+        /** @description The upstream's `InstallmentUpdateSplitResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamInstallmentUpdateSplitResponse: {
+            splits: components["schemas"]["UpstreamInstallmentSplitGetResponse"][];
+        };
+        /** @description The upstream's `SubscriptionInvoiceConfigGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamSubscriptionInvoiceConfigGetResponse: {
+            municipalServiceId?: string | null;
+            municipalServiceCode?: string | null;
+            municipalServiceName?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            deductions?: string | null;
+            invoiceCreationPeriod?: string | null;
+            daysBeforeDueDate?: number | null;
+            receivedOnly?: boolean | null;
+            observations?: string | null;
+            taxes?: components["schemas"]["UpstreamInvoiceTaxesResponse"] | null;
+            status: string;
+        };
+        /** @description The upstream's `SubscriptionDeleteInvoiceConfigResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamSubscriptionDeleteInvoiceConfigResponse: {
+            deleted: boolean;
+            /** @description The upstream's id. */
+            id: string;
+        };
+        /** @description The upstream's `InvoiceGetResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamInvoiceGetResponse: {
+            /** @constant */
+            object: "invoice";
+            /** @description The upstream's id. */
+            id: string;
+            status: components["schemas"]["UpstreamInvoiceStatus"];
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            customer?: string | null;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            payment?: string | null;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            installment?: string | null;
+            type?: string | null;
+            statusDescription?: string | null;
+            serviceDescription: string;
+            pdfUrl?: string | null;
+            xmlUrl?: string | null;
+            rpsSerie?: string | null;
+            rpsNumber?: string | null;
+            number?: string | null;
+            validationCode?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            deductions?: string | null;
+            /** Format: date */
+            effectiveDate: string;
+            observations?: string | null;
+            estimatedTaxesDescription?: string | null;
+            externalReference?: string | null;
+            taxes?: components["schemas"]["UpstreamInvoiceTaxesResponse"] | null;
+            municipalServiceId?: string | null;
+            municipalServiceCode?: string | null;
+            municipalServiceName?: string | null;
+        };
+        /** @description The upstream's `PaymentLinkGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentLinkGetResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            name: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value?: string | null;
+            active: boolean;
+            chargeType: string;
+            url: string;
+            billingType: string;
+            subscriptionCycle?: string | null;
+            description?: string | null;
+            /** Format: date */
+            endDate?: string | null;
+            deleted: boolean;
+            viewCount?: number | null;
+            maxInstallmentCount?: number | null;
+            dueDateLimitDays?: number | null;
+            notificationEnabled?: boolean | null;
+            externalReference?: string | null;
+        };
+        /** @description The upstream's `PaymentLinkDeleteResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentLinkDeleteResponse: {
+            deleted: boolean;
+            /** @description The upstream's id. */
+            id: string;
+        };
+        /** @description The upstream's `PaymentLinkFileGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentLinkFileGetResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            main: boolean;
+            image: components["schemas"]["UpstreamPaymentLinkFileImage"];
+        };
+        /** @description The upstream's `PaymentLinkFileDeleteResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentLinkFileDeleteResponse: {
+            deleted: boolean;
+            /** @description The upstream's id. */
+            id: string;
+        };
+        /** @description The upstream's `CheckoutSessionResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamCheckoutSessionResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            link?: string | null;
+            status?: string | null;
+        };
+        /** @description The upstream's `CreditCardPreAuthorizationConfigResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamCreditCardPreAuthorizationConfigResponse: {
+            expirationInDays: number;
+        };
+        /** @description The upstream's `AnticipationGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamAnticipationGetResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            installment?: string | null;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            payment?: string | null;
+            status: components["schemas"]["UpstreamAnticipationStatus"];
+            /** Format: date */
+            anticipationDate: string;
+            /** Format: date */
+            dueDate?: string | null;
+            /** Format: date */
+            requestDate: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            fee: string;
+            anticipationDays?: number | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            netValue: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            totalValue: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            denialObservation?: string | null;
+        };
+        /** @description The upstream's `AnticipationSimulateResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamAnticipationSimulateResponse: {
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            installment?: string | null;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            payment?: string | null;
+            /** Format: date */
+            anticipationDate: string;
+            /** Format: date */
+            dueDate?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            fee: string;
+            anticipationDays?: number | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            netValue: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            totalValue: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            isDocumentationRequired?: boolean | null;
+        };
+        /** @description The upstream's `AnticipationConfigurationGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamAnticipationConfigurationGetResponse: {
+            creditCardAutomaticEnabled: boolean;
+        };
+        /** @description The upstream's `AnticipationLimitsResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamAnticipationLimitsResponse: {
+            creditCard: components["schemas"]["UpstreamAnticipationLimit"];
+            bankSlip: components["schemas"]["UpstreamAnticipationLimit"];
+        };
+        /** @description The upstream's `PaymentBankSlipRefundResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentBankSlipRefundResponse: {
+            requestUrl: string;
+        };
+        /** @description The upstream's `ChargebackSaveDisputeResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamChargebackSaveDisputeResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            status: string;
+        };
+        /** @description The upstream's `PaymentChargebackResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamPaymentChargebackResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            payment?: string | null;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            installment?: string | null;
+            /** @description The upstream's id. */
+            customerAccount?: string | null;
+            status: components["schemas"]["UpstreamChargebackStatus"];
+            reason?: string | null;
+            /** Format: date */
+            disputeStartDate?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /** Format: date */
+            paymentDate?: string | null;
+            creditCard?: components["schemas"]["UpstreamChargebackCreditCardResponse"] | null;
+            disputeStatus?: string | null;
+            /** Format: date */
+            deadlineToSendDisputeDocuments?: string | null;
+        };
+        /** @description The upstream's `PaymentSplitGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentSplitGetResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            /** @description The upstream's id. */
+            walletId: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            fixedValue?: string | null;
+            percentualValue?: number | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            totalValue: string;
+            cancellationReason?: string | null;
+            status: components["schemas"]["UpstreamPaymentSplitStatus"];
+            externalReference?: string | null;
+            description?: string | null;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            paymentId: string;
+            /** Format: date */
+            creditDate?: string | null;
+            /** Format: date */
+            paymentConfirmedDate?: string | null;
+        };
+        /** @description The upstream's `AccountPaymentEscrowConfig` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamAccountPaymentEscrowConfig: {
+            daysToExpire?: number | null;
+            enabled: boolean;
+            isFeePayer?: boolean | null;
+        };
+        /** @description The upstream's `PaymentEscrowGetResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamPaymentEscrowGetResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            status: components["schemas"]["UpstreamPaymentEscrowStatus"];
+            /** Format: date */
+            expirationDate?: string | null;
+            /** Format: date */
+            finishDate?: string | null;
+            finishReason?: string | null;
+        };
+        /** @description The upstream's `NotificationBatchUpdateResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamNotificationBatchUpdateResponse: {
+            notifications: components["schemas"]["UpstreamNotificationGetResponse"][];
+        };
+        /** @description The upstream's `CreditBureauReportGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamCreditBureauReportGetResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            /** Format: date */
+            dateCreated: string;
+            cpfCnpj: string;
+            state?: string | null;
+            downloadUrl?: string | null;
+            reportFile?: string | null;
+        };
+        /** @description The upstream's `PaymentDunningShowResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentDunningShowResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            dunningNumber?: number | null;
+            status: components["schemas"]["UpstreamPaymentDunningStatus"];
+            /** Format: date */
+            requestDate: string;
+            description?: string | null;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            payment: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            feeValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            netValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            receivedInCashFeeValue?: string | null;
+            denialReason?: string | null;
+            cancellationReason?: string | null;
+            canBeCancelled?: boolean | null;
+            cannotBeCancelledReason?: string | null;
+            isNecessaryResendDocumentation?: boolean | null;
+            type: string;
+        };
+        /** @description The upstream's `PaymentDunningSimulateResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentDunningSimulateResponse: {
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            payment: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            typeSimulations: components["schemas"]["UpstreamPaymentDunningTypeSimulation"][];
+        };
+        /** @description The upstream's `PaymentDunningHistoryEvent` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentDunningHistoryEvent: {
+            status: components["schemas"]["UpstreamPaymentDunningStatus"];
+            description: string;
+            /** Format: date */
+            eventDate: string;
+        };
+        /** @description The upstream's `PaymentDunningPartialPayment` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentDunningPartialPayment: {
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            description?: string | null;
+            /** Format: date */
+            paymentDate: string;
+        };
+        /** @description The upstream's `PaymentDunningAvailablePayment` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentDunningAvailablePayment: {
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            payment: string;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            customer: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            status: components["schemas"]["UpstreamPaymentStatus"];
+            billingType: components["schemas"]["UpstreamBillingType"];
+            /** Format: date */
+            dueDate: string;
+            typeSimulations?: components["schemas"]["UpstreamPaymentDunningTypeSimulation"][] | null;
+        };
+        /** @description The upstream's `PaymentDunningSaveDocumentsResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentDunningSaveDocumentsResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            status: components["schemas"]["UpstreamPaymentDunningStatus"];
+        };
+        /** @description The upstream's `PaymentDunningCancelResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentDunningCancelResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            status: components["schemas"]["UpstreamPaymentDunningStatus"];
+        };
+        /** @description The upstream's `FiscalInfoMunicipalOptionsGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamFiscalInfoMunicipalOptionsGetResponse: {
+            authenticationType: string;
+            supportsCancellation: boolean;
+            usesSpecialTaxRegimes: boolean;
+            usesServiceListItem: boolean;
+            specialTaxRegimesList?: components["schemas"]["UpstreamFiscalInfoOption"][] | null;
+            municipalInscriptionHelp?: string | null;
+            specialTaxRegimeHelp?: string | null;
+            serviceListItemHelp?: string | null;
+            digitalCertificatedHelp?: string | null;
+            accessTokenHelp?: string | null;
+            municipalServiceCodeHelp?: string | null;
+        };
+        /** @description The upstream's `FiscalInfoGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamFiscalInfoGetResponse: {
+            simplesNacional: boolean;
+            rpsSerie?: string | null;
+            rpsNumber?: number | null;
+            loteNumber?: number | null;
+            username?: string | null;
+            passwordSent?: boolean | null;
+            accessTokenSent?: boolean | null;
+            certificateSent?: boolean | null;
+            specialTaxRegime?: string | null;
+            email: string;
+            serviceListItem?: string | null;
+            cnae?: string | null;
+            culturalProjectsPromoter?: boolean | null;
+            municipalInscription?: string | null;
+            stateInscription?: string | null;
+        };
+        /** @description The upstream's `FiscalInfoMunicipalService` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamFiscalInfoMunicipalService: {
+            id: string;
+            description: string;
+            issTax?: number | null;
+        };
+        /** @description The upstream's `FiscalInfoCode` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamFiscalInfoCode: {
+            code: string;
+            description: string;
+        };
+        /** @description The upstream's `FiscalInfoUpdateUseNationalPortalResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamFiscalInfoUpdateUseNationalPortalResponse: {
+            useNationalPortal: boolean;
+        };
+        /** @description The upstream's `PixAddressKeyGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixAddressKeyGetResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            key: string;
+            type: components["schemas"]["UpstreamPixAddressKeyType"];
+            status: components["schemas"]["UpstreamPixAddressKeyStatus"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            dateCreated: string;
+            canBeDeleted: boolean;
+            cannotBeDeletedReason?: string | null;
+            qrCode?: components["schemas"]["UpstreamPixAddressKeyQrCode"] | null;
+        };
+        /** @description The upstream's `PixQrCodeSaveResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixQrCodeSaveResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            encodedImage: string;
+            payload: string;
+            allowsMultiplePayments: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            expirationDate?: string | null;
+            externalReference?: string | null;
+            description?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value?: string | null;
+        };
+        /** @description The upstream's `PixQrCodeDeleteResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixQrCodeDeleteResponse: {
+            deleted: boolean;
+            /** @description The upstream's id. */
+            id: string;
+        };
+        /** @description The upstream's `PixTokenBucketGetAddressKeyResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixTokenBucketGetAddressKeyResponse: {
+            availableTokens: number;
+        };
+        /** @description The upstream's `PixAddressKeyExternalGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixAddressKeyExternalGetResponse: {
+            key: string;
+            type: components["schemas"]["UpstreamPixAddressKeyType"];
+            ownerName: string;
+            cpfCnpj: string;
+            bank: components["schemas"]["UpstreamPixBank"];
+        };
+        /** @description The upstream's `PixTransactionGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixTransactionGetResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            endToEndIdentifier?: string | null;
+            finality?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            changeValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            refundedValue?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            dateCreated: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            effectiveDate?: string | null;
+            /** Format: date */
+            scheduledDate?: string | null;
+            status: components["schemas"]["UpstreamPixTransactionStatus"];
+            type: components["schemas"]["UpstreamPixTransactionType"];
+            originType?: string | null;
+            conciliationIdentifier?: string | null;
+            description?: string | null;
+            transactionReceiptUrl?: string | null;
+            refusalReason?: string | null;
+            canBeCanceled: boolean;
+            canBeRefunded?: boolean | null;
+            externalReference?: string | null;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            payment?: string | null;
+        };
+        /** @description The upstream's `PixQrCodeDecodeResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixQrCodeDecodeResponse: {
+            payload: string;
+            type: string;
+            transactionOriginType?: string | null;
+            pixKey?: string | null;
+            conciliationIdentifier?: string | null;
+            endToEndIdentifier?: string | null;
+            /** Format: date */
+            dueDate?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            expirationDate?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            totalValue: string;
+            canBePaid: boolean;
+            receiver: components["schemas"]["UpstreamPixQrCodeReceiver"];
+        };
+        /** @description The upstream's `PixReceiverAutomaticRecurringAuthorizationGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixReceiverAutomaticRecurringAuthorizationGetResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            frequency: string;
+            contractId: string;
+            /** Format: date */
+            startDate: string;
+            /** Format: date */
+            finishDate?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value?: string | null;
+            description?: string | null;
+            status: components["schemas"]["UpstreamPixAutomaticAuthorizationStatus"];
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            customerId: string;
+            originType?: string | null;
+            payload?: string | null;
+            encodedImage?: string | null;
+        };
+        /** @description The upstream's `PixAutomaticRecurringPaymentInstructionGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixAutomaticRecurringPaymentInstructionGetResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            /** @description The upstream's id. */
+            authorizationId: string;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            customerId: string;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            paymentId: string;
+            endToEndIdentifier?: string | null;
+            status: components["schemas"]["UpstreamPixAutomaticPaymentInstructionStatus"];
+            /** Format: date */
+            dueDate: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+        };
+        /** @description The upstream's `PixRecurringTransactionGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixRecurringTransactionGetResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            status: components["schemas"]["UpstreamPixRecurringStatus"];
+            origin?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            frequency: string;
+            quantity: number;
+            /** Format: date */
+            startDate: string;
+            /** Format: date */
+            finishDate?: string | null;
+            canBeCancelled: boolean;
+            targetInfo?: components["schemas"]["UpstreamPixRecurringTarget"] | null;
+            externalReference?: string | null;
+        };
+        /** @description The upstream's `PixRecurringTransactionGetItemResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixRecurringTransactionGetItemResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            status: components["schemas"]["UpstreamPixRecurringStatus"];
+            /** Format: date */
+            scheduledDate: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            recurrenceNumber: number;
+            quantity: number;
+            canBeCancelled: boolean;
+            refusalReason?: string | null;
+        };
+        /** @description The upstream's `TransferGetResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamTransferGetResponse: {
+            /** @constant */
+            object: "transfer";
+            /** @description The upstream's id. */
+            id: string;
+            type: components["schemas"]["UpstreamTransferKind"];
+            /** Format: date */
+            dateCreated: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            netValue: string;
+            status: components["schemas"]["UpstreamTransferStatus"];
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            transferFee: string;
+            /** Format: date */
+            effectiveDate?: string | null;
+            /** Format: date */
+            scheduleDate?: string | null;
+            endToEndIdentifier?: string | null;
+            authorized?: boolean | null;
+            failReason?: string | null;
+            externalReference?: string | null;
+            transactionReceiptUrl?: string | null;
+            operationType?: components["schemas"]["UpstreamTransferOperationType"] | null;
+            description?: string | null;
+            /** @description The upstream's id. */
+            recurring?: string | null;
+            bankAccount?: components["schemas"]["UpstreamTransferBankAccountGetResponse"] | null;
+        };
+        /** @description The upstream's `TransferSaveInternalTransferResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamTransferSaveInternalTransferResponse: {
+            /** @constant */
+            object: "transfer";
+            /** @description The upstream's id. */
+            id: string;
+            type: components["schemas"]["UpstreamTransferKind"];
+            /** Format: date */
+            dateCreated: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            netValue: string;
+            status: components["schemas"]["UpstreamTransferStatus"];
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            transferFee: string;
+            /** Format: date */
+            effectiveDate?: string | null;
+            /** Format: date */
+            scheduleDate?: string | null;
+            endToEndIdentifier?: string | null;
+            authorized?: boolean | null;
+            failReason?: string | null;
+            externalReference?: string | null;
+            transactionReceiptUrl?: string | null;
+            operationType?: components["schemas"]["UpstreamTransferOperationType"] | null;
+            description?: string | null;
+            /** @description The upstream's id. */
+            recurring?: string | null;
+            /** @description The upstream's id. */
+            walletId: string;
+            account?: components["schemas"]["UpstreamTransferSaveInternalTransferAccount"] | null;
+        };
+        /** @description The upstream's `BillGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamBillGetResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            status: components["schemas"]["UpstreamBillStatus"];
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            discount?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            interest?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            fine?: string | null;
+            identificationField: string;
+            /** Format: date */
+            dueDate?: string | null;
+            /** Format: date */
+            scheduleDate: string;
+            /** Format: date */
+            paymentDate?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            fee?: string | null;
+            description?: string | null;
+            companyName?: string | null;
+            transactionReceiptUrl?: string | null;
+            canBeCancelled: boolean;
+            failReasons?: string | null;
+            externalReference?: string | null;
+        };
+        /** @description The upstream's `BillSimulateResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamBillSimulateResponse: {
+            /** Format: date */
+            minimumScheduleDate: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            fee: string;
+            bankSlipInfo: components["schemas"]["UpstreamBillBankSlipInfo"];
+        };
+        /** @description The upstream's `MobilePhoneRechargeGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamMobilePhoneRechargeGetResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            phoneNumber: string;
+            status: components["schemas"]["UpstreamMobilePhoneRechargeStatus"];
+            canBeCancelled: boolean;
+            operatorName?: string | null;
+        };
+        /** @description The upstream's `MobilePhoneRechargeFindProviderResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamMobilePhoneRechargeFindProviderResponse: {
+            name: string;
+            values: components["schemas"]["UpstreamMobilePhoneRechargeValue"][];
+        };
+        /** @description The upstream's `FinancialTransactionGetResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamFinancialTransactionGetResponse: {
+            /** @constant */
+            object: "financialTransaction";
+            /** @description The upstream's id. */
+            id: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            balance: string;
+            type: components["schemas"]["UpstreamFinancialTransactionType"];
+            /** Format: date */
+            date: string;
+            description: string;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            paymentId?: string | null;
+            /** @description The upstream's id. */
+            splitId?: string | null;
+            /** @description The upstream's id. */
+            transferId?: string | null;
+            /** @description The upstream's id. */
+            anticipationId?: string | null;
+            /** @description The upstream's id. */
+            billId?: string | null;
+            /** @description The upstream's id. */
+            invoiceId?: string | null;
+            /** @description The upstream's id. */
+            paymentDunningId?: string | null;
+            /** @description The upstream's id. */
+            creditBureauReportId?: string | null;
+        };
+        /** @description The upstream's `FinanceBalanceResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamFinanceBalanceResponse: {
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            balance: string;
+        };
+        /** @description The upstream's `FinanceGetPaymentStatisticsResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamFinanceGetPaymentStatisticsResponse: {
+            quantity: number;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            netValue: string;
+        };
+        /** @description The upstream's `FinanceGetSplitStatisticsResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamFinanceGetSplitStatisticsResponse: {
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            income: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+        };
+        /** @description The upstream's `AccountInfoGetResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamAccountInfoGetResponse: {
+            status: components["schemas"]["UpstreamCommercialInfoStatus"];
+            personType?: components["schemas"]["UpstreamPersonType"] | null;
+            cpfCnpj: string;
+            name: string;
+            /** Format: date */
+            birthDate?: string | null;
+            companyName?: string | null;
+            companyType?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            incomeValue?: string | null;
+            email: string;
+            phone?: string | null;
+            mobilePhone?: string | null;
+            postalCode?: string | null;
+            address?: string | null;
+            addressNumber?: string | null;
+            complement?: string | null;
+            province?: string | null;
+            city?: components["schemas"]["UpstreamAccountInfoCity"] | null;
+            denialReason?: string | null;
+            tradingName?: string | null;
+            site?: string | null;
+            availableCompanyNames?: string[] | null;
+            commercialInfoExpiration?: components["schemas"]["UpstreamAccountInfoCommercialInfoExpirationResponse"] | null;
+        };
+        /** @description The upstream's `PaymentCheckoutConfigGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentCheckoutConfigGetResponse: {
+            logoBackgroundColor: string;
+            infoBackgroundColor: string;
+            fontColor: string;
+            enabled: boolean;
+            logoUrl?: string | null;
+            observations?: string | null;
+            status: string;
+        };
+        /** @description The upstream's `MyAccountGetAccountNumberResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamMyAccountGetAccountNumberResponse: {
+            agency: string;
+            account: string;
+            accountDigit: string;
+        };
+        /** @description The upstream's `MyAccountGetAccountFeesResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamMyAccountGetAccountFeesResponse: {
+            payment: components["schemas"]["UpstreamMyAccountGetAccountFeesPayment"];
+            transfer: components["schemas"]["UpstreamMyAccountGetAccountFeesTransfer"];
+        };
+        /** @description The upstream's `MyAccountGetStatusResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamMyAccountGetStatusResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            commercialInfo: components["schemas"]["UpstreamAccountStatus"];
+            bankAccountInfo: components["schemas"]["UpstreamAccountStatus"];
+            documentation: components["schemas"]["UpstreamAccountStatus"];
+            general: components["schemas"]["UpstreamAccountStatus"];
+        };
+        /** @description The upstream's `Wallet` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamWallet: {
+            /** @constant */
+            object: "wallet";
+            /** @description The upstream's id. */
+            id: string;
+        };
+        /** @description The upstream's `MyAccountDisableAccountResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamMyAccountDisableAccountResponse: {
+            observations: string;
+        };
+        /** @description The upstream's `WebhookConfigGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamWebhookConfigGetResponse: {
+            /** @constant */
+            object?: "webhook";
+            /** @description The upstream's id. */
+            id: string;
+            name: string;
+            url: string;
+            email?: string | null;
+            enabled: boolean;
+            interrupted: boolean;
+            apiVersion: number;
+            authToken?: string | null;
+            sendType: components["schemas"]["UpstreamWebhookSendType"];
+            events: string[];
+        };
+        /** @description The upstream's `WebhookConfigDeleteResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamWebhookConfigDeleteResponse: {
+            deleted: boolean;
+            /** @description The upstream's id. */
+            id: string;
+        };
+        /** @description The upstream's `AccountGetResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamAccountGetResponse: {
+            /** @constant */
+            object: "account";
+            /** @description The upstream's id. */
+            id: string;
+            name: string;
+            email: string;
+            loginEmail?: string | null;
+            phone?: string | null;
+            mobilePhone?: string | null;
+            address?: string | null;
+            addressNumber?: string | null;
+            complement?: string | null;
+            province?: string | null;
+            postalCode?: string | null;
+            cpfCnpj: string;
+            /** Format: date */
+            birthDate?: string | null;
+            personType?: components["schemas"]["UpstreamPersonType"] | null;
+            companyType?: string | null;
+            city?: number | null;
+            state?: string | null;
+            country?: string | null;
+            tradingName?: string | null;
+            site?: string | null;
+            /** @description The upstream's id. */
+            walletId: string;
+            accountNumber?: components["schemas"]["UpstreamMyAccountGetAccountNumberResponse"] | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            incomeValue?: string | null;
+        };
+        /** @description The upstream's `AccountSaveResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamAccountSaveResponse: {
+            /** @constant */
+            object: "account";
+            /** @description The upstream's id. */
+            id: string;
+            name: string;
+            email: string;
+            loginEmail?: string | null;
+            phone?: string | null;
+            mobilePhone?: string | null;
+            address?: string | null;
+            addressNumber?: string | null;
+            complement?: string | null;
+            province?: string | null;
+            postalCode?: string | null;
+            cpfCnpj: string;
+            /** Format: date */
+            birthDate?: string | null;
+            personType?: components["schemas"]["UpstreamPersonType"] | null;
+            companyType?: string | null;
+            city?: number | null;
+            state?: string | null;
+            country?: string | null;
+            tradingName?: string | null;
+            site?: string | null;
+            /** @description The upstream's id. */
+            walletId: string;
+            accountNumber?: components["schemas"]["UpstreamMyAccountGetAccountNumberResponse"] | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            incomeValue?: string | null;
+            apiKey?: string | null;
+        };
+        /** @description The upstream's `AccountDeleteResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamAccountDeleteResponse: {
+            observations: string;
+        };
+        /** @description The upstream's `CustomerApiAccessTokenBaseResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamCustomerApiAccessTokenBaseResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            name: string;
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            expirationDate?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            dateCreated: string;
+        };
+        /** @description The upstream's `CustomerApiAccessTokenSaveResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamCustomerApiAccessTokenSaveResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            name: string;
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            expirationDate?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            dateCreated: string;
+            apiKey: string;
+        };
+        /** @description The upstream's `ReceivableRegistrationContractualEffect` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamReceivableRegistrationContractualEffect: {
+            /** @description The upstream's id. */
+            id: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            status: string;
+            /** Format: date */
+            dateCreated: string;
+            contractNumber?: string | null;
+        };
+        /** @enum {string} */
+        UpstreamBillingType: "UNDEFINED" | "BOLETO" | "CREDIT_CARD" | "DEBIT_CARD" | "TRANSFER" | "DEPOSIT" | "PIX";
+        /** @description The upstream's `PaymentCreditCard` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamPaymentCreditCard: {
+            creditCardNumber?: string | null;
+            creditCardBrand?: components["schemas"]["UpstreamCreditCardBrand"] | null;
+            creditCardToken?: string | null;
+        };
+        /** @enum {string} */
+        UpstreamPaymentStatus: "PENDING" | "RECEIVED" | "CONFIRMED" | "OVERDUE" | "REFUNDED" | "RECEIVED_IN_CASH" | "REFUND_REQUESTED" | "REFUND_IN_PROGRESS" | "CHARGEBACK_REQUESTED" | "CHARGEBACK_DISPUTE" | "AWAITING_CHARGEBACK_REVERSAL" | "DUNNING_REQUESTED" | "DUNNING_RECEIVED" | "AWAITING_RISK_ANALYSIS" | "AUTHORIZED";
+        /** @description The upstream's `PaymentDiscount` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamPaymentDiscount: {
+            value?: number | null;
+            dueDateLimitDays?: number | null;
+            type?: components["schemas"]["UpstreamDiscountType"] | null;
+        };
+        /** @description The upstream's `PaymentFineResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamPaymentFineResponse: {
+            value?: number | null;
+        };
+        /** @description The upstream's `PaymentInterestResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamPaymentInterestResponse: {
+            value?: number | null;
+        };
+        /** @description The upstream's `LeanPaymentSplitGetResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamLeanPaymentSplitGetResponse: {
+            /** @description The upstream's id. */
+            id?: string | null;
+            /** @description The upstream's id. */
+            walletId?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            fixedValue?: string | null;
+            percentualValue?: number | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            totalValue?: string | null;
+            cancellationReason?: string | null;
+            status?: components["schemas"]["UpstreamPaymentSplitStatus"] | null;
+            externalReference?: string | null;
+            description?: string | null;
+        };
+        /** @description The upstream's `PaymentRefundGetResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamPaymentRefundGetResponse: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            dateCreated: string;
+            status: components["schemas"]["UpstreamPaymentRefundStatus"];
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            endToEndIdentifier?: string | null;
+            description?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            effectiveDate?: string | null;
+            transactionReceiptUrl?: string | null;
+            refundedSplits?: components["schemas"]["UpstreamPaymentRefundedSplitResponse"][] | null;
+        };
+        /** @enum {string} */
+        UpstreamSubscriptionCycle: "WEEKLY" | "BIWEEKLY" | "MONTHLY" | "BIMONTHLY" | "QUARTERLY" | "SEMIANNUALLY" | "YEARLY";
+        /** @enum {string} */
+        UpstreamSubscriptionStatus: "ACTIVE" | "EXPIRED" | "INACTIVE";
+        /** @enum {string} */
+        UpstreamNotificationEvent: "PAYMENT_CREATED" | "PAYMENT_UPDATED" | "PAYMENT_RECEIVED" | "PAYMENT_OVERDUE" | "PAYMENT_DUEDATE_WARNING" | "SEND_LINHA_DIGITAVEL";
+        /** @description The upstream's `PaymentPixQrCodeResponse` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentPixQrCodeResponse: {
+            encodedImage: string;
+            payload: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            expirationDate: string;
+        };
+        /** @description The upstream's `PaymentSimulateInstallments` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentSimulateInstallments: {
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            netValue: string;
+            feePercentage?: number | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            operationFee?: string | null;
+            installment?: components["schemas"]["UpstreamPaymentSimulateInstallment"] | null;
+        };
+        /** @description The upstream's `PaymentSimulateNet` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentSimulateNet: {
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            netValue: string;
+            feePercentage?: number | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            operationFee?: string | null;
+        };
+        /** @description The upstream's `PaymentLimitsCreation` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentLimitsCreation: {
+            daily: components["schemas"]["UpstreamPaymentLimitsDaily"];
+        };
+        /** @enum {string} */
+        UpstreamPaymentDocumentType: "INVOICE" | "CONTRACT" | "MEDIA" | "DOCUMENT" | "SPREADSHEET" | "PROGRAM" | "OTHER";
+        /** @description The upstream's `PaymentDocumentFile` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentDocumentFile: {
+            publicId: string;
+            originalName: string;
+            size: number;
+            extension: string;
+            previewUrl?: string | null;
+            downloadUrl?: string | null;
+        };
+        /** @description The upstream's `InstallmentRefundResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamInstallmentRefundResponse: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            dateCreated: string;
+            status: components["schemas"]["UpstreamPaymentRefundStatus"];
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            endToEndIdentifier?: string | null;
+            description?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            effectiveDate?: string | null;
+            transactionReceiptUrl?: string | null;
+            refundedSplits?: components["schemas"]["UpstreamPaymentRefundedSplitResponse"][] | null;
+            /** @description The Ponte UUID when this workspace holds the record, else the upstream's id. */
+            paymentId?: string | null;
+        };
+        /** @description The upstream's `InstallmentPaymentDeleted` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamInstallmentPaymentDeleted: {
+            /** @description The upstream's id. */
+            id: string;
+            installmentNumber?: number | null;
+            deleted: boolean;
+        };
+        /** @description The upstream's `InstallmentSplitGetResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamInstallmentSplitGetResponse: {
+            /** @description The upstream's id. */
+            id: string;
+            /** @description The upstream's id. */
+            walletId: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            fixedValue?: string | null;
+            percentualValue?: number | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            totalValue?: string | null;
+            cancellationReason?: string | null;
+            status?: components["schemas"]["UpstreamPaymentSplitStatus"] | null;
+            externalReference?: string | null;
+            description?: string | null;
+            installmentNumber?: number | null;
+        };
+        /** @description The upstream's `InvoiceTaxesResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamInvoiceTaxesResponse: {
+            nbsCode?: string | null;
+            taxSituationCode?: string | null;
+            taxClassificationCode?: string | null;
+            operationIndicatorCode?: string | null;
+            retainIss?: boolean | null;
+            iss?: number | null;
+            pisCofinsRetentionType?: string | null;
+            pisCofinsTaxStatus?: string | null;
+            operationPis?: number | null;
+            operationCofins?: number | null;
+            pis?: number | null;
+            cofins?: number | null;
+            csll?: number | null;
+            inss?: number | null;
+            ir?: number | null;
+        };
+        /** @enum {string} */
+        UpstreamInvoiceStatus: "SCHEDULED" | "AUTHORIZED" | "PROCESSING_CANCELLATION" | "CANCELED" | "CANCELLATION_DENIED" | "ERROR" | "SYNCHRONIZED";
+        /** @description The upstream's `PaymentLinkFileImage` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentLinkFileImage: {
+            originalName: string;
+            size: number;
+            extension: string;
+            previewUrl?: string | null;
+            downloadUrl?: string | null;
+        };
+        /** @enum {string} */
+        UpstreamAnticipationStatus: "PENDING" | "DENIED" | "CREDITED" | "DEBITED" | "CANCELLED" | "OVERDUE" | "SCHEDULED";
+        /** @description The upstream's `AnticipationLimit` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamAnticipationLimit: {
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            total: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            available: string;
+        };
+        /** @enum {string} */
+        UpstreamChargebackStatus: "REQUESTED" | "IN_DISPUTE" | "DISPUTE_LOST" | "REVERSED" | "DONE";
+        /** @description The upstream's `ChargebackCreditCardResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamChargebackCreditCardResponse: {
+            number?: string | null;
+            brand?: components["schemas"]["UpstreamCreditCardBrand"] | null;
+        };
+        /** @enum {string} */
+        UpstreamPaymentSplitStatus: "PENDING" | "PROCESSING" | "AWAITING_CREDIT" | "CANCELLED" | "DONE" | "REFUNDED" | "BLOCKED_BY_VALUE_DIVERGENCE";
+        /** @enum {string} */
+        UpstreamPaymentEscrowStatus: "ACTIVE" | "DONE" | "CANCELLED" | "EXPIRED";
+        /** @enum {string} */
+        UpstreamPaymentDunningStatus: "PENDING" | "AWAITING_APPROVAL" | "AWAITING_CANCELLATION" | "PROCESSED" | "PAID" | "PARTIALLY_PAID" | "DENIED" | "CANCELLED";
+        /** @description The upstream's `PaymentDunningTypeSimulation` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentDunningTypeSimulation: {
+            type: string;
+            isAllowed: boolean;
+            notAllowedReason?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            feeValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            netValue?: string | null;
+            /** Format: date */
+            startDate?: string | null;
+        };
+        /** @description The upstream's `FiscalInfoOption` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamFiscalInfoOption: {
+            label: string;
+            value: string;
+        };
+        /** @enum {string} */
+        UpstreamPixAddressKeyType: "CPF" | "CNPJ" | "EMAIL" | "PHONE" | "EVP";
+        /** @enum {string} */
+        UpstreamPixAddressKeyStatus: "WAITING_ACTIVATION" | "ACTIVE" | "AWAITING_DELETION" | "AWAITING_ACCOUNT_DELETION" | "DELETED" | "ERROR";
+        /** @description The upstream's `PixAddressKeyQrCode` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixAddressKeyQrCode: {
+            encodedImage: string;
+            payload: string;
+        };
+        /** @description The upstream's `PixBank` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixBank: {
+            ispb: string;
+            code?: string | null;
+            name: string;
+        };
+        /** @enum {string} */
+        UpstreamPixTransactionStatus: "AWAITING_BALANCE_VALIDATION" | "AWAITING_INSTANT_PAYMENT_ACCOUNT_BALANCE" | "AWAITING_CRITICAL_ACTION_AUTHORIZATION" | "AWAITING_CHECKOUT_RISK_ANALYSIS_REQUEST" | "AWAITING_CASH_IN_RISK_ANALYSIS_REQUEST" | "SCHEDULED" | "AWAITING_REQUEST" | "REQUESTED" | "DONE" | "REFUSED" | "CANCELLED";
+        /** @enum {string} */
+        UpstreamPixTransactionType: "DEBIT" | "CREDIT" | "CREDIT_REFUND" | "DEBIT_REFUND" | "DEBIT_REFUND_CANCELLATION";
+        /** @description The upstream's `PixQrCodeReceiver` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixQrCodeReceiver: {
+            ispb?: string | null;
+            name: string;
+            cpfCnpj: string;
+        };
+        /** @enum {string} */
+        UpstreamPixAutomaticAuthorizationStatus: "CREATED" | "ACTIVE" | "CANCELLED" | "REFUSED" | "EXPIRED" | "FINISHED";
+        /** @enum {string} */
+        UpstreamPixAutomaticPaymentInstructionStatus: "AWAITING_REQUEST" | "SCHEDULED" | "DONE" | "CANCELLED" | "REFUSED";
+        /** @enum {string} */
+        UpstreamPixRecurringStatus: "AWAITING_CRITICAL_ACTION_AUTHORIZATION" | "SCHEDULED" | "PENDING" | "DONE" | "CANCELLED" | "REFUSED";
+        /** @description The upstream's `PixRecurringTarget` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPixRecurringTarget: {
+            name: string;
+            cpfCnpj: string;
+            pixAddressKey?: string | null;
+        };
+        /** @enum {string} */
+        UpstreamTransferKind: "PIX" | "TED" | "INTERNAL";
+        /** @enum {string} */
+        UpstreamTransferStatus: "PENDING" | "BANK_PROCESSING" | "DONE" | "CANCELLED" | "FAILED";
+        /** @enum {string} */
+        UpstreamTransferOperationType: "PIX" | "TED" | "INTERNAL";
+        /** @description The upstream's `TransferBankAccountGetResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamTransferBankAccountGetResponse: {
+            bank?: components["schemas"]["UpstreamTransferBankGetResponse"] | null;
+            accountName?: string | null;
+            ownerName?: string | null;
+            cpfCnpj?: string | null;
+            agency?: string | null;
+            agencyDigit?: string | null;
+            account?: string | null;
+            accountDigit?: string | null;
+            pixAddressKey?: string | null;
+        };
+        /** @description The upstream's `TransferSaveInternalTransferAccount` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamTransferSaveInternalTransferAccount: {
+            name?: string | null;
+            cpfCnpj?: string | null;
+            agency?: string | null;
+            account?: string | null;
+            accountDigit?: string | null;
+        };
+        /** @enum {string} */
+        UpstreamBillStatus: "PENDING" | "BANK_PROCESSING" | "PAID" | "FAILED" | "CANCELLED" | "REFUNDED" | "AWAITING_CHECKOUT_RISK_ANALYSIS_REQUEST";
+        /** @description The upstream's `BillBankSlipInfo` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamBillBankSlipInfo: {
+            identificationField: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value: string;
+            /** Format: date */
+            dueDate?: string | null;
+            companyName?: string | null;
+            bank?: string | null;
+            beneficiaryName?: string | null;
+            beneficiaryCpfCnpj?: string | null;
+            allowChangeValue?: boolean | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            minValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            maxValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            discountValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            interestValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            fineValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            originalValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            totalDiscountValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            totalAdditionalValue?: string | null;
+            isOverdue?: boolean | null;
+        };
+        /** @enum {string} */
+        UpstreamMobilePhoneRechargeStatus: "PENDING" | "CANCELLED" | "CONFIRMED" | "WAITING_CRITICAL_ACTION" | "FAILED";
+        /** @description The upstream's `MobilePhoneRechargeValue` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamMobilePhoneRechargeValue: {
+            name?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            minValue: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            maxValue: string;
+        };
+        /** @enum {string} */
+        UpstreamFinancialTransactionType: "PAYMENT_RECEIVED" | "PAYMENT_FEE" | "PAYMENT_REFUND" | "PAYMENT_REVERSAL" | "TRANSFER" | "TRANSFER_FEE" | "TRANSFER_REVERSAL" | "BILL_PAYMENT" | "MOBILE_PHONE_RECHARGE" | "RECEIVABLE_ANTICIPATION_GROSS_CREDIT" | "RECEIVABLE_ANTICIPATION_FEE" | "INTERNAL_TRANSFER_CREDIT" | "INTERNAL_TRANSFER_DEBIT";
+        /** @enum {string} */
+        UpstreamCommercialInfoStatus: "APPROVED" | "AWAITING_ACTION_AUTHORIZATION" | "DENIED" | "PENDING";
+        /** @enum {string} */
+        UpstreamPersonType: "FISICA" | "JURIDICA";
+        /** @description The upstream's `AccountInfoCity` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamAccountInfoCity: {
+            object?: string | null;
+            id?: number | null;
+            ibgeCode?: string | null;
+            name?: string | null;
+            districtCode?: string | null;
+            district?: string | null;
+            state?: string | null;
+        };
+        /** @description The upstream's `AccountInfoCommercialInfoExpirationResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamAccountInfoCommercialInfoExpirationResponse: {
+            isExpired?: boolean | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            scheduledDate?: string | null;
+        };
+        /** @description The upstream's `MyAccountGetAccountFeesPayment` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamMyAccountGetAccountFeesPayment: {
+            bankSlip: components["schemas"]["UpstreamMyAccountFeesBankSlip"];
+            creditCard: components["schemas"]["UpstreamMyAccountFeesCreditCard"];
+            pix: components["schemas"]["UpstreamMyAccountFeesPix"];
+        };
+        /** @description The upstream's `MyAccountGetAccountFeesTransfer` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamMyAccountGetAccountFeesTransfer: {
+            monthlyTransfersWithoutFee: number;
+            ted: components["schemas"]["UpstreamMyAccountFeesTransferFee"];
+            pix: components["schemas"]["UpstreamMyAccountFeesTransferFee"];
+        };
+        /** @enum {string} */
+        UpstreamAccountStatus: "APPROVED" | "AWAITING_APPROVAL" | "PENDING" | "REJECTED";
+        /** @enum {string} */
+        UpstreamWebhookSendType: "SEQUENTIALLY" | "NON_SEQUENTIALLY";
+        /** @enum {string} */
+        UpstreamCreditCardBrand: "VISA" | "MASTERCARD" | "ELO" | "DINERS" | "DISCOVER" | "AMEX" | "CABAL" | "BANESCARD" | "CREDZ" | "SOROCRED" | "CREDSYSTEM" | "JCB" | "UNKNOWN";
+        /** @enum {string} */
+        UpstreamDiscountType: "FIXED" | "PERCENTAGE";
+        /** @enum {string} */
+        UpstreamPaymentRefundStatus: "PENDING" | "AWAITING_CRITICAL_ACTION_AUTHORIZATION" | "AWAITING_CUSTOMER_EXTERNAL_AUTHORIZATION" | "CANCELLED" | "DONE";
+        /** @description The upstream's `PaymentRefundedSplitResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamPaymentRefundedSplitResponse: {
+            /** @description The upstream's id. */
+            id?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            value?: string | null;
+            done?: boolean | null;
+        };
+        /** @description The upstream's `PaymentSimulateInstallment` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentSimulateInstallment: {
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            paymentNetValue: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            paymentValue: string;
+        };
+        /** @description The upstream's `PaymentLimitsDaily` in Ponte's vocabulary. The fields clients read; the upstream may send more, as it sent them. */
+        UpstreamPaymentLimitsDaily: {
+            limit: number;
+            used: number;
+            wasReached: boolean;
+        };
+        /** @description The upstream's `TransferBankGetResponse` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamTransferBankGetResponse: {
+            ispb?: string | null;
+            code?: string | null;
+            name?: string | null;
+        };
+        /** @description The upstream's `MyAccountFeesBankSlip` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamMyAccountFeesBankSlip: {
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            defaultValue: string;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            discountValue?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC (the upstream's São Paulo wall clock, converted).
+             */
+            expirationDate?: string | null;
+            daysToReceive: number;
+        };
+        /** @description The upstream's `MyAccountFeesCreditCard` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamMyAccountFeesCreditCard: {
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            operationValue: string;
+            oneInstallmentPercentage: number;
+            upToSixInstallmentsPercentage: number;
+            upToTwelveInstallmentsPercentage: number;
+            upToTwentyOneInstallmentsPercentage?: number | null;
+            daysToReceive: number;
+        };
+        /** @description The upstream's `MyAccountFeesPix` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamMyAccountFeesPix: {
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            fixedFeeValue?: string | null;
+            percentageFee?: number | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            minimumFeeValue?: string | null;
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            maximumFeeValue?: string | null;
+            monthlyCreditsWithoutFee?: number | null;
+            creditsReceivedOfCurrentMonth?: number | null;
+        };
+        /** @description The upstream's `MyAccountFeesTransferFee` in Ponte's vocabulary. The upstream may add fields, sent as they came. */
+        UpstreamMyAccountFeesTransferFee: {
+            /**
+             * @description Money in reais as a decimal string, at least 2 decimals ("50.00"; a value finer than a centavo keeps its exact digits).
+             * @example 129.90
+             */
+            feeValue: string;
+            consideredInMonthlyTransfersWithoutFee?: boolean | null;
+        };
+        PassthroughMeta: {
+            requestId: string;
+            upstream: {
+                /** @description The upstream's HTTP status. */
+                status: number;
+                durationMs: number;
+            };
+        };
+        PassthroughPageMeta: {
+            requestId: string;
+            upstream: {
+                /** @description The upstream's HTTP status. */
+                status: number;
+                durationMs: number;
+            };
+            /** @description The upstream list's paging. */
+            pagination: {
+                limit: number;
+                offset: number;
+                totalCount: number;
+                hasMore: boolean;
+            };
+        };
     };
     responses: never;
     parameters: never;
@@ -16610,14 +18600,102 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "paymentLink": "paymentLink",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "originalValue": "129.90",
+                     *         "interestValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "canBePaidAfterDueDate": true,
+                     *         "pixTransaction": "pixTransaction",
+                     *         "pixQrCodeId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "originalDueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "invoiceNumber": "invoiceNumber",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "anticipated": true,
+                     *         "anticipable": true,
+                     *         "creditDate": "2026-12-01",
+                     *         "estimatedCreditDate": "2026-12-01",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "discount": {
+                     *           "value": 1,
+                     *           "dueDateLimitDays": 1
+                     *         },
+                     *         "fine": {
+                     *           "value": 1
+                     *         },
+                     *         "interest": {
+                     *           "value": 1
+                     *         },
+                     *         "split": [
+                     *           {
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "fixedValue": "129.90",
+                     *             "percentualValue": 1,
+                     *             "totalValue": "129.90",
+                     *             "cancellationReason": "cancellationReason",
+                     *             "externalReference": "order-1001",
+                     *             "description": "Pedido 1001"
+                     *           }
+                     *         ],
+                     *         "postalService": true,
+                     *         "daysAfterDueDateToRegistrationCancellation": 1,
+                     *         "chargeback": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         },
+                     *         "escrow": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "expirationDate": "2026-12-01",
+                     *           "finishDate": "2026-12-01",
+                     *           "finishReason": "finishReason"
+                     *         },
+                     *         "refunds": [
+                     *           {
+                     *             "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *             "value": "129.90",
+                     *             "endToEndIdentifier": "endToEndIdentifier",
+                     *             "description": "Pedido 1001",
+                     *             "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *             "transactionReceiptUrl": "transactionReceiptUrl",
+                     *             "refundedSplits": []
+                     *           }
+                     *         ],
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -16625,7 +18703,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -19078,14 +21159,27 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "subscription",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "paymentLink": "paymentLink",
+                     *         "billingType": "UNDEFINED",
+                     *         "cycle": "WEEKLY",
+                     *         "value": "129.90",
+                     *         "nextDueDate": "2026-12-01",
+                     *         "endDate": "2026-12-01",
+                     *         "description": "Pedido 1001",
+                     *         "status": "ACTIVE",
+                     *         "deleted": true,
+                     *         "maxPayments": 1,
+                     *         "externalReference": "order-1001",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -19093,7 +21187,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamSubscriptionGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -24822,22 +26919,42 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "notification",
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "enabled": true,
+                     *           "emailEnabledForProvider": true,
+                     *           "smsEnabledForProvider": true,
+                     *           "emailEnabledForCustomer": true,
+                     *           "smsEnabledForCustomer": true,
+                     *           "phoneCallEnabledForCustomer": true,
+                     *           "whatsappEnabledForCustomer": true,
+                     *           "event": "PAYMENT_CREATED",
+                     *           "scheduleOffset": 1,
+                     *           "deleted": true
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamNotificationGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -24943,14 +27060,102 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "paymentLink": "paymentLink",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "originalValue": "129.90",
+                     *         "interestValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "canBePaidAfterDueDate": true,
+                     *         "pixTransaction": "pixTransaction",
+                     *         "pixQrCodeId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "originalDueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "invoiceNumber": "invoiceNumber",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "anticipated": true,
+                     *         "anticipable": true,
+                     *         "creditDate": "2026-12-01",
+                     *         "estimatedCreditDate": "2026-12-01",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "discount": {
+                     *           "value": 1,
+                     *           "dueDateLimitDays": 1
+                     *         },
+                     *         "fine": {
+                     *           "value": 1
+                     *         },
+                     *         "interest": {
+                     *           "value": 1
+                     *         },
+                     *         "split": [
+                     *           {
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "fixedValue": "129.90",
+                     *             "percentualValue": 1,
+                     *             "totalValue": "129.90",
+                     *             "cancellationReason": "cancellationReason",
+                     *             "externalReference": "order-1001",
+                     *             "description": "Pedido 1001"
+                     *           }
+                     *         ],
+                     *         "postalService": true,
+                     *         "daysAfterDueDateToRegistrationCancellation": 1,
+                     *         "chargeback": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         },
+                     *         "escrow": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "expirationDate": "2026-12-01",
+                     *           "finishDate": "2026-12-01",
+                     *           "finishReason": "finishReason"
+                     *         },
+                     *         "refunds": [
+                     *           {
+                     *             "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *             "value": "129.90",
+                     *             "endToEndIdentifier": "endToEndIdentifier",
+                     *             "description": "Pedido 1001",
+                     *             "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *             "transactionReceiptUrl": "transactionReceiptUrl",
+                     *             "refundedSplits": []
+                     *           }
+                     *         ],
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -24958,7 +27163,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -25082,14 +27290,102 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "paymentLink": "paymentLink",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "originalValue": "129.90",
+                     *         "interestValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "canBePaidAfterDueDate": true,
+                     *         "pixTransaction": "pixTransaction",
+                     *         "pixQrCodeId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "originalDueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "invoiceNumber": "invoiceNumber",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "anticipated": true,
+                     *         "anticipable": true,
+                     *         "creditDate": "2026-12-01",
+                     *         "estimatedCreditDate": "2026-12-01",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "discount": {
+                     *           "value": 1,
+                     *           "dueDateLimitDays": 1
+                     *         },
+                     *         "fine": {
+                     *           "value": 1
+                     *         },
+                     *         "interest": {
+                     *           "value": 1
+                     *         },
+                     *         "split": [
+                     *           {
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "fixedValue": "129.90",
+                     *             "percentualValue": 1,
+                     *             "totalValue": "129.90",
+                     *             "cancellationReason": "cancellationReason",
+                     *             "externalReference": "order-1001",
+                     *             "description": "Pedido 1001"
+                     *           }
+                     *         ],
+                     *         "postalService": true,
+                     *         "daysAfterDueDateToRegistrationCancellation": 1,
+                     *         "chargeback": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         },
+                     *         "escrow": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "expirationDate": "2026-12-01",
+                     *           "finishDate": "2026-12-01",
+                     *           "finishReason": "finishReason"
+                     *         },
+                     *         "refunds": [
+                     *           {
+                     *             "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *             "value": "129.90",
+                     *             "endToEndIdentifier": "endToEndIdentifier",
+                     *             "description": "Pedido 1001",
+                     *             "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *             "transactionReceiptUrl": "transactionReceiptUrl",
+                     *             "refundedSplits": []
+                     *           }
+                     *         ],
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -25097,7 +27393,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -25216,14 +27515,24 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "pix": {
+                     *           "encodedImage": "encodedImage",
+                     *           "payload": "payload",
+                     *           "expirationDate": "2026-11-21T20:38:35.123Z"
+                     *         },
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "bankSlip": {
+                     *           "identificationField": "identificationField",
+                     *           "nossoNumero": "nossoNumero",
+                     *           "barCode": "barCode"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -25231,7 +27540,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentBillingInfoResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -25332,14 +27644,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "invoiceViewedDate": "2026-11-21T20:38:35.123Z",
+                     *         "boletoViewedDate": "2026-11-21T20:38:35.123Z"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -25347,7 +27657,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentViewingInfoResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -25453,14 +27766,102 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "paymentLink": "paymentLink",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "originalValue": "129.90",
+                     *         "interestValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "canBePaidAfterDueDate": true,
+                     *         "pixTransaction": "pixTransaction",
+                     *         "pixQrCodeId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "originalDueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "invoiceNumber": "invoiceNumber",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "anticipated": true,
+                     *         "anticipable": true,
+                     *         "creditDate": "2026-12-01",
+                     *         "estimatedCreditDate": "2026-12-01",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "discount": {
+                     *           "value": 1,
+                     *           "dueDateLimitDays": 1
+                     *         },
+                     *         "fine": {
+                     *           "value": 1
+                     *         },
+                     *         "interest": {
+                     *           "value": 1
+                     *         },
+                     *         "split": [
+                     *           {
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "fixedValue": "129.90",
+                     *             "percentualValue": 1,
+                     *             "totalValue": "129.90",
+                     *             "cancellationReason": "cancellationReason",
+                     *             "externalReference": "order-1001",
+                     *             "description": "Pedido 1001"
+                     *           }
+                     *         ],
+                     *         "postalService": true,
+                     *         "daysAfterDueDateToRegistrationCancellation": 1,
+                     *         "chargeback": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         },
+                     *         "escrow": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "expirationDate": "2026-12-01",
+                     *           "finishDate": "2026-12-01",
+                     *           "finishReason": "finishReason"
+                     *         },
+                     *         "refunds": [
+                     *           {
+                     *             "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *             "value": "129.90",
+                     *             "endToEndIdentifier": "endToEndIdentifier",
+                     *             "description": "Pedido 1001",
+                     *             "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *             "transactionReceiptUrl": "transactionReceiptUrl",
+                     *             "refundedSplits": []
+                     *           }
+                     *         ],
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -25468,7 +27869,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -25587,14 +27991,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "identificationField": "identificationField",
+                     *         "nossoNumero": "nossoNumero",
+                     *         "barCode": "barCode"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -25602,7 +28005,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentIdentificationFieldResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -25708,14 +28114,102 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "paymentLink": "paymentLink",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "originalValue": "129.90",
+                     *         "interestValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "canBePaidAfterDueDate": true,
+                     *         "pixTransaction": "pixTransaction",
+                     *         "pixQrCodeId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "originalDueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "invoiceNumber": "invoiceNumber",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "anticipated": true,
+                     *         "anticipable": true,
+                     *         "creditDate": "2026-12-01",
+                     *         "estimatedCreditDate": "2026-12-01",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "discount": {
+                     *           "value": 1,
+                     *           "dueDateLimitDays": 1
+                     *         },
+                     *         "fine": {
+                     *           "value": 1
+                     *         },
+                     *         "interest": {
+                     *           "value": 1
+                     *         },
+                     *         "split": [
+                     *           {
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "fixedValue": "129.90",
+                     *             "percentualValue": 1,
+                     *             "totalValue": "129.90",
+                     *             "cancellationReason": "cancellationReason",
+                     *             "externalReference": "order-1001",
+                     *             "description": "Pedido 1001"
+                     *           }
+                     *         ],
+                     *         "postalService": true,
+                     *         "daysAfterDueDateToRegistrationCancellation": 1,
+                     *         "chargeback": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         },
+                     *         "escrow": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "expirationDate": "2026-12-01",
+                     *           "finishDate": "2026-12-01",
+                     *           "finishReason": "finishReason"
+                     *         },
+                     *         "refunds": [
+                     *           {
+                     *             "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *             "value": "129.90",
+                     *             "endToEndIdentifier": "endToEndIdentifier",
+                     *             "description": "Pedido 1001",
+                     *             "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *             "transactionReceiptUrl": "transactionReceiptUrl",
+                     *             "refundedSplits": []
+                     *           }
+                     *         ],
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -25723,7 +28217,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -25847,14 +28344,102 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "paymentLink": "paymentLink",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "originalValue": "129.90",
+                     *         "interestValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "canBePaidAfterDueDate": true,
+                     *         "pixTransaction": "pixTransaction",
+                     *         "pixQrCodeId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "originalDueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "invoiceNumber": "invoiceNumber",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "anticipated": true,
+                     *         "anticipable": true,
+                     *         "creditDate": "2026-12-01",
+                     *         "estimatedCreditDate": "2026-12-01",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "discount": {
+                     *           "value": 1,
+                     *           "dueDateLimitDays": 1
+                     *         },
+                     *         "fine": {
+                     *           "value": 1
+                     *         },
+                     *         "interest": {
+                     *           "value": 1
+                     *         },
+                     *         "split": [
+                     *           {
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "fixedValue": "129.90",
+                     *             "percentualValue": 1,
+                     *             "totalValue": "129.90",
+                     *             "cancellationReason": "cancellationReason",
+                     *             "externalReference": "order-1001",
+                     *             "description": "Pedido 1001"
+                     *           }
+                     *         ],
+                     *         "postalService": true,
+                     *         "daysAfterDueDateToRegistrationCancellation": 1,
+                     *         "chargeback": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         },
+                     *         "escrow": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "expirationDate": "2026-12-01",
+                     *           "finishDate": "2026-12-01",
+                     *           "finishReason": "finishReason"
+                     *         },
+                     *         "refunds": [
+                     *           {
+                     *             "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *             "value": "129.90",
+                     *             "endToEndIdentifier": "endToEndIdentifier",
+                     *             "description": "Pedido 1001",
+                     *             "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *             "transactionReceiptUrl": "transactionReceiptUrl",
+                     *             "refundedSplits": []
+                     *           }
+                     *         ],
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -25862,7 +28447,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -25984,14 +28572,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "value": "129.90",
+                     *         "creditCard": {
+                     *           "netValue": "129.90",
+                     *           "feePercentage": 1,
+                     *           "operationFee": "129.90"
+                     *         },
+                     *         "bankSlip": {
+                     *           "netValue": "129.90",
+                     *           "feePercentage": 1,
+                     *           "operationFee": "129.90"
+                     *         },
+                     *         "pix": {
+                     *           "netValue": "129.90",
+                     *           "feePercentage": 1,
+                     *           "operationFee": "129.90"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -25999,7 +28599,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentSimulateResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -26116,14 +28719,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "creation": {
+                     *           "daily": {}
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -26131,7 +28733,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLimitsResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -26237,14 +28842,102 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "paymentLink": "paymentLink",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "originalValue": "129.90",
+                     *         "interestValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "canBePaidAfterDueDate": true,
+                     *         "pixTransaction": "pixTransaction",
+                     *         "pixQrCodeId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "originalDueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "invoiceNumber": "invoiceNumber",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "anticipated": true,
+                     *         "anticipable": true,
+                     *         "creditDate": "2026-12-01",
+                     *         "estimatedCreditDate": "2026-12-01",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "discount": {
+                     *           "value": 1,
+                     *           "dueDateLimitDays": 1
+                     *         },
+                     *         "fine": {
+                     *           "value": 1
+                     *         },
+                     *         "interest": {
+                     *           "value": 1
+                     *         },
+                     *         "split": [
+                     *           {
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "fixedValue": "129.90",
+                     *             "percentualValue": 1,
+                     *             "totalValue": "129.90",
+                     *             "cancellationReason": "cancellationReason",
+                     *             "externalReference": "order-1001",
+                     *             "description": "Pedido 1001"
+                     *           }
+                     *         ],
+                     *         "postalService": true,
+                     *         "daysAfterDueDateToRegistrationCancellation": 1,
+                     *         "chargeback": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         },
+                     *         "escrow": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "expirationDate": "2026-12-01",
+                     *           "finishDate": "2026-12-01",
+                     *           "finishReason": "finishReason"
+                     *         },
+                     *         "refunds": [
+                     *           {
+                     *             "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *             "value": "129.90",
+                     *             "endToEndIdentifier": "endToEndIdentifier",
+                     *             "description": "Pedido 1001",
+                     *             "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *             "transactionReceiptUrl": "transactionReceiptUrl",
+                     *             "refundedSplits": []
+                     *           }
+                     *         ],
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -26252,7 +28945,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -26369,22 +29065,50 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "payment",
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "dateCreated": "2026-12-01",
+                     *           "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "value": "129.90",
+                     *           "netValue": "129.90",
+                     *           "description": "Pedido 1001",
+                     *           "billingType": "UNDEFINED",
+                     *           "status": "PENDING",
+                     *           "dueDate": "2026-12-01",
+                     *           "paymentDate": "2026-12-01",
+                     *           "clientPaymentDate": "2026-12-01",
+                     *           "installmentNumber": 1,
+                     *           "invoiceUrl": "invoiceUrl",
+                     *           "externalReference": "order-1001",
+                     *           "deleted": true,
+                     *           "nossoNumero": "nossoNumero",
+                     *           "bankSlipUrl": "bankSlipUrl",
+                     *           "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLeanGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -26488,14 +29212,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -26503,7 +29244,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLeanGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -26625,14 +29369,25 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "billingType": "UNDEFINED",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "deleted": true,
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -26640,7 +29395,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLeanSaveWithCreditCardResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -26764,14 +29522,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -26779,7 +29554,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLeanGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -26898,14 +29676,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -26913,7 +29708,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLeanGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -27019,14 +29817,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -27034,7 +29849,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLeanGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -27153,14 +29971,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "deleted": true,
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -27168,7 +29984,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDeleteResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -27274,14 +30093,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -27289,7 +30125,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLeanGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -27413,14 +30252,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -27428,7 +30284,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLeanGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -27552,14 +30411,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -27567,7 +30443,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLeanGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -27691,14 +30570,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -27706,7 +30602,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLeanGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -27825,22 +30724,36 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "paymentDocument",
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "name": "Maria Silva",
+                     *           "type": "INVOICE",
+                     *           "availableAfterPayment": true,
+                     *           "file": {},
+                     *           "deleted": true
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDocumentGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -27947,14 +30860,24 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "paymentDocument",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "name": "Maria Silva",
+                     *         "type": "INVOICE",
+                     *         "availableAfterPayment": true,
+                     *         "file": {
+                     *           "publicId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "originalName": "originalName",
+                     *           "size": 1,
+                     *           "extension": "extension",
+                     *           "previewUrl": "previewUrl",
+                     *           "downloadUrl": "downloadUrl"
+                     *         },
+                     *         "deleted": true
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -27962,7 +30885,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDocumentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -28082,14 +31008,24 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "paymentDocument",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "name": "Maria Silva",
+                     *         "type": "INVOICE",
+                     *         "availableAfterPayment": true,
+                     *         "file": {
+                     *           "publicId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "originalName": "originalName",
+                     *           "size": 1,
+                     *           "extension": "extension",
+                     *           "previewUrl": "previewUrl",
+                     *           "downloadUrl": "downloadUrl"
+                     *         },
+                     *         "deleted": true
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -28097,7 +31033,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDocumentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -28204,14 +31143,24 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "paymentDocument",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "name": "Maria Silva",
+                     *         "type": "INVOICE",
+                     *         "availableAfterPayment": true,
+                     *         "file": {
+                     *           "publicId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "originalName": "originalName",
+                     *           "size": 1,
+                     *           "extension": "extension",
+                     *           "previewUrl": "previewUrl",
+                     *           "downloadUrl": "downloadUrl"
+                     *         },
+                     *         "deleted": true
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -28219,7 +31168,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDocumentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -28339,14 +31291,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "deleted": true,
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -28354,7 +31304,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDocumentDeleteResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -28453,22 +31406,51 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "installment",
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "value": "129.90",
+                     *           "netValue": "129.90",
+                     *           "paymentValue": "129.90",
+                     *           "installmentCount": 1,
+                     *           "billingType": "UNDEFINED",
+                     *           "paymentDate": "2026-12-01",
+                     *           "description": "Pedido 1001",
+                     *           "expirationDay": 1,
+                     *           "dateCreated": "2026-12-01",
+                     *           "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "paymentLink": "paymentLink",
+                     *           "checkoutSession": "checkoutSession",
+                     *           "transactionReceiptUrl": "transactionReceiptUrl",
+                     *           "chargeback": {},
+                     *           "creditCard": {},
+                     *           "deleted": true,
+                     *           "refunds": [
+                     *             {}
+                     *           ],
+                     *           "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInstallmentGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -28572,14 +31554,55 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "installment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "paymentValue": "129.90",
+                     *         "installmentCount": 1,
+                     *         "billingType": "UNDEFINED",
+                     *         "paymentDate": "2026-12-01",
+                     *         "description": "Pedido 1001",
+                     *         "expirationDay": 1,
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "paymentLink": "paymentLink",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "chargeback": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         },
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "deleted": true,
+                     *         "refunds": [
+                     *           {
+                     *             "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *             "value": "129.90",
+                     *             "endToEndIdentifier": "endToEndIdentifier",
+                     *             "description": "Pedido 1001",
+                     *             "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *             "transactionReceiptUrl": "transactionReceiptUrl",
+                     *             "refundedSplits": [],
+                     *             "paymentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *           }
+                     *         ],
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -28587,7 +31610,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInstallmentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -28709,14 +31735,55 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "installment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "paymentValue": "129.90",
+                     *         "installmentCount": 1,
+                     *         "billingType": "UNDEFINED",
+                     *         "paymentDate": "2026-12-01",
+                     *         "description": "Pedido 1001",
+                     *         "expirationDay": 1,
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "paymentLink": "paymentLink",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "chargeback": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         },
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "deleted": true,
+                     *         "refunds": [
+                     *           {
+                     *             "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *             "value": "129.90",
+                     *             "endToEndIdentifier": "endToEndIdentifier",
+                     *             "description": "Pedido 1001",
+                     *             "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *             "transactionReceiptUrl": "transactionReceiptUrl",
+                     *             "refundedSplits": [],
+                     *             "paymentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *           }
+                     *         ],
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -28724,7 +31791,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInstallmentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -28843,14 +31913,55 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "installment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "paymentValue": "129.90",
+                     *         "installmentCount": 1,
+                     *         "billingType": "UNDEFINED",
+                     *         "paymentDate": "2026-12-01",
+                     *         "description": "Pedido 1001",
+                     *         "expirationDay": 1,
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "paymentLink": "paymentLink",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "chargeback": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         },
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "deleted": true,
+                     *         "refunds": [
+                     *           {
+                     *             "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *             "value": "129.90",
+                     *             "endToEndIdentifier": "endToEndIdentifier",
+                     *             "description": "Pedido 1001",
+                     *             "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *             "transactionReceiptUrl": "transactionReceiptUrl",
+                     *             "refundedSplits": [],
+                     *             "paymentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *           }
+                     *         ],
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -28858,7 +31969,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInstallmentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -28959,14 +32073,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "deleted": true,
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -28974,7 +32086,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInstallmentDeleteResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -29075,22 +32190,78 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "payment",
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "dateCreated": "2026-12-01",
+                     *           "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "checkoutSession": "checkoutSession",
+                     *           "paymentLink": "paymentLink",
+                     *           "value": "129.90",
+                     *           "netValue": "129.90",
+                     *           "originalValue": "129.90",
+                     *           "interestValue": "129.90",
+                     *           "description": "Pedido 1001",
+                     *           "billingType": "UNDEFINED",
+                     *           "creditCard": {},
+                     *           "canBePaidAfterDueDate": true,
+                     *           "pixTransaction": "pixTransaction",
+                     *           "pixQrCodeId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "status": "PENDING",
+                     *           "dueDate": "2026-12-01",
+                     *           "originalDueDate": "2026-12-01",
+                     *           "paymentDate": "2026-12-01",
+                     *           "clientPaymentDate": "2026-12-01",
+                     *           "installmentNumber": 1,
+                     *           "invoiceUrl": "invoiceUrl",
+                     *           "invoiceNumber": "invoiceNumber",
+                     *           "externalReference": "order-1001",
+                     *           "deleted": true,
+                     *           "anticipated": true,
+                     *           "anticipable": true,
+                     *           "creditDate": "2026-12-01",
+                     *           "estimatedCreditDate": "2026-12-01",
+                     *           "transactionReceiptUrl": "transactionReceiptUrl",
+                     *           "nossoNumero": "nossoNumero",
+                     *           "bankSlipUrl": "bankSlipUrl",
+                     *           "discount": {},
+                     *           "fine": {},
+                     *           "interest": {},
+                     *           "split": [
+                     *             {}
+                     *           ],
+                     *           "postalService": true,
+                     *           "daysAfterDueDateToRegistrationCancellation": 1,
+                     *           "chargeback": {},
+                     *           "escrow": {},
+                     *           "refunds": [
+                     *             {}
+                     *           ],
+                     *           "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -29191,14 +32362,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "deleted": true,
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "deletedPayments": [
+                     *           {
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "installmentNumber": 1,
+                     *             "deleted": true
+                     *           }
+                     *         ]
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -29206,7 +32382,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInstallmentDeletePaymentsResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -29411,14 +32590,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "splits": [
+                     *           {
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "fixedValue": "129.90",
+                     *             "percentualValue": 1,
+                     *             "totalValue": "129.90",
+                     *             "cancellationReason": "cancellationReason",
+                     *             "externalReference": "order-1001",
+                     *             "description": "Pedido 1001",
+                     *             "installmentNumber": 1
+                     *           }
+                     *         ]
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -29426,7 +32614,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInstallmentUpdateSplitResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -29550,14 +32741,55 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "installment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "paymentValue": "129.90",
+                     *         "installmentCount": 1,
+                     *         "billingType": "UNDEFINED",
+                     *         "paymentDate": "2026-12-01",
+                     *         "description": "Pedido 1001",
+                     *         "expirationDay": 1,
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "paymentLink": "paymentLink",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "chargeback": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         },
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "deleted": true,
+                     *         "refunds": [
+                     *           {
+                     *             "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *             "value": "129.90",
+                     *             "endToEndIdentifier": "endToEndIdentifier",
+                     *             "description": "Pedido 1001",
+                     *             "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *             "transactionReceiptUrl": "transactionReceiptUrl",
+                     *             "refundedSplits": [],
+                     *             "paymentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *           }
+                     *         ],
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -29565,7 +32797,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInstallmentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -29689,14 +32924,27 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "subscription",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "paymentLink": "paymentLink",
+                     *         "billingType": "UNDEFINED",
+                     *         "cycle": "WEEKLY",
+                     *         "value": "129.90",
+                     *         "nextDueDate": "2026-12-01",
+                     *         "endDate": "2026-12-01",
+                     *         "description": "Pedido 1001",
+                     *         "status": "ACTIVE",
+                     *         "deleted": true,
+                     *         "maxPayments": 1,
+                     *         "externalReference": "order-1001",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -29704,7 +32952,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamSubscriptionGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -29823,22 +33074,78 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "payment",
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "dateCreated": "2026-12-01",
+                     *           "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "checkoutSession": "checkoutSession",
+                     *           "paymentLink": "paymentLink",
+                     *           "value": "129.90",
+                     *           "netValue": "129.90",
+                     *           "originalValue": "129.90",
+                     *           "interestValue": "129.90",
+                     *           "description": "Pedido 1001",
+                     *           "billingType": "UNDEFINED",
+                     *           "creditCard": {},
+                     *           "canBePaidAfterDueDate": true,
+                     *           "pixTransaction": "pixTransaction",
+                     *           "pixQrCodeId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "status": "PENDING",
+                     *           "dueDate": "2026-12-01",
+                     *           "originalDueDate": "2026-12-01",
+                     *           "paymentDate": "2026-12-01",
+                     *           "clientPaymentDate": "2026-12-01",
+                     *           "installmentNumber": 1,
+                     *           "invoiceUrl": "invoiceUrl",
+                     *           "invoiceNumber": "invoiceNumber",
+                     *           "externalReference": "order-1001",
+                     *           "deleted": true,
+                     *           "anticipated": true,
+                     *           "anticipable": true,
+                     *           "creditDate": "2026-12-01",
+                     *           "estimatedCreditDate": "2026-12-01",
+                     *           "transactionReceiptUrl": "transactionReceiptUrl",
+                     *           "nossoNumero": "nossoNumero",
+                     *           "bankSlipUrl": "bankSlipUrl",
+                     *           "discount": {},
+                     *           "fine": {},
+                     *           "interest": {},
+                     *           "split": [
+                     *             {}
+                     *           ],
+                     *           "postalService": true,
+                     *           "daysAfterDueDateToRegistrationCancellation": 1,
+                     *           "chargeback": {},
+                     *           "escrow": {},
+                     *           "refunds": [
+                     *             {}
+                     *           ],
+                     *           "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -30038,14 +33345,36 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "municipalServiceId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "municipalServiceCode": "municipalServiceCode",
+                     *         "municipalServiceName": "municipalServiceName",
+                     *         "deductions": "129.90",
+                     *         "invoiceCreationPeriod": "invoiceCreationPeriod",
+                     *         "daysBeforeDueDate": 1,
+                     *         "receivedOnly": true,
+                     *         "observations": "observations",
+                     *         "taxes": {
+                     *           "nbsCode": "nbsCode",
+                     *           "taxSituationCode": "taxSituationCode",
+                     *           "taxClassificationCode": "taxClassificationCode",
+                     *           "operationIndicatorCode": "operationIndicatorCode",
+                     *           "retainIss": true,
+                     *           "iss": 1,
+                     *           "pisCofinsRetentionType": "pisCofinsRetentionType",
+                     *           "pisCofinsTaxStatus": "pisCofinsTaxStatus",
+                     *           "operationPis": 1,
+                     *           "operationCofins": 1,
+                     *           "pis": 1,
+                     *           "cofins": 1,
+                     *           "csll": 1,
+                     *           "inss": 1,
+                     *           "ir": 1
+                     *         },
+                     *         "status": "status"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -30053,7 +33382,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamSubscriptionInvoiceConfigGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -30159,14 +33491,36 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "municipalServiceId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "municipalServiceCode": "municipalServiceCode",
+                     *         "municipalServiceName": "municipalServiceName",
+                     *         "deductions": "129.90",
+                     *         "invoiceCreationPeriod": "invoiceCreationPeriod",
+                     *         "daysBeforeDueDate": 1,
+                     *         "receivedOnly": true,
+                     *         "observations": "observations",
+                     *         "taxes": {
+                     *           "nbsCode": "nbsCode",
+                     *           "taxSituationCode": "taxSituationCode",
+                     *           "taxClassificationCode": "taxClassificationCode",
+                     *           "operationIndicatorCode": "operationIndicatorCode",
+                     *           "retainIss": true,
+                     *           "iss": 1,
+                     *           "pisCofinsRetentionType": "pisCofinsRetentionType",
+                     *           "pisCofinsTaxStatus": "pisCofinsTaxStatus",
+                     *           "operationPis": 1,
+                     *           "operationCofins": 1,
+                     *           "pis": 1,
+                     *           "cofins": 1,
+                     *           "csll": 1,
+                     *           "inss": 1,
+                     *           "ir": 1
+                     *         },
+                     *         "status": "status"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -30174,7 +33528,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamSubscriptionInvoiceConfigGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -30298,14 +33655,36 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "municipalServiceId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "municipalServiceCode": "municipalServiceCode",
+                     *         "municipalServiceName": "municipalServiceName",
+                     *         "deductions": "129.90",
+                     *         "invoiceCreationPeriod": "invoiceCreationPeriod",
+                     *         "daysBeforeDueDate": 1,
+                     *         "receivedOnly": true,
+                     *         "observations": "observations",
+                     *         "taxes": {
+                     *           "nbsCode": "nbsCode",
+                     *           "taxSituationCode": "taxSituationCode",
+                     *           "taxClassificationCode": "taxClassificationCode",
+                     *           "operationIndicatorCode": "operationIndicatorCode",
+                     *           "retainIss": true,
+                     *           "iss": 1,
+                     *           "pisCofinsRetentionType": "pisCofinsRetentionType",
+                     *           "pisCofinsTaxStatus": "pisCofinsTaxStatus",
+                     *           "operationPis": 1,
+                     *           "operationCofins": 1,
+                     *           "pis": 1,
+                     *           "cofins": 1,
+                     *           "csll": 1,
+                     *           "inss": 1,
+                     *           "ir": 1
+                     *         },
+                     *         "status": "status"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -30313,7 +33692,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamSubscriptionInvoiceConfigGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -30432,14 +33814,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "deleted": true,
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -30447,7 +33827,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamSubscriptionDeleteInvoiceConfigResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -30548,22 +33931,54 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "invoice",
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "status": "SCHEDULED",
+                     *           "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "type": "type",
+                     *           "statusDescription": "statusDescription",
+                     *           "serviceDescription": "serviceDescription",
+                     *           "pdfUrl": "pdfUrl",
+                     *           "xmlUrl": "xmlUrl",
+                     *           "rpsSerie": "rpsSerie",
+                     *           "rpsNumber": "rpsNumber",
+                     *           "number": "number",
+                     *           "validationCode": "validationCode",
+                     *           "value": "129.90",
+                     *           "deductions": "129.90",
+                     *           "effectiveDate": "2026-12-01",
+                     *           "observations": "observations",
+                     *           "estimatedTaxesDescription": "estimatedTaxesDescription",
+                     *           "externalReference": "order-1001",
+                     *           "taxes": {},
+                     *           "municipalServiceId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "municipalServiceCode": "municipalServiceCode",
+                     *           "municipalServiceName": "municipalServiceName"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInvoiceGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -30662,22 +34077,45 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "name": "Maria Silva",
+                     *           "value": "129.90",
+                     *           "active": true,
+                     *           "chargeType": "chargeType",
+                     *           "url": "https://merchant.example.com/webhooks/ponte",
+                     *           "billingType": "PIX",
+                     *           "subscriptionCycle": "subscriptionCycle",
+                     *           "description": "Pedido 1001",
+                     *           "endDate": "2026-12-01",
+                     *           "deleted": true,
+                     *           "viewCount": 1,
+                     *           "maxInstallmentCount": 1,
+                     *           "dueDateLimitDays": 1,
+                     *           "notificationEnabled": true,
+                     *           "externalReference": "order-1001"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLinkGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -30781,14 +34219,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "name": "Maria Silva",
+                     *         "value": "129.90",
+                     *         "active": true,
+                     *         "chargeType": "chargeType",
+                     *         "url": "https://merchant.example.com/webhooks/ponte",
+                     *         "billingType": "PIX",
+                     *         "subscriptionCycle": "subscriptionCycle",
+                     *         "description": "Pedido 1001",
+                     *         "endDate": "2026-12-01",
+                     *         "deleted": true,
+                     *         "viewCount": 1,
+                     *         "maxInstallmentCount": 1,
+                     *         "dueDateLimitDays": 1,
+                     *         "notificationEnabled": true,
+                     *         "externalReference": "order-1001"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -30796,7 +34246,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLinkGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -30915,14 +34368,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "name": "Maria Silva",
+                     *         "value": "129.90",
+                     *         "active": true,
+                     *         "chargeType": "chargeType",
+                     *         "url": "https://merchant.example.com/webhooks/ponte",
+                     *         "billingType": "PIX",
+                     *         "subscriptionCycle": "subscriptionCycle",
+                     *         "description": "Pedido 1001",
+                     *         "endDate": "2026-12-01",
+                     *         "deleted": true,
+                     *         "viewCount": 1,
+                     *         "maxInstallmentCount": 1,
+                     *         "dueDateLimitDays": 1,
+                     *         "notificationEnabled": true,
+                     *         "externalReference": "order-1001"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -30930,7 +34395,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLinkGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -31036,14 +34504,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "name": "Maria Silva",
+                     *         "value": "129.90",
+                     *         "active": true,
+                     *         "chargeType": "chargeType",
+                     *         "url": "https://merchant.example.com/webhooks/ponte",
+                     *         "billingType": "PIX",
+                     *         "subscriptionCycle": "subscriptionCycle",
+                     *         "description": "Pedido 1001",
+                     *         "endDate": "2026-12-01",
+                     *         "deleted": true,
+                     *         "viewCount": 1,
+                     *         "maxInstallmentCount": 1,
+                     *         "dueDateLimitDays": 1,
+                     *         "notificationEnabled": true,
+                     *         "externalReference": "order-1001"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -31051,7 +34531,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLinkGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -31170,14 +34653,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "deleted": true,
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -31185,7 +34666,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLinkDeleteResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -31291,14 +34775,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "name": "Maria Silva",
+                     *         "value": "129.90",
+                     *         "active": true,
+                     *         "chargeType": "chargeType",
+                     *         "url": "https://merchant.example.com/webhooks/ponte",
+                     *         "billingType": "PIX",
+                     *         "subscriptionCycle": "subscriptionCycle",
+                     *         "description": "Pedido 1001",
+                     *         "endDate": "2026-12-01",
+                     *         "deleted": true,
+                     *         "viewCount": 1,
+                     *         "maxInstallmentCount": 1,
+                     *         "dueDateLimitDays": 1,
+                     *         "notificationEnabled": true,
+                     *         "externalReference": "order-1001"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -31306,7 +34802,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLinkGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -31425,22 +34924,38 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "main": true,
+                     *           "image": {
+                     *             "originalName": "originalName",
+                     *             "size": 1,
+                     *             "extension": "extension",
+                     *             "previewUrl": "previewUrl",
+                     *             "downloadUrl": "downloadUrl"
+                     *           }
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLinkFileGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -31547,14 +35062,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "main": true,
+                     *         "image": {
+                     *           "originalName": "originalName",
+                     *           "size": 1,
+                     *           "extension": "extension",
+                     *           "previewUrl": "previewUrl",
+                     *           "downloadUrl": "downloadUrl"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -31562,7 +35082,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLinkFileGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -31682,14 +35205,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "main": true,
+                     *         "image": {
+                     *           "originalName": "originalName",
+                     *           "size": 1,
+                     *           "extension": "extension",
+                     *           "previewUrl": "previewUrl",
+                     *           "downloadUrl": "downloadUrl"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -31697,7 +35225,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLinkFileGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -31799,14 +35330,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "deleted": true,
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -31814,7 +35343,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLinkFileDeleteResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -31921,14 +35453,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "main": true,
+                     *         "image": {
+                     *           "originalName": "originalName",
+                     *           "size": 1,
+                     *           "extension": "extension",
+                     *           "previewUrl": "previewUrl",
+                     *           "downloadUrl": "downloadUrl"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -31936,7 +35473,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentLinkFileGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -32058,14 +35598,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "link": "link",
+                     *         "status": "status"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -32073,7 +35612,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamCheckoutSessionResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -32197,14 +35739,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "link": "link",
+                     *         "status": "status"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -32212,7 +35753,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamCheckoutSessionResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -32329,14 +35873,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "expirationInDays": 1
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -32344,7 +35885,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamCreditCardPreAuthorizationConfigResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -32448,14 +35992,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "expirationInDays": 1
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -32463,7 +36004,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamCreditCardPreAuthorizationConfigResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -32582,14 +36126,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "anticipationDate": "2026-12-01",
+                     *         "dueDate": "2026-12-01",
+                     *         "requestDate": "2026-12-01",
+                     *         "fee": "129.90",
+                     *         "anticipationDays": 1,
+                     *         "netValue": "129.90",
+                     *         "totalValue": "129.90",
+                     *         "value": "129.90",
+                     *         "denialObservation": "denialObservation"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -32597,7 +36150,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAnticipationGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -32696,22 +36252,42 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "status": "PENDING",
+                     *           "anticipationDate": "2026-12-01",
+                     *           "dueDate": "2026-12-01",
+                     *           "requestDate": "2026-12-01",
+                     *           "fee": "129.90",
+                     *           "anticipationDays": 1,
+                     *           "netValue": "129.90",
+                     *           "totalValue": "129.90",
+                     *           "value": "129.90",
+                     *           "denialObservation": "denialObservation"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAnticipationGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -32815,14 +36391,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "anticipationDate": "2026-12-01",
+                     *         "dueDate": "2026-12-01",
+                     *         "requestDate": "2026-12-01",
+                     *         "fee": "129.90",
+                     *         "anticipationDays": 1,
+                     *         "netValue": "129.90",
+                     *         "totalValue": "129.90",
+                     *         "value": "129.90",
+                     *         "denialObservation": "denialObservation"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -32830,7 +36415,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAnticipationGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -32952,14 +36540,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "anticipationDate": "2026-12-01",
+                     *         "dueDate": "2026-12-01",
+                     *         "fee": "129.90",
+                     *         "anticipationDays": 1,
+                     *         "netValue": "129.90",
+                     *         "totalValue": "129.90",
+                     *         "value": "129.90",
+                     *         "isDocumentationRequired": true
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -32967,7 +36561,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAnticipationSimulateResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -33084,14 +36681,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "creditCardAutomaticEnabled": true
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -33099,7 +36693,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAnticipationConfigurationGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -33203,14 +36800,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "creditCardAutomaticEnabled": true
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -33218,7 +36812,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAnticipationConfigurationGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -33335,14 +36932,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "creditCard": {
+                     *           "total": "129.90",
+                     *           "available": "129.90"
+                     *         },
+                     *         "bankSlip": {
+                     *           "total": "129.90",
+                     *           "available": "129.90"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -33350,7 +36951,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAnticipationLimitsResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -33456,14 +37060,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "anticipationDate": "2026-12-01",
+                     *         "dueDate": "2026-12-01",
+                     *         "requestDate": "2026-12-01",
+                     *         "fee": "129.90",
+                     *         "anticipationDays": 1,
+                     *         "netValue": "129.90",
+                     *         "totalValue": "129.90",
+                     *         "value": "129.90",
+                     *         "denialObservation": "denialObservation"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -33471,7 +37084,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAnticipationGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -33595,14 +37211,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "requestUrl": "requestUrl"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -33610,7 +37223,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentBankSlipRefundResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -33734,14 +37350,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "status"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -33749,7 +37363,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamChargebackSaveDisputeResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -33866,22 +37483,41 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "status": "REQUESTED",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "creditCard": {},
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentChargebackResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -33982,14 +37618,24 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "customerAccount": "customerAccount",
+                     *         "status": "REQUESTED",
+                     *         "reason": "reason",
+                     *         "disputeStartDate": "2026-12-01",
+                     *         "value": "129.90",
+                     *         "paymentDate": "2026-12-01",
+                     *         "creditCard": {
+                     *           "number": "number"
+                     *         },
+                     *         "disputeStatus": "disputeStatus",
+                     *         "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -33997,7 +37643,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentChargebackResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -34098,14 +37747,22 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "fixedValue": "129.90",
+                     *         "percentualValue": 1,
+                     *         "totalValue": "129.90",
+                     *         "cancellationReason": "cancellationReason",
+                     *         "status": "PENDING",
+                     *         "externalReference": "order-1001",
+                     *         "description": "Pedido 1001",
+                     *         "paymentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "creditDate": "2026-12-01",
+                     *         "paymentConfirmedDate": "2026-12-01"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -34113,7 +37770,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentSplitGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -34212,22 +37872,41 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "fixedValue": "129.90",
+                     *           "percentualValue": 1,
+                     *           "totalValue": "129.90",
+                     *           "cancellationReason": "cancellationReason",
+                     *           "status": "PENDING",
+                     *           "externalReference": "order-1001",
+                     *           "description": "Pedido 1001",
+                     *           "paymentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "creditDate": "2026-12-01",
+                     *           "paymentConfirmedDate": "2026-12-01"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentSplitGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -34328,14 +38007,22 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "fixedValue": "129.90",
+                     *         "percentualValue": 1,
+                     *         "totalValue": "129.90",
+                     *         "cancellationReason": "cancellationReason",
+                     *         "status": "PENDING",
+                     *         "externalReference": "order-1001",
+                     *         "description": "Pedido 1001",
+                     *         "paymentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "creditDate": "2026-12-01",
+                     *         "paymentConfirmedDate": "2026-12-01"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -34343,7 +38030,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentSplitGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -34442,22 +38132,41 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "fixedValue": "129.90",
+                     *           "percentualValue": 1,
+                     *           "totalValue": "129.90",
+                     *           "cancellationReason": "cancellationReason",
+                     *           "status": "PENDING",
+                     *           "externalReference": "order-1001",
+                     *           "description": "Pedido 1001",
+                     *           "paymentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "creditDate": "2026-12-01",
+                     *           "paymentConfirmedDate": "2026-12-01"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentSplitGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -34556,14 +38265,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "daysToExpire": 1,
+                     *         "enabled": true,
+                     *         "isFeePayer": true
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -34571,7 +38279,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAccountPaymentEscrowConfig"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -34675,14 +38386,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "daysToExpire": 1,
+                     *         "enabled": true,
+                     *         "isFeePayer": true
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -34690,7 +38400,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAccountPaymentEscrowConfig"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -34814,14 +38527,102 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "paymentLink": "paymentLink",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "originalValue": "129.90",
+                     *         "interestValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "canBePaidAfterDueDate": true,
+                     *         "pixTransaction": "pixTransaction",
+                     *         "pixQrCodeId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "originalDueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "invoiceNumber": "invoiceNumber",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "anticipated": true,
+                     *         "anticipable": true,
+                     *         "creditDate": "2026-12-01",
+                     *         "estimatedCreditDate": "2026-12-01",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "discount": {
+                     *           "value": 1,
+                     *           "dueDateLimitDays": 1
+                     *         },
+                     *         "fine": {
+                     *           "value": 1
+                     *         },
+                     *         "interest": {
+                     *           "value": 1
+                     *         },
+                     *         "split": [
+                     *           {
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "fixedValue": "129.90",
+                     *             "percentualValue": 1,
+                     *             "totalValue": "129.90",
+                     *             "cancellationReason": "cancellationReason",
+                     *             "externalReference": "order-1001",
+                     *             "description": "Pedido 1001"
+                     *           }
+                     *         ],
+                     *         "postalService": true,
+                     *         "daysAfterDueDateToRegistrationCancellation": 1,
+                     *         "chargeback": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         },
+                     *         "escrow": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "expirationDate": "2026-12-01",
+                     *           "finishDate": "2026-12-01",
+                     *           "finishReason": "finishReason"
+                     *         },
+                     *         "refunds": [
+                     *           {
+                     *             "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *             "value": "129.90",
+                     *             "endToEndIdentifier": "endToEndIdentifier",
+                     *             "description": "Pedido 1001",
+                     *             "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *             "transactionReceiptUrl": "transactionReceiptUrl",
+                     *             "refundedSplits": []
+                     *           }
+                     *         ],
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -34829,7 +38630,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -34948,14 +38752,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "daysToExpire": 1,
+                     *         "enabled": true,
+                     *         "isFeePayer": true
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -34963,7 +38766,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAccountPaymentEscrowConfig"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -35069,14 +38875,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "daysToExpire": 1,
+                     *         "enabled": true,
+                     *         "isFeePayer": true
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -35084,7 +38889,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAccountPaymentEscrowConfig"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -35203,14 +39011,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "ACTIVE",
+                     *         "expirationDate": "2026-12-01",
+                     *         "finishDate": "2026-12-01",
+                     *         "finishReason": "finishReason"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -35218,7 +39027,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentEscrowGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -35324,14 +39136,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "notification",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "enabled": true,
+                     *         "emailEnabledForProvider": true,
+                     *         "smsEnabledForProvider": true,
+                     *         "emailEnabledForCustomer": true,
+                     *         "smsEnabledForCustomer": true,
+                     *         "phoneCallEnabledForCustomer": true,
+                     *         "whatsappEnabledForCustomer": true,
+                     *         "event": "PAYMENT_CREATED",
+                     *         "scheduleOffset": 1,
+                     *         "deleted": true
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -35339,7 +39160,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamNotificationGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -35461,14 +39285,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "notifications": [
+                     *           {
+                     *             "object": "notification",
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "enabled": true,
+                     *             "emailEnabledForProvider": true,
+                     *             "smsEnabledForProvider": true,
+                     *             "emailEnabledForCustomer": true,
+                     *             "smsEnabledForCustomer": true,
+                     *             "phoneCallEnabledForCustomer": true,
+                     *             "whatsappEnabledForCustomer": true,
+                     *             "scheduleOffset": 1,
+                     *             "deleted": true
+                     *           }
+                     *         ]
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -35476,7 +39312,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamNotificationBatchUpdateResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -35593,22 +39432,35 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "dateCreated": "2026-12-01",
+                     *           "cpfCnpj": "52998224725",
+                     *           "state": "SP",
+                     *           "downloadUrl": "downloadUrl",
+                     *           "reportFile": "reportFile"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamCreditBureauReportGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -35712,14 +39564,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "cpfCnpj": "52998224725",
+                     *         "state": "SP",
+                     *         "downloadUrl": "downloadUrl",
+                     *         "reportFile": "reportFile"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -35727,7 +39581,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamCreditBureauReportGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -35846,14 +39703,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "cpfCnpj": "52998224725",
+                     *         "state": "SP",
+                     *         "downloadUrl": "downloadUrl",
+                     *         "reportFile": "reportFile"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -35861,7 +39720,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamCreditBureauReportGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -35960,22 +39822,45 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "dunningNumber": 1,
+                     *           "status": "PENDING",
+                     *           "requestDate": "2026-12-01",
+                     *           "description": "Pedido 1001",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "value": "129.90",
+                     *           "feeValue": "129.90",
+                     *           "netValue": "129.90",
+                     *           "receivedInCashFeeValue": "129.90",
+                     *           "denialReason": "denialReason",
+                     *           "cancellationReason": "cancellationReason",
+                     *           "canBeCancelled": true,
+                     *           "cannotBeCancelledReason": "cannotBeCancelledReason",
+                     *           "isNecessaryResendDocumentation": true,
+                     *           "type": "type"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDunningShowResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -36079,14 +39964,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dunningNumber": 1,
+                     *         "status": "PENDING",
+                     *         "requestDate": "2026-12-01",
+                     *         "description": "Pedido 1001",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "feeValue": "129.90",
+                     *         "netValue": "129.90",
+                     *         "receivedInCashFeeValue": "129.90",
+                     *         "denialReason": "denialReason",
+                     *         "cancellationReason": "cancellationReason",
+                     *         "canBeCancelled": true,
+                     *         "cannotBeCancelledReason": "cannotBeCancelledReason",
+                     *         "isNecessaryResendDocumentation": true,
+                     *         "type": "type"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -36094,7 +39991,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDunningShowResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -36216,14 +40116,22 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "typeSimulations": [
+                     *           {
+                     *             "type": "type",
+                     *             "isAllowed": true,
+                     *             "notAllowedReason": "notAllowedReason",
+                     *             "feeValue": "129.90",
+                     *             "netValue": "129.90",
+                     *             "startDate": "2026-12-01"
+                     *           }
+                     *         ]
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -36231,7 +40139,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDunningSimulateResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -36350,14 +40261,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dunningNumber": 1,
+                     *         "status": "PENDING",
+                     *         "requestDate": "2026-12-01",
+                     *         "description": "Pedido 1001",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "feeValue": "129.90",
+                     *         "netValue": "129.90",
+                     *         "receivedInCashFeeValue": "129.90",
+                     *         "denialReason": "denialReason",
+                     *         "cancellationReason": "cancellationReason",
+                     *         "canBeCancelled": true,
+                     *         "cannotBeCancelledReason": "cannotBeCancelledReason",
+                     *         "isNecessaryResendDocumentation": true,
+                     *         "type": "type"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -36365,7 +40288,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDunningShowResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -36466,22 +40392,32 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "status": "PENDING",
+                     *           "description": "Pedido 1001",
+                     *           "eventDate": "2026-12-01"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDunningHistoryEvent"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -36582,22 +40518,32 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "value": "129.90",
+                     *           "description": "Pedido 1001",
+                     *           "paymentDate": "2026-12-01"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDunningPartialPayment"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -36696,22 +40642,38 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "value": "129.90",
+                     *           "status": "PENDING",
+                     *           "billingType": "UNDEFINED",
+                     *           "dueDate": "2026-12-01",
+                     *           "typeSimulations": [
+                     *             {}
+                     *           ]
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDunningAvailablePayment"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -36818,14 +40780,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -36833,7 +40793,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDunningSaveDocumentsResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -36957,14 +40920,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -36972,7 +40933,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentDunningCancelResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -37089,22 +41053,54 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "invoice",
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "status": "SCHEDULED",
+                     *           "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "type": "type",
+                     *           "statusDescription": "statusDescription",
+                     *           "serviceDescription": "serviceDescription",
+                     *           "pdfUrl": "pdfUrl",
+                     *           "xmlUrl": "xmlUrl",
+                     *           "rpsSerie": "rpsSerie",
+                     *           "rpsNumber": "rpsNumber",
+                     *           "number": "number",
+                     *           "validationCode": "validationCode",
+                     *           "value": "129.90",
+                     *           "deductions": "129.90",
+                     *           "effectiveDate": "2026-12-01",
+                     *           "observations": "observations",
+                     *           "estimatedTaxesDescription": "estimatedTaxesDescription",
+                     *           "externalReference": "order-1001",
+                     *           "taxes": {},
+                     *           "municipalServiceId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "municipalServiceCode": "municipalServiceCode",
+                     *           "municipalServiceName": "municipalServiceName"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInvoiceGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -37208,14 +41204,51 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "invoice",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "SCHEDULED",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "type": "type",
+                     *         "statusDescription": "statusDescription",
+                     *         "serviceDescription": "serviceDescription",
+                     *         "pdfUrl": "pdfUrl",
+                     *         "xmlUrl": "xmlUrl",
+                     *         "rpsSerie": "rpsSerie",
+                     *         "rpsNumber": "rpsNumber",
+                     *         "number": "number",
+                     *         "validationCode": "validationCode",
+                     *         "value": "129.90",
+                     *         "deductions": "129.90",
+                     *         "effectiveDate": "2026-12-01",
+                     *         "observations": "observations",
+                     *         "estimatedTaxesDescription": "estimatedTaxesDescription",
+                     *         "externalReference": "order-1001",
+                     *         "taxes": {
+                     *           "nbsCode": "nbsCode",
+                     *           "taxSituationCode": "taxSituationCode",
+                     *           "taxClassificationCode": "taxClassificationCode",
+                     *           "operationIndicatorCode": "operationIndicatorCode",
+                     *           "retainIss": true,
+                     *           "iss": 1,
+                     *           "pisCofinsRetentionType": "pisCofinsRetentionType",
+                     *           "pisCofinsTaxStatus": "pisCofinsTaxStatus",
+                     *           "operationPis": 1,
+                     *           "operationCofins": 1,
+                     *           "pis": 1,
+                     *           "cofins": 1,
+                     *           "csll": 1,
+                     *           "inss": 1,
+                     *           "ir": 1
+                     *         },
+                     *         "municipalServiceId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "municipalServiceCode": "municipalServiceCode",
+                     *         "municipalServiceName": "municipalServiceName"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -37223,7 +41256,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInvoiceGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -37342,14 +41378,51 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "invoice",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "SCHEDULED",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "type": "type",
+                     *         "statusDescription": "statusDescription",
+                     *         "serviceDescription": "serviceDescription",
+                     *         "pdfUrl": "pdfUrl",
+                     *         "xmlUrl": "xmlUrl",
+                     *         "rpsSerie": "rpsSerie",
+                     *         "rpsNumber": "rpsNumber",
+                     *         "number": "number",
+                     *         "validationCode": "validationCode",
+                     *         "value": "129.90",
+                     *         "deductions": "129.90",
+                     *         "effectiveDate": "2026-12-01",
+                     *         "observations": "observations",
+                     *         "estimatedTaxesDescription": "estimatedTaxesDescription",
+                     *         "externalReference": "order-1001",
+                     *         "taxes": {
+                     *           "nbsCode": "nbsCode",
+                     *           "taxSituationCode": "taxSituationCode",
+                     *           "taxClassificationCode": "taxClassificationCode",
+                     *           "operationIndicatorCode": "operationIndicatorCode",
+                     *           "retainIss": true,
+                     *           "iss": 1,
+                     *           "pisCofinsRetentionType": "pisCofinsRetentionType",
+                     *           "pisCofinsTaxStatus": "pisCofinsTaxStatus",
+                     *           "operationPis": 1,
+                     *           "operationCofins": 1,
+                     *           "pis": 1,
+                     *           "cofins": 1,
+                     *           "csll": 1,
+                     *           "inss": 1,
+                     *           "ir": 1
+                     *         },
+                     *         "municipalServiceId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "municipalServiceCode": "municipalServiceCode",
+                     *         "municipalServiceName": "municipalServiceName"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -37357,7 +41430,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInvoiceGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -37463,14 +41539,51 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "invoice",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "SCHEDULED",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "type": "type",
+                     *         "statusDescription": "statusDescription",
+                     *         "serviceDescription": "serviceDescription",
+                     *         "pdfUrl": "pdfUrl",
+                     *         "xmlUrl": "xmlUrl",
+                     *         "rpsSerie": "rpsSerie",
+                     *         "rpsNumber": "rpsNumber",
+                     *         "number": "number",
+                     *         "validationCode": "validationCode",
+                     *         "value": "129.90",
+                     *         "deductions": "129.90",
+                     *         "effectiveDate": "2026-12-01",
+                     *         "observations": "observations",
+                     *         "estimatedTaxesDescription": "estimatedTaxesDescription",
+                     *         "externalReference": "order-1001",
+                     *         "taxes": {
+                     *           "nbsCode": "nbsCode",
+                     *           "taxSituationCode": "taxSituationCode",
+                     *           "taxClassificationCode": "taxClassificationCode",
+                     *           "operationIndicatorCode": "operationIndicatorCode",
+                     *           "retainIss": true,
+                     *           "iss": 1,
+                     *           "pisCofinsRetentionType": "pisCofinsRetentionType",
+                     *           "pisCofinsTaxStatus": "pisCofinsTaxStatus",
+                     *           "operationPis": 1,
+                     *           "operationCofins": 1,
+                     *           "pis": 1,
+                     *           "cofins": 1,
+                     *           "csll": 1,
+                     *           "inss": 1,
+                     *           "ir": 1
+                     *         },
+                     *         "municipalServiceId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "municipalServiceCode": "municipalServiceCode",
+                     *         "municipalServiceName": "municipalServiceName"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -37478,7 +41591,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInvoiceGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -37602,14 +41718,51 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "invoice",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "SCHEDULED",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "type": "type",
+                     *         "statusDescription": "statusDescription",
+                     *         "serviceDescription": "serviceDescription",
+                     *         "pdfUrl": "pdfUrl",
+                     *         "xmlUrl": "xmlUrl",
+                     *         "rpsSerie": "rpsSerie",
+                     *         "rpsNumber": "rpsNumber",
+                     *         "number": "number",
+                     *         "validationCode": "validationCode",
+                     *         "value": "129.90",
+                     *         "deductions": "129.90",
+                     *         "effectiveDate": "2026-12-01",
+                     *         "observations": "observations",
+                     *         "estimatedTaxesDescription": "estimatedTaxesDescription",
+                     *         "externalReference": "order-1001",
+                     *         "taxes": {
+                     *           "nbsCode": "nbsCode",
+                     *           "taxSituationCode": "taxSituationCode",
+                     *           "taxClassificationCode": "taxClassificationCode",
+                     *           "operationIndicatorCode": "operationIndicatorCode",
+                     *           "retainIss": true,
+                     *           "iss": 1,
+                     *           "pisCofinsRetentionType": "pisCofinsRetentionType",
+                     *           "pisCofinsTaxStatus": "pisCofinsTaxStatus",
+                     *           "operationPis": 1,
+                     *           "operationCofins": 1,
+                     *           "pis": 1,
+                     *           "cofins": 1,
+                     *           "csll": 1,
+                     *           "inss": 1,
+                     *           "ir": 1
+                     *         },
+                     *         "municipalServiceId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "municipalServiceCode": "municipalServiceCode",
+                     *         "municipalServiceName": "municipalServiceName"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -37617,7 +41770,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInvoiceGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -37741,14 +41897,51 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "invoice",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "SCHEDULED",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "type": "type",
+                     *         "statusDescription": "statusDescription",
+                     *         "serviceDescription": "serviceDescription",
+                     *         "pdfUrl": "pdfUrl",
+                     *         "xmlUrl": "xmlUrl",
+                     *         "rpsSerie": "rpsSerie",
+                     *         "rpsNumber": "rpsNumber",
+                     *         "number": "number",
+                     *         "validationCode": "validationCode",
+                     *         "value": "129.90",
+                     *         "deductions": "129.90",
+                     *         "effectiveDate": "2026-12-01",
+                     *         "observations": "observations",
+                     *         "estimatedTaxesDescription": "estimatedTaxesDescription",
+                     *         "externalReference": "order-1001",
+                     *         "taxes": {
+                     *           "nbsCode": "nbsCode",
+                     *           "taxSituationCode": "taxSituationCode",
+                     *           "taxClassificationCode": "taxClassificationCode",
+                     *           "operationIndicatorCode": "operationIndicatorCode",
+                     *           "retainIss": true,
+                     *           "iss": 1,
+                     *           "pisCofinsRetentionType": "pisCofinsRetentionType",
+                     *           "pisCofinsTaxStatus": "pisCofinsTaxStatus",
+                     *           "operationPis": 1,
+                     *           "operationCofins": 1,
+                     *           "pis": 1,
+                     *           "cofins": 1,
+                     *           "csll": 1,
+                     *           "inss": 1,
+                     *           "ir": 1
+                     *         },
+                     *         "municipalServiceId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "municipalServiceCode": "municipalServiceCode",
+                     *         "municipalServiceName": "municipalServiceName"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -37756,7 +41949,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamInvoiceGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -37873,14 +42069,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "authenticationType": "authenticationType",
+                     *         "supportsCancellation": true,
+                     *         "usesSpecialTaxRegimes": true,
+                     *         "usesServiceListItem": true,
+                     *         "specialTaxRegimesList": [
+                     *           {
+                     *             "label": "label",
+                     *             "value": "129.90"
+                     *           }
+                     *         ],
+                     *         "municipalInscriptionHelp": "municipalInscriptionHelp",
+                     *         "specialTaxRegimeHelp": "specialTaxRegimeHelp",
+                     *         "serviceListItemHelp": "serviceListItemHelp",
+                     *         "digitalCertificatedHelp": "digitalCertificatedHelp",
+                     *         "accessTokenHelp": "accessTokenHelp",
+                     *         "municipalServiceCodeHelp": "municipalServiceCodeHelp"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -37888,7 +42096,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamFiscalInfoMunicipalOptionsGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -37987,14 +42198,25 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "simplesNacional": true,
+                     *         "rpsSerie": "rpsSerie",
+                     *         "rpsNumber": 1,
+                     *         "loteNumber": 1,
+                     *         "username": "username",
+                     *         "passwordSent": true,
+                     *         "accessTokenSent": true,
+                     *         "certificateSent": true,
+                     *         "specialTaxRegime": "specialTaxRegime",
+                     *         "email": "maria@example.com",
+                     *         "serviceListItem": "serviceListItem",
+                     *         "cnae": "cnae",
+                     *         "culturalProjectsPromoter": true,
+                     *         "municipalInscription": "municipalInscription",
+                     *         "stateInscription": "stateInscription"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -38002,7 +42224,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamFiscalInfoGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -38106,14 +42331,25 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "simplesNacional": true,
+                     *         "rpsSerie": "rpsSerie",
+                     *         "rpsNumber": 1,
+                     *         "loteNumber": 1,
+                     *         "username": "username",
+                     *         "passwordSent": true,
+                     *         "accessTokenSent": true,
+                     *         "certificateSent": true,
+                     *         "specialTaxRegime": "specialTaxRegime",
+                     *         "email": "maria@example.com",
+                     *         "serviceListItem": "serviceListItem",
+                     *         "cnae": "cnae",
+                     *         "culturalProjectsPromoter": true,
+                     *         "municipalInscription": "municipalInscription",
+                     *         "stateInscription": "stateInscription"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -38121,7 +42357,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamFiscalInfoGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -38238,22 +42477,32 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "description": "Pedido 1001",
+                     *           "issTax": 1
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamFiscalInfoMunicipalService"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -38352,22 +42601,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "code": "code",
+                     *           "description": "Pedido 1001"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamFiscalInfoCode"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -38471,14 +42729,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "useNationalPortal": true
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -38486,7 +42741,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamFiscalInfoUpdateUseNationalPortalResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -38603,22 +42861,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "code": "code",
+                     *           "description": "Pedido 1001"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamFiscalInfoCode"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -38717,22 +42984,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "code": "code",
+                     *           "description": "Pedido 1001"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamFiscalInfoCode"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -38831,22 +43107,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "code": "code",
+                     *           "description": "Pedido 1001"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamFiscalInfoCode"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -38945,22 +43230,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "code": "code",
+                     *           "description": "Pedido 1001"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamFiscalInfoCode"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -39059,22 +43353,37 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "key": "key",
+                     *           "type": "CPF",
+                     *           "status": "WAITING_ACTIVATION",
+                     *           "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *           "canBeDeleted": true,
+                     *           "cannotBeDeletedReason": "cannotBeDeletedReason",
+                     *           "qrCode": {}
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixAddressKeyGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -39178,14 +43487,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "key": "key",
+                     *         "type": "CPF",
+                     *         "status": "WAITING_ACTIVATION",
+                     *         "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *         "canBeDeleted": true,
+                     *         "cannotBeDeletedReason": "cannotBeDeletedReason",
+                     *         "qrCode": {
+                     *           "encodedImage": "encodedImage",
+                     *           "payload": "payload"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -39193,7 +43509,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixAddressKeyGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -39312,14 +43631,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "key": "key",
+                     *         "type": "CPF",
+                     *         "status": "WAITING_ACTIVATION",
+                     *         "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *         "canBeDeleted": true,
+                     *         "cannotBeDeletedReason": "cannotBeDeletedReason",
+                     *         "qrCode": {
+                     *           "encodedImage": "encodedImage",
+                     *           "payload": "payload"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -39327,7 +43653,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixAddressKeyGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -39428,14 +43757,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "key": "key",
+                     *         "type": "CPF",
+                     *         "status": "WAITING_ACTIVATION",
+                     *         "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *         "canBeDeleted": true,
+                     *         "cannotBeDeletedReason": "cannotBeDeletedReason",
+                     *         "qrCode": {
+                     *           "encodedImage": "encodedImage",
+                     *           "payload": "payload"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -39443,7 +43779,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixAddressKeyGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -39547,14 +43886,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "encodedImage": "encodedImage",
+                     *         "payload": "payload",
+                     *         "allowsMultiplePayments": true,
+                     *         "expirationDate": "2026-11-21T20:38:35.123Z",
+                     *         "externalReference": "order-1001",
+                     *         "description": "Pedido 1001",
+                     *         "value": "129.90"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -39562,7 +43905,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixQrCodeSaveResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -39681,14 +44027,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "deleted": true,
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -39696,7 +44040,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixQrCodeDeleteResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -39795,14 +44142,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "availableTokens": 1
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -39810,7 +44154,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixTokenBucketGetAddressKeyResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -39909,14 +44256,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "key": "key",
+                     *         "type": "CPF",
+                     *         "ownerName": "ownerName",
+                     *         "cpfCnpj": "52998224725",
+                     *         "bank": {
+                     *           "ispb": "ispb",
+                     *           "code": "code",
+                     *           "name": "Maria Silva"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -39924,7 +44276,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixAddressKeyExternalGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -40028,14 +44383,30 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "endToEndIdentifier": "endToEndIdentifier",
+                     *         "finality": "finality",
+                     *         "value": "129.90",
+                     *         "changeValue": "129.90",
+                     *         "refundedValue": "129.90",
+                     *         "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *         "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *         "scheduledDate": "2026-12-01",
+                     *         "status": "AWAITING_BALANCE_VALIDATION",
+                     *         "type": "DEBIT",
+                     *         "originType": "originType",
+                     *         "conciliationIdentifier": "conciliationIdentifier",
+                     *         "description": "Pedido 1001",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "refusalReason": "refusalReason",
+                     *         "canBeCanceled": true,
+                     *         "canBeRefunded": true,
+                     *         "externalReference": "order-1001",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -40043,7 +44414,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixTransactionGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -40165,14 +44539,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "payload": "payload",
+                     *         "type": "type",
+                     *         "transactionOriginType": "transactionOriginType",
+                     *         "pixKey": "pixKey",
+                     *         "conciliationIdentifier": "conciliationIdentifier",
+                     *         "endToEndIdentifier": "endToEndIdentifier",
+                     *         "dueDate": "2026-12-01",
+                     *         "expirationDate": "2026-11-21T20:38:35.123Z",
+                     *         "value": "129.90",
+                     *         "totalValue": "129.90",
+                     *         "canBePaid": true,
+                     *         "receiver": {
+                     *           "ispb": "ispb",
+                     *           "name": "Maria Silva",
+                     *           "cpfCnpj": "52998224725"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -40180,7 +44566,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixQrCodeDecodeResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -40299,14 +44688,30 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "endToEndIdentifier": "endToEndIdentifier",
+                     *         "finality": "finality",
+                     *         "value": "129.90",
+                     *         "changeValue": "129.90",
+                     *         "refundedValue": "129.90",
+                     *         "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *         "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *         "scheduledDate": "2026-12-01",
+                     *         "status": "AWAITING_BALANCE_VALIDATION",
+                     *         "type": "DEBIT",
+                     *         "originType": "originType",
+                     *         "conciliationIdentifier": "conciliationIdentifier",
+                     *         "description": "Pedido 1001",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "refusalReason": "refusalReason",
+                     *         "canBeCanceled": true,
+                     *         "canBeRefunded": true,
+                     *         "externalReference": "order-1001",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -40314,7 +44719,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixTransactionGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -40413,22 +44821,49 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "endToEndIdentifier": "endToEndIdentifier",
+                     *           "finality": "finality",
+                     *           "value": "129.90",
+                     *           "changeValue": "129.90",
+                     *           "refundedValue": "129.90",
+                     *           "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *           "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *           "scheduledDate": "2026-12-01",
+                     *           "status": "AWAITING_BALANCE_VALIDATION",
+                     *           "type": "DEBIT",
+                     *           "originType": "originType",
+                     *           "conciliationIdentifier": "conciliationIdentifier",
+                     *           "description": "Pedido 1001",
+                     *           "transactionReceiptUrl": "transactionReceiptUrl",
+                     *           "refusalReason": "refusalReason",
+                     *           "canBeCanceled": true,
+                     *           "canBeRefunded": true,
+                     *           "externalReference": "order-1001",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixTransactionGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -40534,14 +44969,30 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "endToEndIdentifier": "endToEndIdentifier",
+                     *         "finality": "finality",
+                     *         "value": "129.90",
+                     *         "changeValue": "129.90",
+                     *         "refundedValue": "129.90",
+                     *         "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *         "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *         "scheduledDate": "2026-12-01",
+                     *         "status": "AWAITING_BALANCE_VALIDATION",
+                     *         "type": "DEBIT",
+                     *         "originType": "originType",
+                     *         "conciliationIdentifier": "conciliationIdentifier",
+                     *         "description": "Pedido 1001",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "refusalReason": "refusalReason",
+                     *         "canBeCanceled": true,
+                     *         "canBeRefunded": true,
+                     *         "externalReference": "order-1001",
+                     *         "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -40549,7 +45000,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixTransactionGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -40666,22 +45120,41 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "frequency": "frequency",
+                     *           "contractId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "startDate": "2026-12-01",
+                     *           "finishDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "description": "Pedido 1001",
+                     *           "status": "CREATED",
+                     *           "customerId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "originType": "originType",
+                     *           "payload": "payload",
+                     *           "encodedImage": "encodedImage"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixReceiverAutomaticRecurringAuthorizationGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -40785,14 +45258,22 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "frequency": "frequency",
+                     *         "contractId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "startDate": "2026-12-01",
+                     *         "finishDate": "2026-12-01",
+                     *         "value": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "status": "CREATED",
+                     *         "customerId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "originType": "originType",
+                     *         "payload": "payload",
+                     *         "encodedImage": "encodedImage"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -40800,7 +45281,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixReceiverAutomaticRecurringAuthorizationGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -40919,14 +45403,22 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "frequency": "frequency",
+                     *         "contractId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "startDate": "2026-12-01",
+                     *         "finishDate": "2026-12-01",
+                     *         "value": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "status": "CREATED",
+                     *         "customerId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "originType": "originType",
+                     *         "payload": "payload",
+                     *         "encodedImage": "encodedImage"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -40934,7 +45426,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixReceiverAutomaticRecurringAuthorizationGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -41035,14 +45530,22 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "frequency": "frequency",
+                     *         "contractId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "startDate": "2026-12-01",
+                     *         "finishDate": "2026-12-01",
+                     *         "value": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "status": "CREATED",
+                     *         "customerId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "originType": "originType",
+                     *         "payload": "payload",
+                     *         "encodedImage": "encodedImage"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -41050,7 +45553,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixReceiverAutomaticRecurringAuthorizationGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -41151,14 +45657,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "authorizationId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "customerId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "paymentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "endToEndIdentifier": "endToEndIdentifier",
+                     *         "status": "AWAITING_REQUEST",
+                     *         "dueDate": "2026-12-01",
+                     *         "value": "129.90"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -41166,7 +45676,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixAutomaticRecurringPaymentInstructionGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -41265,22 +45778,37 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "authorizationId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "paymentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "endToEndIdentifier": "endToEndIdentifier",
+                     *           "status": "AWAITING_REQUEST",
+                     *           "dueDate": "2026-12-01",
+                     *           "value": "129.90"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixAutomaticRecurringPaymentInstructionGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -41386,14 +45914,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "authorizationId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "customerId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "paymentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "endToEndIdentifier": "endToEndIdentifier",
+                     *         "status": "AWAITING_REQUEST",
+                     *         "dueDate": "2026-12-01",
+                     *         "value": "129.90"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -41401,7 +45933,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixAutomaticRecurringPaymentInstructionGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -41518,22 +46053,40 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "status": "AWAITING_CRITICAL_ACTION_AUTHORIZATION",
+                     *           "origin": "origin",
+                     *           "value": "129.90",
+                     *           "frequency": "frequency",
+                     *           "quantity": 1,
+                     *           "startDate": "2026-12-01",
+                     *           "finishDate": "2026-12-01",
+                     *           "canBeCancelled": true,
+                     *           "targetInfo": {},
+                     *           "externalReference": "order-1001"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixRecurringTransactionGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -41634,14 +46187,25 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "AWAITING_CRITICAL_ACTION_AUTHORIZATION",
+                     *         "origin": "origin",
+                     *         "value": "129.90",
+                     *         "frequency": "frequency",
+                     *         "quantity": 1,
+                     *         "startDate": "2026-12-01",
+                     *         "finishDate": "2026-12-01",
+                     *         "canBeCancelled": true,
+                     *         "targetInfo": {
+                     *           "name": "Maria Silva",
+                     *           "cpfCnpj": "52998224725",
+                     *           "pixAddressKey": "pixAddressKey"
+                     *         },
+                     *         "externalReference": "order-1001"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -41649,7 +46213,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixRecurringTransactionGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -41755,14 +46322,25 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "AWAITING_CRITICAL_ACTION_AUTHORIZATION",
+                     *         "origin": "origin",
+                     *         "value": "129.90",
+                     *         "frequency": "frequency",
+                     *         "quantity": 1,
+                     *         "startDate": "2026-12-01",
+                     *         "finishDate": "2026-12-01",
+                     *         "canBeCancelled": true,
+                     *         "targetInfo": {
+                     *           "name": "Maria Silva",
+                     *           "cpfCnpj": "52998224725",
+                     *           "pixAddressKey": "pixAddressKey"
+                     *         },
+                     *         "externalReference": "order-1001"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -41770,7 +46348,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixRecurringTransactionGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -41889,22 +46470,37 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "status": "AWAITING_CRITICAL_ACTION_AUTHORIZATION",
+                     *           "scheduledDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "recurrenceNumber": 1,
+                     *           "quantity": 1,
+                     *           "canBeCancelled": true,
+                     *           "refusalReason": "refusalReason"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixRecurringTransactionGetItemResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -42010,14 +46606,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "AWAITING_CRITICAL_ACTION_AUTHORIZATION",
+                     *         "scheduledDate": "2026-12-01",
+                     *         "value": "129.90",
+                     *         "recurrenceNumber": 1,
+                     *         "quantity": 1,
+                     *         "canBeCancelled": true,
+                     *         "refusalReason": "refusalReason"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -42025,7 +46625,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPixRecurringTransactionGetItemResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -42142,22 +46745,48 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "transfer",
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "type": "PIX",
+                     *           "dateCreated": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "netValue": "129.90",
+                     *           "status": "PENDING",
+                     *           "transferFee": "129.90",
+                     *           "effectiveDate": "2026-12-01",
+                     *           "scheduleDate": "2026-12-01",
+                     *           "endToEndIdentifier": "endToEndIdentifier",
+                     *           "authorized": true,
+                     *           "failReason": "failReason",
+                     *           "externalReference": "order-1001",
+                     *           "transactionReceiptUrl": "transactionReceiptUrl",
+                     *           "operationType": "PIX",
+                     *           "description": "Pedido 1001",
+                     *           "recurring": "recurring",
+                     *           "bankAccount": {}
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamTransferGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -42261,14 +46890,38 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "transfer",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "type": "PIX",
+                     *         "dateCreated": "2026-12-01",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "status": "PENDING",
+                     *         "transferFee": "129.90",
+                     *         "effectiveDate": "2026-12-01",
+                     *         "scheduleDate": "2026-12-01",
+                     *         "endToEndIdentifier": "endToEndIdentifier",
+                     *         "authorized": true,
+                     *         "failReason": "failReason",
+                     *         "externalReference": "order-1001",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "operationType": "PIX",
+                     *         "description": "Pedido 1001",
+                     *         "recurring": "recurring",
+                     *         "bankAccount": {
+                     *           "accountName": "accountName",
+                     *           "ownerName": "ownerName",
+                     *           "cpfCnpj": "52998224725",
+                     *           "agency": "agency",
+                     *           "agencyDigit": "agencyDigit",
+                     *           "account": "account",
+                     *           "accountDigit": "accountDigit",
+                     *           "pixAddressKey": "pixAddressKey"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -42276,7 +46929,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamTransferGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -42398,14 +47054,36 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "transfer",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "type": "PIX",
+                     *         "dateCreated": "2026-12-01",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "status": "PENDING",
+                     *         "transferFee": "129.90",
+                     *         "effectiveDate": "2026-12-01",
+                     *         "scheduleDate": "2026-12-01",
+                     *         "endToEndIdentifier": "endToEndIdentifier",
+                     *         "authorized": true,
+                     *         "failReason": "failReason",
+                     *         "externalReference": "order-1001",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "operationType": "PIX",
+                     *         "description": "Pedido 1001",
+                     *         "recurring": "recurring",
+                     *         "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "account": {
+                     *           "name": "Maria Silva",
+                     *           "cpfCnpj": "52998224725",
+                     *           "agency": "agency",
+                     *           "account": "account",
+                     *           "accountDigit": "accountDigit"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -42413,7 +47091,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamTransferSaveInternalTransferResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -42532,14 +47213,38 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "transfer",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "type": "PIX",
+                     *         "dateCreated": "2026-12-01",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "status": "PENDING",
+                     *         "transferFee": "129.90",
+                     *         "effectiveDate": "2026-12-01",
+                     *         "scheduleDate": "2026-12-01",
+                     *         "endToEndIdentifier": "endToEndIdentifier",
+                     *         "authorized": true,
+                     *         "failReason": "failReason",
+                     *         "externalReference": "order-1001",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "operationType": "PIX",
+                     *         "description": "Pedido 1001",
+                     *         "recurring": "recurring",
+                     *         "bankAccount": {
+                     *           "accountName": "accountName",
+                     *           "ownerName": "ownerName",
+                     *           "cpfCnpj": "52998224725",
+                     *           "agency": "agency",
+                     *           "agencyDigit": "agencyDigit",
+                     *           "account": "account",
+                     *           "accountDigit": "accountDigit",
+                     *           "pixAddressKey": "pixAddressKey"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -42547,7 +47252,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamTransferGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -42648,14 +47356,38 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "transfer",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "type": "PIX",
+                     *         "dateCreated": "2026-12-01",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "status": "PENDING",
+                     *         "transferFee": "129.90",
+                     *         "effectiveDate": "2026-12-01",
+                     *         "scheduleDate": "2026-12-01",
+                     *         "endToEndIdentifier": "endToEndIdentifier",
+                     *         "authorized": true,
+                     *         "failReason": "failReason",
+                     *         "externalReference": "order-1001",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "operationType": "PIX",
+                     *         "description": "Pedido 1001",
+                     *         "recurring": "recurring",
+                     *         "bankAccount": {
+                     *           "accountName": "accountName",
+                     *           "ownerName": "ownerName",
+                     *           "cpfCnpj": "52998224725",
+                     *           "agency": "agency",
+                     *           "agencyDigit": "agencyDigit",
+                     *           "account": "account",
+                     *           "accountDigit": "accountDigit",
+                     *           "pixAddressKey": "pixAddressKey"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -42663,7 +47395,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamTransferGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -42762,22 +47497,46 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "status": "PENDING",
+                     *           "value": "129.90",
+                     *           "discount": "129.90",
+                     *           "interest": "129.90",
+                     *           "fine": "129.90",
+                     *           "identificationField": "identificationField",
+                     *           "dueDate": "2026-12-01",
+                     *           "scheduleDate": "2026-12-01",
+                     *           "paymentDate": "2026-12-01",
+                     *           "fee": "129.90",
+                     *           "description": "Pedido 1001",
+                     *           "companyName": "companyName",
+                     *           "transactionReceiptUrl": "transactionReceiptUrl",
+                     *           "canBeCancelled": true,
+                     *           "failReasons": "failReasons",
+                     *           "externalReference": "order-1001"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamBillGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -42881,14 +47640,27 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "value": "129.90",
+                     *         "discount": "129.90",
+                     *         "interest": "129.90",
+                     *         "fine": "129.90",
+                     *         "identificationField": "identificationField",
+                     *         "dueDate": "2026-12-01",
+                     *         "scheduleDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "fee": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "companyName": "companyName",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "canBeCancelled": true,
+                     *         "failReasons": "failReasons",
+                     *         "externalReference": "order-1001"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -42896,7 +47668,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamBillGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -43018,14 +47793,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "minimumScheduleDate": "2026-12-01",
+                     *         "fee": "129.90",
+                     *         "bankSlipInfo": {
+                     *           "identificationField": "identificationField",
+                     *           "value": "129.90",
+                     *           "dueDate": "2026-12-01",
+                     *           "companyName": "companyName",
+                     *           "bank": "bank",
+                     *           "beneficiaryName": "beneficiaryName",
+                     *           "beneficiaryCpfCnpj": "beneficiaryCpfCnpj",
+                     *           "allowChangeValue": true,
+                     *           "minValue": "129.90",
+                     *           "maxValue": "129.90",
+                     *           "discountValue": "129.90",
+                     *           "interestValue": "129.90",
+                     *           "fineValue": "129.90",
+                     *           "originalValue": "129.90",
+                     *           "totalDiscountValue": "129.90",
+                     *           "totalAdditionalValue": "129.90",
+                     *           "isOverdue": true
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -43033,7 +47825,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamBillSimulateResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -43152,14 +47947,27 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "value": "129.90",
+                     *         "discount": "129.90",
+                     *         "interest": "129.90",
+                     *         "fine": "129.90",
+                     *         "identificationField": "identificationField",
+                     *         "dueDate": "2026-12-01",
+                     *         "scheduleDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "fee": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "companyName": "companyName",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "canBeCancelled": true,
+                     *         "failReasons": "failReasons",
+                     *         "externalReference": "order-1001"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -43167,7 +47975,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamBillGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -43273,14 +48084,27 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "value": "129.90",
+                     *         "discount": "129.90",
+                     *         "interest": "129.90",
+                     *         "fine": "129.90",
+                     *         "identificationField": "identificationField",
+                     *         "dueDate": "2026-12-01",
+                     *         "scheduleDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "fee": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "companyName": "companyName",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "canBeCancelled": true,
+                     *         "failReasons": "failReasons",
+                     *         "externalReference": "order-1001"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -43288,7 +48112,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamBillGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -43405,22 +48232,35 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "value": "129.90",
+                     *           "phoneNumber": "phoneNumber",
+                     *           "status": "PENDING",
+                     *           "canBeCancelled": true,
+                     *           "operatorName": "operatorName"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamMobilePhoneRechargeGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -43524,14 +48364,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "phoneNumber": "phoneNumber",
+                     *         "status": "PENDING",
+                     *         "canBeCancelled": true,
+                     *         "operatorName": "operatorName"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -43539,7 +48381,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamMobilePhoneRechargeGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -43658,14 +48503,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "phoneNumber": "phoneNumber",
+                     *         "status": "PENDING",
+                     *         "canBeCancelled": true,
+                     *         "operatorName": "operatorName"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -43673,7 +48520,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamMobilePhoneRechargeGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -43779,14 +48629,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "value": "129.90",
+                     *         "phoneNumber": "phoneNumber",
+                     *         "status": "PENDING",
+                     *         "canBeCancelled": true,
+                     *         "operatorName": "operatorName"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -43794,7 +48646,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamMobilePhoneRechargeGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -43913,14 +48768,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "name": "Maria Silva",
+                     *         "values": [
+                     *           {
+                     *             "name": "Maria Silva",
+                     *             "minValue": "129.90",
+                     *             "maxValue": "129.90"
+                     *           }
+                     *         ]
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -43928,7 +48787,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamMobilePhoneRechargeFindProviderResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -44027,22 +48889,44 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "financialTransaction",
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "value": "129.90",
+                     *           "balance": "129.90",
+                     *           "type": "PAYMENT_RECEIVED",
+                     *           "date": "2026-12-01",
+                     *           "description": "Pedido 1001",
+                     *           "paymentId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "splitId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "transferId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "anticipationId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "billId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "invoiceId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "paymentDunningId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "creditBureauReportId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamFinancialTransactionGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -44141,14 +49025,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "balance": "129.90"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -44156,7 +49037,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamFinanceBalanceResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -44255,14 +49139,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "quantity": 1,
+                     *         "value": "129.90",
+                     *         "netValue": "129.90"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -44270,7 +49153,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamFinanceGetPaymentStatisticsResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -44369,14 +49255,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "income": "129.90",
+                     *         "value": "129.90"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -44384,7 +49268,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamFinanceGetSplitStatisticsResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -44483,14 +49370,45 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "status": "APPROVED",
+                     *         "personType": "FISICA",
+                     *         "cpfCnpj": "52998224725",
+                     *         "name": "Maria Silva",
+                     *         "birthDate": "2026-12-01",
+                     *         "companyName": "companyName",
+                     *         "companyType": "companyType",
+                     *         "incomeValue": "129.90",
+                     *         "email": "maria@example.com",
+                     *         "phone": "1132300606",
+                     *         "mobilePhone": "11987654321",
+                     *         "postalCode": "01310-100",
+                     *         "address": "Avenida Paulista",
+                     *         "addressNumber": "1000",
+                     *         "complement": "complement",
+                     *         "province": "Bela Vista",
+                     *         "city": {
+                     *           "object": "object",
+                     *           "id": 1,
+                     *           "ibgeCode": "ibgeCode",
+                     *           "name": "Maria Silva",
+                     *           "districtCode": "districtCode",
+                     *           "district": "district",
+                     *           "state": "SP"
+                     *         },
+                     *         "denialReason": "denialReason",
+                     *         "tradingName": "tradingName",
+                     *         "site": "site",
+                     *         "availableCompanyNames": [
+                     *           "availableCompanyNames"
+                     *         ],
+                     *         "commercialInfoExpiration": {
+                     *           "isExpired": true,
+                     *           "scheduledDate": "2026-11-21T20:38:35.123Z"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -44498,7 +49416,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAccountInfoGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -44602,14 +49523,45 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "status": "APPROVED",
+                     *         "personType": "FISICA",
+                     *         "cpfCnpj": "52998224725",
+                     *         "name": "Maria Silva",
+                     *         "birthDate": "2026-12-01",
+                     *         "companyName": "companyName",
+                     *         "companyType": "companyType",
+                     *         "incomeValue": "129.90",
+                     *         "email": "maria@example.com",
+                     *         "phone": "1132300606",
+                     *         "mobilePhone": "11987654321",
+                     *         "postalCode": "01310-100",
+                     *         "address": "Avenida Paulista",
+                     *         "addressNumber": "1000",
+                     *         "complement": "complement",
+                     *         "province": "Bela Vista",
+                     *         "city": {
+                     *           "object": "object",
+                     *           "id": 1,
+                     *           "ibgeCode": "ibgeCode",
+                     *           "name": "Maria Silva",
+                     *           "districtCode": "districtCode",
+                     *           "district": "district",
+                     *           "state": "SP"
+                     *         },
+                     *         "denialReason": "denialReason",
+                     *         "tradingName": "tradingName",
+                     *         "site": "site",
+                     *         "availableCompanyNames": [
+                     *           "availableCompanyNames"
+                     *         ],
+                     *         "commercialInfoExpiration": {
+                     *           "isExpired": true,
+                     *           "scheduledDate": "2026-11-21T20:38:35.123Z"
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -44617,7 +49569,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAccountInfoGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -44734,14 +49689,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "logoBackgroundColor": "logoBackgroundColor",
+                     *         "infoBackgroundColor": "infoBackgroundColor",
+                     *         "fontColor": "fontColor",
+                     *         "enabled": true,
+                     *         "logoUrl": "logoUrl",
+                     *         "observations": "observations",
+                     *         "status": "status"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -44749,7 +49707,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentCheckoutConfigGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -44853,14 +49814,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "logoBackgroundColor": "logoBackgroundColor",
+                     *         "infoBackgroundColor": "infoBackgroundColor",
+                     *         "fontColor": "fontColor",
+                     *         "enabled": true,
+                     *         "logoUrl": "logoUrl",
+                     *         "observations": "observations",
+                     *         "status": "status"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -44868,7 +49832,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentCheckoutConfigGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -44985,14 +49952,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "agency": "agency",
+                     *         "account": "account",
+                     *         "accountDigit": "accountDigit"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -45000,7 +49966,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamMyAccountGetAccountNumberResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -45099,14 +50068,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "payment": {
+                     *           "bankSlip": {},
+                     *           "creditCard": {},
+                     *           "pix": {}
+                     *         },
+                     *         "transfer": {
+                     *           "monthlyTransfersWithoutFee": 1,
+                     *           "ted": {},
+                     *           "pix": {}
+                     *         }
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -45114,7 +50089,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamMyAccountGetAccountFeesResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -45213,14 +50191,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "commercialInfo": "APPROVED",
+                     *         "bankAccountInfo": "APPROVED",
+                     *         "documentation": "APPROVED",
+                     *         "general": "APPROVED"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -45228,7 +50207,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamMyAccountGetStatusResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -45327,22 +50309,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "wallet",
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamWallet"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -45441,14 +50432,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "observations": "observations"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -45456,7 +50444,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamMyAccountDisableAccountResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -45555,22 +50546,42 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "webhook",
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "name": "Maria Silva",
+                     *           "url": "https://merchant.example.com/webhooks/ponte",
+                     *           "email": "maria@example.com",
+                     *           "enabled": true,
+                     *           "interrupted": true,
+                     *           "apiVersion": 1,
+                     *           "authToken": "authToken",
+                     *           "sendType": "SEQUENTIALLY",
+                     *           "events": [
+                     *             "events"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamWebhookConfigGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -45674,14 +50685,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "webhook",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "name": "Maria Silva",
+                     *         "url": "https://merchant.example.com/webhooks/ponte",
+                     *         "email": "maria@example.com",
+                     *         "enabled": true,
+                     *         "interrupted": true,
+                     *         "apiVersion": 1,
+                     *         "authToken": "authToken",
+                     *         "sendType": "SEQUENTIALLY",
+                     *         "events": [
+                     *           "events"
+                     *         ]
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -45689,7 +50709,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamWebhookConfigGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -45808,14 +50831,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "webhook",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "name": "Maria Silva",
+                     *         "url": "https://merchant.example.com/webhooks/ponte",
+                     *         "email": "maria@example.com",
+                     *         "enabled": true,
+                     *         "interrupted": true,
+                     *         "apiVersion": 1,
+                     *         "authToken": "authToken",
+                     *         "sendType": "SEQUENTIALLY",
+                     *         "events": [
+                     *           "events"
+                     *         ]
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -45823,7 +50855,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamWebhookConfigGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -45929,14 +50964,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "webhook",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "name": "Maria Silva",
+                     *         "url": "https://merchant.example.com/webhooks/ponte",
+                     *         "email": "maria@example.com",
+                     *         "enabled": true,
+                     *         "interrupted": true,
+                     *         "apiVersion": 1,
+                     *         "authToken": "authToken",
+                     *         "sendType": "SEQUENTIALLY",
+                     *         "events": [
+                     *           "events"
+                     *         ]
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -45944,7 +50988,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamWebhookConfigGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -46063,14 +51110,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "deleted": true,
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -46078,7 +51123,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamWebhookConfigDeleteResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -46184,14 +51232,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": "data",
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -46199,7 +51242,11 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        /** @description The upstream answered no body. */
+                        data: string;
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -46316,22 +51363,53 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "account",
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "name": "Maria Silva",
+                     *           "email": "maria@example.com",
+                     *           "loginEmail": "loginEmail",
+                     *           "phone": "1132300606",
+                     *           "mobilePhone": "11987654321",
+                     *           "address": "Avenida Paulista",
+                     *           "addressNumber": "1000",
+                     *           "complement": "complement",
+                     *           "province": "Bela Vista",
+                     *           "postalCode": "01310-100",
+                     *           "cpfCnpj": "52998224725",
+                     *           "birthDate": "2026-12-01",
+                     *           "personType": "FISICA",
+                     *           "companyType": "companyType",
+                     *           "city": 1,
+                     *           "state": "SP",
+                     *           "country": "country",
+                     *           "tradingName": "tradingName",
+                     *           "site": "site",
+                     *           "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "accountNumber": {},
+                     *           "incomeValue": "129.90"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAccountGetResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -46435,14 +51513,39 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "account",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "name": "Maria Silva",
+                     *         "email": "maria@example.com",
+                     *         "loginEmail": "loginEmail",
+                     *         "phone": "1132300606",
+                     *         "mobilePhone": "11987654321",
+                     *         "address": "Avenida Paulista",
+                     *         "addressNumber": "1000",
+                     *         "complement": "complement",
+                     *         "province": "Bela Vista",
+                     *         "postalCode": "01310-100",
+                     *         "cpfCnpj": "52998224725",
+                     *         "birthDate": "2026-12-01",
+                     *         "personType": "FISICA",
+                     *         "companyType": "companyType",
+                     *         "city": 1,
+                     *         "state": "SP",
+                     *         "country": "country",
+                     *         "tradingName": "tradingName",
+                     *         "site": "site",
+                     *         "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "accountNumber": {
+                     *           "agency": "agency",
+                     *           "account": "account",
+                     *           "accountDigit": "accountDigit"
+                     *         },
+                     *         "incomeValue": "129.90",
+                     *         "apiKey": "apiKey"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -46450,7 +51553,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAccountSaveResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -46574,14 +51680,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": "data",
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -46589,7 +51690,11 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        /** @description The upstream answered no body. */
+                        data: string;
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -46708,14 +51813,38 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "account",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "name": "Maria Silva",
+                     *         "email": "maria@example.com",
+                     *         "loginEmail": "loginEmail",
+                     *         "phone": "1132300606",
+                     *         "mobilePhone": "11987654321",
+                     *         "address": "Avenida Paulista",
+                     *         "addressNumber": "1000",
+                     *         "complement": "complement",
+                     *         "province": "Bela Vista",
+                     *         "postalCode": "01310-100",
+                     *         "cpfCnpj": "52998224725",
+                     *         "birthDate": "2026-12-01",
+                     *         "personType": "FISICA",
+                     *         "companyType": "companyType",
+                     *         "city": 1,
+                     *         "state": "SP",
+                     *         "country": "country",
+                     *         "tradingName": "tradingName",
+                     *         "site": "site",
+                     *         "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "accountNumber": {
+                     *           "agency": "agency",
+                     *           "account": "account",
+                     *           "accountDigit": "accountDigit"
+                     *         },
+                     *         "incomeValue": "129.90"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -46723,7 +51852,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAccountGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -46824,14 +51956,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "observations": "observations"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -46839,7 +51968,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamAccountDeleteResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -46940,22 +52072,34 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "name": "Maria Silva",
+                     *           "enabled": true,
+                     *           "expirationDate": "2026-11-21T20:38:35.123Z",
+                     *           "dateCreated": "2026-11-21T20:38:35.123Z"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamCustomerApiAccessTokenBaseResponse"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -47061,14 +52205,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "name": "Maria Silva",
+                     *         "enabled": true,
+                     *         "expirationDate": "2026-11-21T20:38:35.123Z",
+                     *         "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *         "apiKey": "apiKey"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -47076,7 +52222,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamCustomerApiAccessTokenSaveResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -47201,14 +52350,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "name": "Maria Silva",
+                     *         "enabled": true,
+                     *         "expirationDate": "2026-11-21T20:38:35.123Z",
+                     *         "dateCreated": "2026-11-21T20:38:35.123Z"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -47216,7 +52366,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamCustomerApiAccessTokenBaseResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -47336,14 +52489,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": "data",
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -47351,7 +52499,11 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        /** @description The upstream answered no body. */
+                        data: string;
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -47455,14 +52607,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "commercialInfo": "APPROVED",
+                     *         "bankAccountInfo": "APPROVED",
+                     *         "documentation": "APPROVED",
+                     *         "general": "APPROVED"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -47470,7 +52623,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamMyAccountGetStatusResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -47594,14 +52750,102 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "paymentLink": "paymentLink",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "originalValue": "129.90",
+                     *         "interestValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "canBePaidAfterDueDate": true,
+                     *         "pixTransaction": "pixTransaction",
+                     *         "pixQrCodeId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "originalDueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "invoiceNumber": "invoiceNumber",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "anticipated": true,
+                     *         "anticipable": true,
+                     *         "creditDate": "2026-12-01",
+                     *         "estimatedCreditDate": "2026-12-01",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "discount": {
+                     *           "value": 1,
+                     *           "dueDateLimitDays": 1
+                     *         },
+                     *         "fine": {
+                     *           "value": 1
+                     *         },
+                     *         "interest": {
+                     *           "value": 1
+                     *         },
+                     *         "split": [
+                     *           {
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "fixedValue": "129.90",
+                     *             "percentualValue": 1,
+                     *             "totalValue": "129.90",
+                     *             "cancellationReason": "cancellationReason",
+                     *             "externalReference": "order-1001",
+                     *             "description": "Pedido 1001"
+                     *           }
+                     *         ],
+                     *         "postalService": true,
+                     *         "daysAfterDueDateToRegistrationCancellation": 1,
+                     *         "chargeback": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         },
+                     *         "escrow": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "expirationDate": "2026-12-01",
+                     *           "finishDate": "2026-12-01",
+                     *           "finishReason": "finishReason"
+                     *         },
+                     *         "refunds": [
+                     *           {
+                     *             "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *             "value": "129.90",
+                     *             "endToEndIdentifier": "endToEndIdentifier",
+                     *             "description": "Pedido 1001",
+                     *             "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *             "transactionReceiptUrl": "transactionReceiptUrl",
+                     *             "refundedSplits": []
+                     *           }
+                     *         ],
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -47609,7 +52853,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -47733,14 +52980,102 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": {
+                     *         "object": "payment",
+                     *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "dateCreated": "2026-12-01",
+                     *         "customer": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "subscription": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "checkoutSession": "checkoutSession",
+                     *         "paymentLink": "paymentLink",
+                     *         "value": "129.90",
+                     *         "netValue": "129.90",
+                     *         "originalValue": "129.90",
+                     *         "interestValue": "129.90",
+                     *         "description": "Pedido 1001",
+                     *         "billingType": "UNDEFINED",
+                     *         "creditCard": {
+                     *           "creditCardNumber": "creditCardNumber",
+                     *           "creditCardToken": "creditCardToken"
+                     *         },
+                     *         "canBePaidAfterDueDate": true,
+                     *         "pixTransaction": "pixTransaction",
+                     *         "pixQrCodeId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *         "status": "PENDING",
+                     *         "dueDate": "2026-12-01",
+                     *         "originalDueDate": "2026-12-01",
+                     *         "paymentDate": "2026-12-01",
+                     *         "clientPaymentDate": "2026-12-01",
+                     *         "installmentNumber": 1,
+                     *         "invoiceUrl": "invoiceUrl",
+                     *         "invoiceNumber": "invoiceNumber",
+                     *         "externalReference": "order-1001",
+                     *         "deleted": true,
+                     *         "anticipated": true,
+                     *         "anticipable": true,
+                     *         "creditDate": "2026-12-01",
+                     *         "estimatedCreditDate": "2026-12-01",
+                     *         "transactionReceiptUrl": "transactionReceiptUrl",
+                     *         "nossoNumero": "nossoNumero",
+                     *         "bankSlipUrl": "bankSlipUrl",
+                     *         "discount": {
+                     *           "value": 1,
+                     *           "dueDateLimitDays": 1
+                     *         },
+                     *         "fine": {
+                     *           "value": 1
+                     *         },
+                     *         "interest": {
+                     *           "value": 1
+                     *         },
+                     *         "split": [
+                     *           {
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "walletId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "fixedValue": "129.90",
+                     *             "percentualValue": 1,
+                     *             "totalValue": "129.90",
+                     *             "cancellationReason": "cancellationReason",
+                     *             "externalReference": "order-1001",
+                     *             "description": "Pedido 1001"
+                     *           }
+                     *         ],
+                     *         "postalService": true,
+                     *         "daysAfterDueDateToRegistrationCancellation": 1,
+                     *         "chargeback": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "payment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "installment": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "customerAccount": "customerAccount",
+                     *           "reason": "reason",
+                     *           "disputeStartDate": "2026-12-01",
+                     *           "value": "129.90",
+                     *           "paymentDate": "2026-12-01",
+                     *           "disputeStatus": "disputeStatus",
+                     *           "deadlineToSendDisputeDocuments": "2026-12-01"
+                     *         },
+                     *         "escrow": {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "expirationDate": "2026-12-01",
+                     *           "finishDate": "2026-12-01",
+                     *           "finishReason": "finishReason"
+                     *         },
+                     *         "refunds": [
+                     *           {
+                     *             "dateCreated": "2026-11-21T20:38:35.123Z",
+                     *             "value": "129.90",
+                     *             "endToEndIdentifier": "endToEndIdentifier",
+                     *             "description": "Pedido 1001",
+                     *             "effectiveDate": "2026-11-21T20:38:35.123Z",
+                     *             "transactionReceiptUrl": "transactionReceiptUrl",
+                     *             "refundedSplits": []
+                     *           }
+                     *         ],
+                     *         "upstreamId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57"
+                     *       },
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
-                     *         "pagination": {
-                     *           "limit": 1,
-                     *           "offset": 1,
-                     *           "totalCount": 1,
-                     *           "hasMore": true
-                     *         },
                      *         "upstream": {
                      *           "status": 1,
                      *           "durationMs": 1
@@ -47748,7 +53083,10 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamPaymentGetResponse"];
+                        meta: components["schemas"]["PassthroughMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */
@@ -47867,22 +53205,34 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *           "value": "129.90",
+                     *           "status": "status",
+                     *           "dateCreated": "2026-12-01",
+                     *           "contractNumber": "contractNumber"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
+                     *         "upstream": {
+                     *           "status": 1,
+                     *           "durationMs": 1
+                     *         },
                      *         "pagination": {
                      *           "limit": 1,
                      *           "offset": 1,
                      *           "totalCount": 1,
                      *           "hasMore": true
-                     *         },
-                     *         "upstream": {
-                     *           "status": 1,
-                     *           "durationMs": 1
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PassthroughResponse"];
+                    "application/json": {
+                        data: components["schemas"]["UpstreamReceivableRegistrationContractualEffect"][];
+                        meta: components["schemas"]["PassthroughPageMeta"];
+                    };
                 };
             };
             /** @description Bad request: malformed JSON, a non-object body, or fields that fail validation (named in error.details). */

@@ -18,6 +18,13 @@ export function brazilDay(iso: unknown): string | null {
   return Number.isNaN(t) ? null : new Date(t - 3 * 3_600_000).toISOString().slice(0, 10);
 }
 
+/** An ISO UTC instant as an Asaas date-time ("YYYY-MM-DD HH:mm:ss"): the wall clock in Brazil (UTC−03:00). */
+export function brazilDateTime(iso: unknown): string | null {
+  if (typeof iso !== "string") return null;
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? null : new Date(t - 3 * 3_600_000).toISOString().slice(0, 19).replace("T", " ");
+}
+
 /** A Ponte UUID as the upstream id the client knows (the UUID itself when the record has none yet). */
 const ref = (refs: Refs, id: unknown): string | null => (typeof id === "string" ? (refs.get(id.toLowerCase())?.upstreamId ?? id) : null);
 
@@ -63,7 +70,8 @@ function payment(p: Obj, refs: Refs): Obj {
     customer: ref(refs, p.customer),
     subscription: ref(refs, p.subscription),
     installment: ref(refs, p.installment),
-    ...(p.installmentNumber !== null && p.installmentNumber !== undefined ? { installmentNumber: p.installmentNumber } : {}),
+    installmentNumber: p.installmentNumber ?? null,
+    checkoutSession: null,
     paymentLink: null,
     value: amount(p.value),
     netValue: net !== null && net !== undefined ? net / 100 : null,
@@ -71,9 +79,10 @@ function payment(p: Obj, refs: Refs): Obj {
     interestValue: null,
     description: p.description,
     billingType: p.billingType,
-    ...(card ? { creditCard: { creditCardNumber: card.last4, creditCardBrand: card.brand, creditCardToken: token } } : {}),
+    creditCard: card ? { creditCardNumber: card.last4, creditCardBrand: card.brand, creditCardToken: token } : null,
     canBePaidAfterDueDate: true,
     pixTransaction: null,
+    pixQrCodeId: null,
     status: p.status,
     dueDate: p.dueDate,
     originalDueDate: p.dueDate,
@@ -85,13 +94,21 @@ function payment(p: Obj, refs: Refs): Obj {
     deleted: p.status === "CANCELED",
     anticipated: false,
     anticipable: false,
+    creditDate: null,
+    estimatedCreditDate: null,
+    transactionReceiptUrl: null,
     refundedValue: amount(p.refundedValue),
     bankSlipUrl: p.bankSlipUrl,
     nossoNumero: null,
     discount: moneyObject(p.discount),
     fine: moneyObject(p.fine),
     interest: moneyObject(p.interest),
+    split: null,
     postalService: false,
+    daysAfterDueDateToRegistrationCancellation: null,
+    chargeback: null,
+    escrow: null,
+    refunds: null,
   };
 }
 
@@ -116,6 +133,9 @@ function subscription(s: Obj, refs: Refs): Obj {
     deleted: s.status === "CANCELED",
     maxPayments: null,
     externalReference: s.externalReference,
+    checkoutSession: null,
+    // Ponte keeps no card on a subscription: a card subscription says so with null.
+    ...(s.billingType === "CREDIT_CARD" ? { creditCard: null } : {}),
   };
 }
 
@@ -123,14 +143,13 @@ const REFUND_STATUS: Record<string, string> = { pending: "PENDING", done: "DONE"
 
 function refund(r: Obj): Obj {
   return {
-    object: "refund",
-    dateCreated: brazilDay(r.createdAt),
+    dateCreated: brazilDateTime(r.createdAt),
     status: REFUND_STATUS[String(r.status)] ?? r.status,
     value: amount(r.value),
     description: r.description,
     endToEndIdentifier: null,
     transactionReceiptUrl: null,
-    effectiveDate: r.status === "done" ? brazilDay(r.updatedAt) : null,
+    effectiveDate: r.status === "done" ? brazilDateTime(r.updatedAt) : null,
     refundedSplits: null,
   };
 }
