@@ -25,7 +25,7 @@ async function series(t: BillingTenant, key: string) {
 const level = async (t: BillingTenant, key: string) => (await series(t, key)).points.at(-1)?.value;
 
 /** The workspace's non-zero daily rows. */
-export async function rollupRows(t: BillingTenant) {
+async function rollupRows(t: BillingTenant) {
   const rows = await env.DB.prepare(
     "SELECT metric, day, value FROM metric_daily WHERE workspace_id = ? AND value <> 0 ORDER BY metric, day",
   )
@@ -35,7 +35,7 @@ export async function rollupRows(t: BillingTenant) {
 }
 
 /** The rows the live rollups hold are the rows a rebuild writes. */
-export async function expectRebuildToAgree(t: BillingTenant) {
+async function expectRebuildToAgree(t: BillingTenant) {
   const incremental = await rollupRows(t);
   const rebuilt = await call("POST", "/api/v1/metrics/rebuild", { key: t.key });
   expect(rebuilt.status, JSON.stringify(rebuilt.body)).toBe(200);
