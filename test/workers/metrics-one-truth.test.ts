@@ -2,6 +2,7 @@
 // (through the gateway in both dialects, or by the upstream's webhook) reopens Ponte's record and takes
 // its revenue back; a refused card never was pending, so it does not lower the pending amount.
 import { env } from "cloudflare:test";
+import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { addDays, localDay } from "../../src/lib/time-zones";
 import { type AsaasClient, asaasCall, type Json } from "./asaas-support";
@@ -131,4 +132,90 @@ describe("a refused card charge (issue 27)", () => {
     expect((await series(t, "billed")).total).toBe("158.33");
     await expectRebuildToAgree(t);
   });
+});
+
+type Action =
+  | { op: "charge"; cents: number }
+  | { op: "card-refused"; cents: number }
+  | { op: "cash" | "undo" | "cancel" | "restore" | "confirm"; pick: number }
+  | { op: "value"; pick: number; cents: number }
+  | { op: "expense"; cents: number; daysAgo: number }
+  | { op: "expense-delete"; pick: number };
+
+const pick = fc.nat({ max: 5 });
+const cents = fc.integer({ min: 100, max: 500_000 });
+const actionArb: fc.Arbitrary<Action> = fc.oneof(
+  fc.record({ op: fc.constant("charge" as const), cents }),
+  fc.record({ op: fc.constant("card-refused" as const), cents }),
+  fc.record({ op: fc.constantFrom("cash" as const, "undo" as const, "cancel" as const, "restore" as const, "confirm" as const), pick }),
+  fc.record({ op: fc.constant("value" as const), pick, cents }),
+  fc.record({ op: fc.constant("expense" as const), cents, daysAgo: fc.nat({ max: 2 }) }),
+  fc.record({ op: fc.constant("expense-delete" as const), pick }),
+);
+const money = (c: number) => (c / 100).toFixed(2);
+
+describe("one truth through the routes and D1", () => {
+  // Small on purpose (each run is a tenant and a handful of real calls); the unit property covers breadth.
+  test.prop([fc.array(actionArb, { minLength: 3, maxLength: 6 })], { numRuns: 3 })(
+    "after a random sequence of charges, cash receipts and undos, cancels, restores, value changes, refused cards and expenses, the live rows are the rebuild's",
+    async (actions) => {
+      const t = await seedBillingTenant();
+      const customer = await createCustomer(t);
+      const category = await call<Envelope<{ id: string }>>("POST", "/api/v1/cost-categories", {
+        key: t.key,
+        body: { name: "Cloud", kind: "VARIABLE" },
+      });
+      expect(category.status, JSON.stringify(category.body)).toBe(201);
+      const charges: { id: string; upstreamId: string; cents: number }[] = [];
+      const expenses: string[] = [];
+      const charge = (n: number) => charges[n % Math.max(1, charges.length)];
+      for (const a of actions) {
+        let status = 200;
+        if (a.op === "charge" || a.op === "card-refused") {
+          const refusedCard =
+            a.op === "card-refused"
+              ? { billingType: "CREDIT_CARD", creditCard: card("5184019740373151"), creditCardHolderInfo: HOLDER }
+              : {};
+          const res = await createPayment(t, customer.id, { value: money(a.cents), billingType: "BOLETO", ...refusedCard });
+          status = res.status;
+          if (res.status === 200) charges.push({ id: res.body.data.id, upstreamId: res.body.data.upstreamId as string, cents: a.cents });
+        } else if (a.op === "expense") {
+          const res = await call<Envelope<{ id: string }>>("POST", "/api/v1/expenses", {
+            key: t.key,
+            body: {
+              description: "Servers",
+              amount: money(a.cents),
+              incurredOn: addDays(today(), -a.daysAgo),
+              costCategoryId: category.body.data.id,
+            },
+          });
+          status = res.status;
+          if (res.status < 300) expenses.push(res.body.data.id);
+        } else if (a.op === "expense-delete") {
+          const id = expenses.splice(a.pick % Math.max(1, expenses.length), 1)[0];
+          if (id) status = (await call("DELETE", `/api/v1/expenses/${id}`, { key: t.key })).status;
+        } else {
+          const c = charge(a.pick);
+          if (!c) continue;
+          const path = `/api/v1/payments/${c.id}`;
+          const res =
+            a.op === "cash"
+              ? await call("POST", `${path}/receiveInCash`, { key: t.key, body: { paymentDate: today(), value: c.cents / 100 } })
+              : a.op === "undo"
+                ? await call("POST", `${path}/undoReceivedInCash`, { key: t.key, body: {} })
+                : a.op === "cancel"
+                  ? await call("DELETE", path, { key: t.key })
+                  : a.op === "restore"
+                    ? await call("POST", `${path}/restore`, { key: t.key, body: {} })
+                    : a.op === "value"
+                      ? await call("PUT", path, { key: t.key, body: { value: a.cents / 100 } })
+                      : await sim("POST", `/v3/sandbox/payment/${c.upstreamId}/confirm`, {}, t.upstreamKey);
+          status = res.status;
+        }
+        // A step the charge's status does not allow is refused; none may fail the server.
+        expect(status).toBeLessThan(500);
+      }
+      await expectRebuildToAgree(t);
+    },
+  );
 });
