@@ -174,11 +174,39 @@ export function rollupStatement(db: Db, tenant: Tenant, deltas: readonly MetricD
     });
 }
 
-/** The rollup batch items of one recorded event (none when the caller gave no facts, or nothing moves). */
+/** Bound parameters of a delta's row (metric, value, day, days; the paying-customer check binds 4 more). */
+const rowParameters = (d: MetricDelta) => (d.unlessOtherActive ? 8 : 4);
+/** Per statement, besides the rows: the tenant, the zone lookup, the default zone, the condition. */
+const ROW_PARAMETER_BUDGET = 100 - 10;
+
+/** Deltas in groups whose statements stay within D1's 100 bound parameters. */
+export function withinParameterBudget(deltas: readonly MetricDelta[]): MetricDelta[][] {
+  const groups: MetricDelta[][] = [];
+  let group: MetricDelta[] = [];
+  let used = 0;
+  for (const d of deltas) {
+    if (used + rowParameters(d) > ROW_PARAMETER_BUDGET && group.length > 0) {
+      groups.push(group);
+      group = [];
+      used = 0;
+    }
+    group.push(d);
+    used += rowParameters(d);
+  }
+  if (group.length > 0) groups.push(group);
+  return groups;
+}
+
+/**
+ * The rollup batch items of one recorded event (none when the caller gave no facts, or nothing moves):
+ * as many statements as D1's parameter limit needs, each applied only if the event row exists.
+ */
 export function eventRollups(db: Db, tenant: Tenant, eventId: string, facts: MetricFacts | undefined) {
   if (!facts) return [];
-  const statement = rollupStatement(db, tenant, metricDeltas(facts), sql`EXISTS (SELECT 1 FROM events WHERE id = ${eventId})`);
-  return statement ? [statement] : [];
+  return withinParameterBudget(metricDeltas(facts)).flatMap((group) => {
+    const statement = rollupStatement(db, tenant, group, sql`EXISTS (SELECT 1 FROM events WHERE id = ${eventId})`);
+    return statement ? [statement] : [];
+  });
 }
 
 /** Rollups that depend on the statement just before them in the batch having changed a row (`changes() > 0`). */

@@ -207,3 +207,15 @@ describe("local days", () => {
     expect(dayIn({ days: { UTC: "2026-11-26" } }, SP)).toBeNull();
   });
 });
+
+describe("D1's parameter limit", () => {
+  it("a change with many deltas is split into statements of at most 90 row parameters", async () => {
+    const { withinParameterBudget } = await import("../../src/events/metric-rollups");
+    const many: MetricDelta[] = Array.from({ length: 30 }, (_, i) => ({ metric: "billed", value: i + 1, day: "2026-11-01" }));
+    const groups = withinParameterBudget(many);
+    expect(groups.map((g) => g.length)).toEqual([22, 8]);
+    expect(groups.flat()).toEqual(many);
+    const paying: MetricDelta = { ...many[0]!, metric: "paying_customers", unlessOtherActive: { customerId: "c", subscriptionId: "s" } };
+    expect(withinParameterBudget(Array.from({ length: 12 }, () => paying)).map((g) => g.length)).toEqual([11, 1]);
+  });
+});
