@@ -1,6 +1,6 @@
 // Daily metric rollups (metric_daily), kept in the same D1 batch as the state change that moves them.
-// `metricDeltas` is the one pure function that says what a change does to the metrics: the event kind
-// plus the record before and after (facts the caller has at hand). `rollupStatement` turns deltas into
+// `metricDeltas` says what a change does to the metrics: contributions(after) − contributions(before) of
+// the record it touches (metric-contributions.ts, the function the rebuild sums). `rollupStatement` turns deltas into
 // one upsert (`value = value + excluded.value`) that only applies if its condition holds — for events,
 // that the event row exists, so a change recorded once is counted once.
 //
@@ -9,8 +9,29 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { metricDaily } from "../db/schema";
-import { addDays, DEFAULT_TIME_ZONE, isDay, localDay, localDays } from "../lib/time-zones";
+import { DEFAULT_TIME_ZONE, isDay, isTimeZone, TIME_ZONES, type TimeZone } from "../lib/time-zones";
 import type { Tenant } from "../lib/tenant";
+import {
+  customerContributions,
+  type DayAmount,
+  difference,
+  type ExpenseFacts,
+  expenseContributions,
+  type PaymentFacts,
+  paymentContributions,
+  type RefundFacts,
+  refundContributions,
+  type SubscriptionFacts,
+  subscriptionContributions,
+} from "./metric-contributions";
+
+export {
+  type ExpenseFacts,
+  monthlyCents,
+  PAID_STATUSES,
+  type PaymentFacts,
+  type SubscriptionFacts,
+} from "./metric-contributions";
 
 export const FLOW_METRICS = [
   "revenue",
@@ -27,211 +48,123 @@ export const LEVEL_METRICS = ["mrr", "active_subscriptions", "pending_amount", "
 export type StoredMetric = (typeof FLOW_METRICS)[number] | (typeof LEVEL_METRICS)[number] | `expenses.category.${string}`;
 
 /**
- * When a change happened, for the metrics: a local date the record carries (a payment date, an
- * expense's `incurredOn`), or an instant (a creation, a cancellation, the event's time).
+ * A change to metric_daily: `value` on `day` in every zone (a local date the record carries), or on
+ * `days[zone]` in the zones listed (the organization's zone picks its row; a zone absent from `days`
+ * gets nothing, since a record's contributions may differ from zone to zone around local midnight).
  */
-export interface When {
-  /** A local date (YYYY-MM-DD) already; wins over `at`. */
-  day?: string;
-  /** An ISO instant, bucketed in the organization's time zone. */
-  at?: string;
-}
-
-/**
- * The one rule for the day a metric delta belongs to, for the incremental rollups (`rollupStatement`,
- * which picks the same day in SQL from `localDays`) and the rebuild alike: the local date the record
- * carries if any, else the day of the instant in the organization's zone (never the UTC date).
- */
-export function dayOf(when: When, zone: string): string {
-  if (isDay(when.day)) return when.day;
-  if (!when.at) throw new Error("a metric delta needs a day or an instant");
-  return localDay(when.at, zone);
-}
-
-/**
- * When a charge was paid, for every metric its payment moves (revenue, fees, and the pending or overdue
- * amount it leaves): its payment date when it has one (a local date, what the upstream reports), else
- * `at` (when Ponte learned of it; the rebuild passes the record's `updatedAt`). One day for all of them,
- * so the money leaves pending on the day it arrives in revenue, and a rebuild from the records (which
- * keep the payment date, not the time the webhook came) puts it on the same day.
- */
-export function paidWhen(payment: Pick<PaymentFacts, "paymentDate">, at: string): When {
-  return isDay(payment.paymentDate) ? { day: payment.paymentDate } : { at };
-}
-
-/**
- * When a charge became overdue, for the open amounts it moves: the day after its due date (a local
- * date; the upstream turns a charge OVERDUE then), else `at`. The rebuild dates it the same way, so a
- * late webhook, or one that arrives while the UTC date is already the next, lands on the same day.
- */
-export function overdueWhen(payment: Pick<PaymentFacts, "dueDate">, at: string): When {
-  return isDay(payment.dueDate) ? { day: addDays(payment.dueDate, 1) } : { at };
-}
-
-export interface MetricDelta extends When {
+export interface MetricDelta {
   metric: StoredMetric;
   /** Cents or a count; never zero (zero deltas are dropped). */
   value: number;
+  day?: string;
+  days?: Partial<Record<TimeZone, string>>;
   /** Counts only if the customer has no other ACTIVE subscription (paying customers), checked in the write itself. */
   unlessOtherActive?: { customerId: string; subscriptionId: string };
 }
 
-/** What a payment change carries for the metrics (a PaymentRow has all of it). */
-export interface PaymentFacts {
-  status: string;
-  valueCents: number;
-  refundedCents: number;
-  netValueCents?: number | null;
-  paymentDate: string | null;
-  /** The due date (a local date): a charge is overdue from the next day. */
-  dueDate?: string | null;
-  createdAt: string;
+/** The day a delta lands on in `zone` (null: not in that zone); the rule `rollupStatement` applies in SQL. */
+export function dayIn(delta: Pick<MetricDelta, "day" | "days">, zone: string): string | null {
+  if (isDay(delta.day)) return delta.day;
+  const effective = isTimeZone(zone) ? zone : DEFAULT_TIME_ZONE;
+  return delta.days?.[effective] ?? null;
 }
-export interface SubscriptionFacts {
-  id: string;
-  customerId: string;
-  status: string;
-  valueCents: number;
-  cycle: string;
-  createdAt: string;
-  canceledAt?: string | null;
+
+/**
+ * The deltas whose sum in each zone is `change(zone)`: one row per amount, with the day of every zone
+ * it applies in (one `day` when it is the same everywhere).
+ */
+export function zonedDeltas(change: (zone: TimeZone) => readonly DayAmount[]): MetricDelta[] {
+  const rows = new Map<string, MetricDelta & { days: Partial<Record<TimeZone, string>> }>();
+  for (const zone of TIME_ZONES) {
+    const seen = new Map<string, number>();
+    for (const a of change(zone)) {
+      const base = `${a.metric}\u0000${a.value}`;
+      const n = seen.get(base) ?? 0;
+      seen.set(base, n + 1);
+      const k = `${base}\u0000${n}`;
+      const row = rows.get(k) ?? { metric: a.metric as StoredMetric, value: a.value, days: {} };
+      row.days[zone] = a.day;
+      rows.set(k, row);
+    }
+  }
+  return [...rows.values()].map(({ days, ...row }) => {
+    const distinct = new Set(Object.values(days));
+    const [only] = distinct;
+    return Object.keys(days).length === TIME_ZONES.length && distinct.size === 1 && only ? { ...row, day: only } : { ...row, days };
+  });
 }
+
 export type MetricFacts =
-  | { payment: { before: PaymentFacts | null; after: PaymentFacts; refundCents?: number } }
+  | { payment: { before: PaymentFacts | null; after: PaymentFacts; refund?: RefundFacts } }
   | { subscription: { before: SubscriptionFacts | null; after: SubscriptionFacts } };
 
-/** Statuses in which a charge has been paid (REFUNDED was paid first: its refund is a separate metric). */
-export const PAID_STATUSES: readonly string[] = ["CONFIRMED", "RECEIVED", "RECEIVED_IN_CASH", "REFUNDED"];
-
-const MONTHS_PER_CYCLE: Record<string, [number, number]> = {
-  WEEKLY: [52, 12],
-  BIWEEKLY: [26, 12],
-  MONTHLY: [1, 1],
-  BIMONTHLY: [1, 2],
-  QUARTERLY: [1, 3],
-  SEMIANNUALLY: [1, 6],
-  YEARLY: [1, 12],
-};
-
-/** A subscription's value normalised to a month, in whole cents (half-even), the same every time. */
-export function monthlyCents(valueCents: number, cycle: string): number {
-  const [num, den] = MONTHS_PER_CYCLE[cycle] ?? [1, 1];
-  const scaled = valueCents * num;
-  const q = Math.floor(scaled / den);
-  const r = scaled - q * den;
-  if (r * 2 > den || (r * 2 === den && q % 2 !== 0)) return q + 1;
-  return q;
-}
-
-const pendingOf = (p: PaymentFacts | null) => (p && p.status === "PENDING" ? p.valueCents : 0);
-const overdueOf = (p: PaymentFacts | null) => (p && p.status === "OVERDUE" ? p.valueCents : 0);
-const isPaid = (p: PaymentFacts | null) => p !== null && PAID_STATUSES.includes(p.status);
-const activeOf = (s: SubscriptionFacts | null) => (s && s.status === "ACTIVE" ? 1 : 0);
-const mrrOf = (s: SubscriptionFacts | null) => (s && s.status === "ACTIVE" ? monthlyCents(s.valueCents, s.cycle) : 0);
-
-/** What one recorded change does to the daily metrics. `at` is when it happened (the event's time). */
-export function metricDeltas(kind: string, facts: MetricFacts, at: string): MetricDelta[] {
-  const out: MetricDelta[] = [];
-  const add = (metric: StoredMetric, value: number, when: When = { at }) => {
-    if (value !== 0) out.push({ metric, value, ...when });
-  };
+/**
+ * What one recorded change does to the daily metrics: contributions(after) − contributions(before) of
+ * the record it touches (metric-contributions.ts), plus a refund record newly done. A subscription's
+ * change in active count moves paying customers too, unless the customer has another active one.
+ */
+export function metricDeltas(facts: MetricFacts): MetricDelta[] {
   if ("payment" in facts) {
-    const { before, after, refundCents } = facts.payment;
-    if (kind === "payment.created" && before === null) add("billed", after.valueCents, { at: after.createdAt });
-    const paid = !isPaid(before) && isPaid(after);
-    const wentOverdue = overdueOf(before) === 0 && overdueOf(after) !== 0;
-    // Paid: revenue, fees and the open amount it leaves all move on the payment's day (see paidWhen);
-    // gone overdue: pending and overdue move on the day after the due date (see overdueWhen).
-    const when = paid ? paidWhen(after, at) : wentOverdue ? overdueWhen(after, at) : { at };
-    if (paid) {
-      add("revenue", after.valueCents, when);
-      if (typeof after.netValueCents === "number") add("payment_fees", after.valueCents - after.netValueCents, when);
-    }
-    add("refunds", refundCents ?? after.refundedCents - (before?.refundedCents ?? 0));
-    add("pending_amount", pendingOf(after) - pendingOf(before), when);
-    add("overdue_amount", overdueOf(after) - overdueOf(before), when);
-    return out;
+    const { before, after, refund } = facts.payment;
+    return zonedDeltas((zone) => [
+      ...difference(paymentContributions(after, zone), paymentContributions(before, zone)),
+      ...refundContributions(refund ?? null, zone),
+    ]);
   }
   const { before, after } = facts.subscription;
-  if (kind === "subscription.created" && before === null) add("new_subscriptions", 1, { at: after.createdAt });
-  if (activeOf(before) === 1 && activeOf(after) === 0) add("canceled_subscriptions", 1, { at: after.canceledAt ?? at });
-  add("active_subscriptions", activeOf(after) - activeOf(before));
-  add("mrr", mrrOf(after) - mrrOf(before));
-  const paying = activeOf(after) - activeOf(before);
-  if (paying !== 0)
-    out.push({
-      metric: "paying_customers",
-      value: paying,
-      at,
+  const deltas = zonedDeltas((zone) => difference(subscriptionContributions(after, zone), subscriptionContributions(before, zone)));
+  const paying = deltas
+    .filter((d) => d.metric === "active_subscriptions")
+    .map((d) => ({
+      ...d,
+      metric: "paying_customers" as const,
       unlessOtherActive: { customerId: after.customerId, subscriptionId: after.id },
-    });
-  return out;
+    }));
+  return [...deltas, ...paying];
 }
 
 /** A customer that now exists (created and synced, or adopted). */
 export function newCustomerDeltas(createdAt: string): MetricDelta[] {
-  return [{ metric: "new_customers", value: 1, at: createdAt }];
-}
-
-/** What an expense carries for the metrics (an expense row has all of it). */
-export interface ExpenseFacts {
-  amountBrlCents: number;
-  incurredOn: string;
-  status: string;
-  source: string;
-  costCategoryId: string;
+  return zonedDeltas((zone) => customerContributions({ createdAt, upstreamId: "linked" }, zone));
 }
 
 /** An expense written (before null), changed, or deleted (after null): by `incurredOn`, CANCELED counts nothing. */
 export function expenseDeltas(before: ExpenseFacts | null, after: ExpenseFacts | null): MetricDelta[] {
-  const out: MetricDelta[] = [];
-  const side = (e: ExpenseFacts | null, sign: 1 | -1) => {
-    if (!e || e.status === "CANCELED" || !isDay(e.incurredOn)) return;
-    const v = sign * e.amountBrlCents;
-    out.push({ metric: "expenses", value: v, day: e.incurredOn });
-    out.push({ metric: `expenses.category.${e.costCategoryId}`, value: v, day: e.incurredOn });
-    if (e.source === "AWS") out.push({ metric: "aws_costs", value: v, day: e.incurredOn });
-  };
-  side(before, -1);
-  side(after, 1);
-  // Net out pairs that cancel (an update that moved nothing).
-  const sums = new Map<string, MetricDelta>();
-  for (const d of out) {
-    const k = `${d.metric}|${d.day}`;
-    const prev = sums.get(k);
-    sums.set(k, prev ? { ...prev, value: prev.value + d.value } : d);
-  }
-  return [...sums.values()].filter((d) => d.value !== 0);
+  return difference(expenseContributions(after), expenseContributions(before)).map((a) => ({
+    metric: a.metric as StoredMetric,
+    value: a.value,
+    day: a.day,
+  }));
 }
 
+/** The organization's zone as the rebuild reads it (organizationTimeZone): its own if supported, else the default. */
+const EFFECTIVE_ZONE = (organizationId: string) =>
+  sql`(SELECT CASE WHEN time_zone IN (${sql.raw(TIME_ZONES.map((z) => `'${z}'`).join(", "))}) THEN time_zone ELSE ${DEFAULT_TIME_ZONE} END
+    FROM organizations WHERE id = ${organizationId})`;
+
 /**
- * One upsert adding `deltas` to metric_daily, applied only when `condition` holds. The day of a delta
- * given as an instant is picked in SQL from its local day in every supported zone, by the
- * organization's `time_zone`, so the write needs no read first; it is `dayOf(delta, zone)`, the rule
- * the rebuild uses (the unit tests check that `localDays` agrees with it).
+ * One upsert adding `deltas` to metric_daily, applied only when `condition` holds. A delta with `days`
+ * lands on the day of the organization's zone, picked in SQL (so the write needs no read first), and
+ * nowhere if that zone is not listed: the rule of `dayIn`.
  */
 export function rollupStatement(db: Db, tenant: Tenant, deltas: readonly MetricDelta[], condition: SQL) {
   if (deltas.length === 0) return null;
-  const daysCache = new Map<string, string>();
   const rows = deltas.map((d) => {
-    let days: string | null = null;
-    if (!d.day) {
-      const at = d.at ?? new Date().toISOString();
-      days = daysCache.get(at) ?? JSON.stringify(localDays(at));
-      daysCache.set(at, days);
-    }
     const other = d.unlessOtherActive;
     const value = other
       ? sql`(CASE WHEN EXISTS (SELECT 1 FROM subscriptions WHERE workspace_id = ${tenant.workspaceId} AND customer_id = ${other.customerId}
           AND status = 'ACTIVE' AND id <> ${other.subscriptionId}) THEN 0 ELSE ${d.value} END)`
       : sql`${d.value}`;
-    return sql`(${d.metric}, ${value}, ${d.day ?? null}, ${days})`;
+    const day = isDay(d.day) ? d.day : null;
+    return sql`(${d.metric}, ${value}, ${day}, ${day ? null : JSON.stringify(d.days ?? {})})`;
   });
-  const zonePath = sql`'$."' || coalesce((SELECT time_zone FROM organizations WHERE id = ${tenant.organizationId}), ${DEFAULT_TIME_ZONE}) || '"'`;
-  const select = sql`SELECT ${tenant.organizationId} AS organization_id, ${tenant.workspaceId} AS workspace_id,
-      coalesce(d.column3, json_extract(d.column4, ${zonePath}), json_extract(d.column4, ${`$."${DEFAULT_TIME_ZONE}"`})) AS day,
-      d.column1 AS metric, d.column2 AS value
-    FROM (VALUES ${sql.join(rows, sql`, `)}) AS d WHERE ${condition}`;
+  const zone = EFFECTIVE_ZONE(tenant.organizationId);
+  const select = sql`SELECT organization_id, workspace_id, day, metric, value FROM (
+      SELECT ${tenant.organizationId} AS organization_id, ${tenant.workspaceId} AS workspace_id,
+        coalesce(d.column3, json_extract(d.column4, '$."' || coalesce(${zone}, ${DEFAULT_TIME_ZONE}) || '"')) AS day,
+        d.column1 AS metric, d.column2 AS value
+      FROM (VALUES ${sql.join(rows, sql`, `)}) AS d WHERE ${condition})
+    WHERE day IS NOT NULL`;
   return db
     .insert(metricDaily)
     .select(select)
@@ -241,11 +174,39 @@ export function rollupStatement(db: Db, tenant: Tenant, deltas: readonly MetricD
     });
 }
 
-/** The rollup batch items of one recorded event (none when the caller gave no facts, or nothing moves). */
-export function eventRollups(db: Db, tenant: Tenant, eventId: string, kind: string, at: string, facts: MetricFacts | undefined) {
+/** Bound parameters of a delta's row (metric, value, day, days; the paying-customer check binds 4 more). */
+const rowParameters = (d: MetricDelta) => (d.unlessOtherActive ? 8 : 4);
+/** Per statement, besides the rows: the tenant, the zone lookup, the default zone, the condition. */
+const ROW_PARAMETER_BUDGET = 100 - 10;
+
+/** Deltas in groups whose statements stay within D1's 100 bound parameters. */
+export function withinParameterBudget(deltas: readonly MetricDelta[]): MetricDelta[][] {
+  const groups: MetricDelta[][] = [];
+  let group: MetricDelta[] = [];
+  let used = 0;
+  for (const d of deltas) {
+    if (used + rowParameters(d) > ROW_PARAMETER_BUDGET && group.length > 0) {
+      groups.push(group);
+      group = [];
+      used = 0;
+    }
+    group.push(d);
+    used += rowParameters(d);
+  }
+  if (group.length > 0) groups.push(group);
+  return groups;
+}
+
+/**
+ * The rollup batch items of one recorded event (none when the caller gave no facts, or nothing moves):
+ * as many statements as D1's parameter limit needs, each applied only if the event row exists.
+ */
+export function eventRollups(db: Db, tenant: Tenant, eventId: string, facts: MetricFacts | undefined) {
   if (!facts) return [];
-  const statement = rollupStatement(db, tenant, metricDeltas(kind, facts, at), sql`EXISTS (SELECT 1 FROM events WHERE id = ${eventId})`);
-  return statement ? [statement] : [];
+  return withinParameterBudget(metricDeltas(facts)).flatMap((group) => {
+    const statement = rollupStatement(db, tenant, group, sql`EXISTS (SELECT 1 FROM events WHERE id = ${eventId})`);
+    return statement ? [statement] : [];
+  });
 }
 
 /** Rollups that depend on the statement just before them in the batch having changed a row (`changes() > 0`). */

@@ -44,7 +44,7 @@ function eventRow(deps: Deps, tenant: Tenant, type: EventKind, data: Record<stri
  */
 export function recordEvent(deps: Deps, tenant: Tenant, type: EventKind, data: Record<string, unknown>, facts?: MetricFacts) {
   const { event, row } = eventRow(deps, tenant, type, data);
-  const rollups = eventRollups(deps.db, tenant, event.id, type, event.createdAt, facts);
+  const rollups = eventRollups(deps.db, tenant, event.id, facts);
   return { event, statement: deps.db.insert(events).values(row), rollups };
 }
 
@@ -55,7 +55,7 @@ export function recordEvent(deps: Deps, tenant: Tenant, type: EventKind, data: R
  */
 export function recordEventIfChanged(deps: Deps, tenant: Tenant, type: EventKind, data: Record<string, unknown>, facts?: MetricFacts) {
   const { event, row } = eventRow(deps, tenant, type, data);
-  const rollups = eventRollups(deps.db, tenant, event.id, type, event.createdAt, facts);
+  const rollups = eventRollups(deps.db, tenant, event.id, facts);
   return { event, statement: insertIfChanged(deps.db, events, row), rollups };
 }
 

@@ -2,16 +2,23 @@
 // of the organization's time zone). Reads payments, refunds, subscriptions, customers and expenses in
 // pages, recomputes every day's rows in JS, and replaces the workspace's rows in one D1 batch.
 //
-// Flows are exact. Levels are reconstructed from the records' own dates, since records keep their
-// current state only: a charge is PENDING from its creation until it is paid (payment date), canceled
-// (its last update) or becomes OVERDUE (the day after its due date); a subscription is active from its
-// creation until it is canceled (canceledAt, else its last update).
+// The sum of every record's contributions (src/events/metric-contributions.ts), the function whose
+// differences the incremental rollups write: the two agree by construction. Levels come from the
+// records' own dates, since records keep their current state only.
 import { and, asc, eq, gt, isNotNull, type SQL } from "drizzle-orm";
 import { type Principal, requirePermission, tenantOf } from "../../access/principal";
 import { customers, expenses, metricDaily, payments, refunds, subscriptions } from "../../db/schema";
 import { inTenant } from "../../db/tenant-scope";
 import type { Deps } from "../../deps";
-import { dayOf as deltaDay, expenseDeltas, monthlyCents, overdueWhen, PAID_STATUSES, paidWhen } from "../../events/metric-rollups";
+import {
+  customerContributions,
+  type DayAmount,
+  expenseContributions,
+  paymentContributions,
+  payingCustomerContributions,
+  refundContributions,
+  subscriptionContributions,
+} from "../../events/metric-contributions";
 import type { Tenant } from "../../lib/tenant";
 import { organizationTimeZone } from "./metrics-service";
 
@@ -44,91 +51,38 @@ export async function rebuildMetrics(deps: Deps, principal: Principal) {
   const tenant = tenantOf(principal);
   const zone = await organizationTimeZone(deps, tenant);
   const totals = new Map<string, number>();
-  const add = (metric: string, day: string, value: number) => {
-    if (value === 0) return;
-    const k = `${metric}\u0000${day}`;
-    totals.set(k, (totals.get(k) ?? 0) + value);
+  const add = (amounts: readonly DayAmount[]) => {
+    for (const { metric, day, value } of amounts) {
+      const k = `${metric}\u0000${day}`;
+      totals.set(k, (totals.get(k) ?? 0) + value);
+    }
   };
-  const dayOf = (instant: string) => deltaDay({ at: instant }, zone);
   const counts = { payments: 0, refunds: 0, subscriptions: 0, customers: 0, expenses: 0 };
 
   for await (const rows of pages(deps, payments, tenant, isNotNull(payments.upstreamId))) {
-    for (const p of rows) {
-      counts.payments++;
-      const v = p.valueCents;
-      const created = dayOf(p.createdAt);
-      add("billed", created, v);
-      add("pending_amount", created, v);
-      const overdueFrom = deltaDay(overdueWhen(p, p.updatedAt), zone);
-      let leftOn: string | null = null; // the day it stopped being open (pending or overdue)
-      if (PAID_STATUSES.includes(p.status)) {
-        const paidOn = deltaDay(paidWhen(p, p.updatedAt), zone);
-        add("revenue", paidOn, v);
-        if (p.netValueCents !== null) add("payment_fees", paidOn, v - p.netValueCents);
-        leftOn = paidOn;
-      } else if (p.status === "CANCELED" || p.status === "FAILED") leftOn = dayOf(p.updatedAt);
-      const wentOverdue =
-        p.status === "OVERDUE" || (leftOn !== null && p.status !== "FAILED" && leftOn > overdueFrom && overdueFrom > created);
-      if (wentOverdue) {
-        add("pending_amount", overdueFrom, -v);
-        add("overdue_amount", overdueFrom, v);
-        if (leftOn !== null) add("overdue_amount", leftOn, -v);
-      } else if (leftOn !== null) add("pending_amount", leftOn, -v);
-    }
+    counts.payments += rows.length;
+    for (const p of rows) add(paymentContributions(p, zone));
   }
-
   for await (const rows of pages(deps, refunds, tenant, eq(refunds.status, "done"))) {
-    for (const r of rows) {
-      counts.refunds++;
-      add("refunds", dayOf(r.updatedAt), r.valueCents);
-    }
+    counts.refunds += rows.length;
+    for (const r of rows) add(refundContributions(r, zone));
   }
-
-  // Paying customers: per customer, the days on which it went from 0 to ≥1 active subscriptions and back.
-  const activeChanges = new Map<string, [string, number][]>();
+  const byCustomer = new Map<string, (typeof subscriptions.$inferSelect)[]>();
   for await (const rows of pages(deps, subscriptions, tenant, isNotNull(subscriptions.upstreamId))) {
+    counts.subscriptions += rows.length;
     for (const s of rows) {
-      counts.subscriptions++;
-      const start = dayOf(s.createdAt);
-      const mrr = monthlyCents(s.valueCents, s.cycle);
-      add("new_subscriptions", start, 1);
-      add("active_subscriptions", start, 1);
-      add("mrr", start, mrr);
-      const changes = activeChanges.get(s.customerId) ?? [];
-      changes.push([start, 1]);
-      if (s.status !== "ACTIVE") {
-        const end = dayOf(s.canceledAt ?? s.updatedAt);
-        add("canceled_subscriptions", end, 1);
-        add("active_subscriptions", end, -1);
-        add("mrr", end, -mrr);
-        changes.push([end, -1]);
-      }
-      activeChanges.set(s.customerId, changes);
+      add(subscriptionContributions(s, zone));
+      byCustomer.set(s.customerId, [...(byCustomer.get(s.customerId) ?? []), s]);
     }
   }
-  for (const changes of activeChanges.values()) {
-    changes.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
-    let active = 0;
-    for (const [day, d] of changes) {
-      const was = active > 0;
-      active += d;
-      if (!was && active > 0) add("paying_customers", day, 1);
-      if (was && active <= 0) add("paying_customers", day, -1);
-    }
-  }
-
+  for (const subs of byCustomer.values()) add(payingCustomerContributions(subs, zone));
   for await (const rows of pages(deps, customers, tenant, isNotNull(customers.upstreamId))) {
-    for (const c of rows) {
-      counts.customers++;
-      add("new_customers", dayOf(c.createdAt), 1);
-    }
+    counts.customers += rows.length;
+    for (const c of rows) add(customerContributions(c, zone));
   }
-
   for await (const rows of pages(deps, expenses, tenant)) {
-    for (const e of rows) {
-      counts.expenses++;
-      for (const d of expenseDeltas(null, e)) add(d.metric, deltaDay(d, zone), d.value);
-    }
+    counts.expenses += rows.length;
+    for (const e of rows) add(expenseContributions(e));
   }
 
   const values = [...totals]

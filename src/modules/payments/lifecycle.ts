@@ -1,6 +1,6 @@
 // Applying what the upstream says about a payment (create answer, webhook, sweeper) to the native
 // record: link it, move its status through the transition table, and record each event exactly once.
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import { changedRows, insertIfChanged } from "../../db/guarded-insert";
 import { tenantOf, type Tenant } from "../../lib/tenant";
 import type { Deps } from "../../deps";
@@ -10,8 +10,9 @@ import { BILLING_TYPES } from "../../billing/schemas";
 import { payments, refunds } from "../../db/schema";
 import type { ProductEventKind } from "../../events/kinds";
 import { dispatchEvents, recordEventIfChanged } from "../../events/outbox";
+import { metricDeltas, rollupIfChanged } from "../../events/metric-rollups";
 import { notFound } from "../../http/errors";
-import { canTransition, paymentStatusFromUpstream, restoredStatus, PAYMENT_PREDECESSORS, type PaymentStatus } from "./status-rules";
+import { canTransition, paymentStatusFromUpstream, reopenedStatus, PAYMENT_PREDECESSORS, type PaymentStatus } from "./status-rules";
 import { inTenant } from "../../db/tenant-scope";
 
 export type PaymentRow = typeof payments.$inferSelect;
@@ -199,6 +200,23 @@ async function updateTerms(deps: Deps, row: PaymentRow, terms: Partial<PaymentRo
   return next;
 }
 
+/**
+ * Stores the upstream's descriptive fields; a payment date or net value arriving for a paid charge moves
+ * its revenue and fees (the rollups follow, guarded on the values read so a repeat counts once).
+ */
+async function refreshFields(deps: Deps, row: PaymentRow, fields: Partial<PaymentRow>): Promise<PaymentRow> {
+  const next: PaymentRow = { ...row, ...fields };
+  const unchanged = and(
+    eq(payments.id, row.id),
+    row.paymentDate === null ? isNull(payments.paymentDate) : eq(payments.paymentDate, row.paymentDate),
+    row.netValueCents === null ? isNull(payments.netValueCents) : eq(payments.netValueCents, row.netValueCents),
+    eq(payments.status, row.status),
+  );
+  const rollups = rollupIfChanged(deps.db, tenantOf(row), metricDeltas({ payment: { before: row, after: next } }));
+  const [result] = await deps.db.batch([deps.db.update(payments).set(fields).where(unchanged), ...rollups]);
+  return changedRows(result) > 0 ? next : ((await deps.db.select().from(payments).where(eq(payments.id, row.id)).get()) ?? row);
+}
+
 /** The native status a payment's payload implies, or `forced` (e.g. FAILED for a refused capture). */
 export async function applyUpstreamPayment(
   deps: Deps,
@@ -210,10 +228,7 @@ export async function applyUpstreamPayment(
   let current = row.syncStatus === "pending" || row.upstreamId === null ? await linkPayment(deps, row, payment) : row;
   if (current === row) {
     const fields = upstreamFields(row, payment);
-    if (Object.keys(fields).length > 0) {
-      await deps.db.update(payments).set(fields).where(eq(payments.id, row.id));
-      current = { ...row, ...fields };
-    }
+    if (Object.keys(fields).length > 0) current = await refreshFields(deps, row, fields);
   }
   const terms = changedTerms(current, payment);
   if (Object.keys(terms).length > 0) current = await updateTerms(deps, current, terms);
@@ -232,18 +247,40 @@ export async function applyUpstreamPayment(
  * so a late creation webhook never reopens a canceled charge.
  */
 export async function restorePayment(deps: Deps, row: PaymentRow, payment: UpstreamPayment): Promise<PaymentRow> {
-  const to = restoredStatus(payment.status);
-  if (row.status !== "CANCELED" || !to) return applyUpstreamPayment(deps, row, payment);
+  return reopenPayment(deps, row, payment, "CANCELED", "payment.restored");
+}
+
+/**
+ * A cash receipt the upstream undid (its undoReceivedInCash operation, or PAYMENT_RECEIVED_IN_CASH_UNDONE):
+ * the charge is open again (PENDING, or OVERDUE past its due date, as the upstream says) and has no
+ * payment date; the rollups take its revenue and fees back from the day it was paid and put its value
+ * back in the open amounts. Recorded as `payment.updated` (the catalogue has no kind of its own for it).
+ */
+export async function undoReceivedInCash(deps: Deps, row: PaymentRow, payment: UpstreamPayment): Promise<PaymentRow> {
+  return reopenPayment(deps, row, payment, "RECEIVED_IN_CASH", "payment.updated", { paymentDate: null });
+}
+
+/** `from` → the open status the upstream reports, guarded on `from` and recorded once with its rollups; then the rest of the payload. */
+async function reopenPayment(
+  deps: Deps,
+  row: PaymentRow,
+  payment: UpstreamPayment,
+  from: PaymentStatus,
+  kind: ProductEventKind,
+  extra: Partial<PaymentRow> = {},
+): Promise<PaymentRow> {
+  const to = reopenedStatus(payment.status);
+  if (row.status !== from || !to) return applyUpstreamPayment(deps, row, payment);
   const updatedAt = deps.now().toISOString();
-  const next: PaymentRow = { ...row, status: to, updatedAt };
+  const next: PaymentRow = { ...row, ...extra, status: to, updatedAt };
   const update = deps.db
     .update(payments)
-    .set({ status: to, updatedAt })
-    .where(and(eq(payments.id, row.id), eq(payments.status, "CANCELED")));
+    .set({ ...extra, status: to, updatedAt })
+    .where(and(eq(payments.id, row.id), eq(payments.status, from)));
   const facts = { payment: { before: row, after: next } };
-  const { event, statement, rollups } = recordEventIfChanged(deps, tenantOf(row), "payment.restored", presentPayment(next), facts);
+  const { event, statement, rollups } = recordEventIfChanged(deps, tenantOf(row), kind, presentPayment(next), facts);
   const [result] = await deps.db.batch([update, statement, ...rollups]);
-  if (changedRows(result) === 0) return row;
+  if (changedRows(result) === 0) return applyUpstreamPayment(deps, await findPaymentRow(deps, tenantOf(row), row.id), payment);
   dispatchEvents(deps, [event]);
   return applyUpstreamPayment(deps, next, payment);
 }
@@ -267,7 +304,7 @@ async function recordUpstreamRefunds(deps: Deps, row: PaymentRow, items: NonNull
     .update(payments)
     .set({ refundedCents, ...(full ? { status: "REFUNDED" } : {}), updatedAt: now })
     .where(and(eq(payments.id, fresh.id), eq(payments.refundedCents, fresh.refundedCents)));
-  const facts = { payment: { before: fresh, after: next, refundCents: delta } };
+  const facts = { payment: { before: fresh, after: next, refund: { valueCents: delta, status: "done", updatedAt: now } } };
   const { event, statement, rollups } = recordEventIfChanged(deps, tenantOf(fresh), "payment.refunded", presentPayment(next), facts);
   // Chained on the event insert, which happened only if the update did.
   const refundRow = insertIfChanged(deps.db, refunds, {

@@ -1,12 +1,12 @@
 // Read-after-write through the gateway: when a compatibility route's write answers with a payment
-// (create, update, restore, a lean or installment create…) or a payment deletion, Ponte's record is
+// (create, update, restore, an undone cash receipt, a lean or installment create…) or a payment deletion, Ponte's record is
 // brought in line in the same request — adopted when new (origin `gateway`), updated through the
 // transition table when known — so `GET /api/v1/payments` never shows a stale copy.
 import { tenantOf, type Principal } from "../../access/principal";
 import type { CatalogueOperation } from "../../compat/catalogue";
 import type { Deps } from "../../deps";
 import { adoptUpstreamPayment, applyUpstreamDeletion, isUpstreamPayment } from "./adoption";
-import { restorePayment } from "./lifecycle";
+import { restorePayment, undoReceivedInCash } from "./lifecycle";
 import { logLine, summarizeError } from "../../lib/log";
 
 const isPaymentDeletion = (op: CatalogueOperation, data: unknown): data is { id: string; deleted: true } =>
@@ -24,6 +24,7 @@ export async function syncNativeRecords(deps: Deps, principal: Principal, op: Ca
     if (isUpstreamPayment(data)) {
       const row = await adoptUpstreamPayment(deps, tenant, data, "gateway");
       if (row && op.upstreamPath.endsWith("/restore")) await restorePayment(deps, row, data);
+      if (row && op.upstreamPath.endsWith("/undoReceivedInCash")) await undoReceivedInCash(deps, row, data);
     } else if (isPaymentDeletion(op, data)) {
       await applyUpstreamDeletion(deps, tenant, data.id);
     }

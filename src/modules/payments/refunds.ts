@@ -73,9 +73,11 @@ export async function refundPayment(
   const now = deps.now().toISOString();
   const refundId = newId();
   // The reservation: succeeds only if the sum stays within the payment and the status still allows refunds.
+  // It leaves updatedAt alone (so does its release): the day a charge paid without a payment date counts
+  // is its last recorded change, and only the refund's completion, with its rollups, is one.
   const reserve = deps.db
     .update(payments)
-    .set({ refundedCents: sql`${payments.refundedCents} + ${amount}`, updatedAt: now })
+    .set({ refundedCents: sql`${payments.refundedCents} + ${amount}` })
     .where(
       and(
         eq(payments.id, row.id),
@@ -121,7 +123,7 @@ export async function refundPayment(
         .where(and(eq(refunds.id, refundId), eq(refunds.status, "pending"))),
       deps.db
         .update(payments)
-        .set({ refundedCents: sql`${payments.refundedCents} - ${amount}`, updatedAt: failedAt })
+        .set({ refundedCents: sql`${payments.refundedCents} - ${amount}` })
         .where(sql`${payments.id} = ${row.id} AND changes() > 0`),
     ]);
     throw err;
@@ -131,7 +133,7 @@ export async function refundPayment(
   const fresh = await findPaymentRow(deps, tenant, id);
   const full = fresh.refundedCents >= fresh.valueCents;
   const next: PaymentRow = { ...fresh, status: full ? "REFUNDED" : fresh.status, updatedAt: doneAt };
-  const facts = { payment: { before: fresh, after: next, refundCents: amount } };
+  const facts = { payment: { before: fresh, after: next, refund: { valueCents: amount, status: "done", updatedAt: doneAt } } };
   const { event, statement, rollups } = recordEventIfChanged(deps, tenantOf(fresh), "payment.refunded", presentPayment(next), facts);
   const results = await deps.db.batch([
     deps.db

@@ -44,11 +44,12 @@ export const PAYMENT_PREDECESSORS = Object.fromEntries(
 ) as unknown as Readonly<Record<PaymentStatus, readonly PaymentStatus[]>>;
 
 /**
- * Restoring is outside the table on purpose: CANCELED is final for every other signal. Only the
- * upstream's restore (its operation's answer or PAYMENT_RESTORED) reopens a charge, to the open
- * status it reports.
+ * Reopening is outside the table on purpose: CANCELED and the paid statuses are final for every other
+ * signal. Only the upstream's restore (its operation's answer or PAYMENT_RESTORED) reopens a canceled
+ * charge, and only its undo of a cash receipt (undoReceivedInCash or PAYMENT_RECEIVED_IN_CASH_UNDONE)
+ * reopens one RECEIVED_IN_CASH, to the open status it reports.
  */
-export function restoredStatus(upstreamStatus: unknown): "PENDING" | "OVERDUE" | null {
+export function reopenedStatus(upstreamStatus: unknown): "PENDING" | "OVERDUE" | null {
   return upstreamStatus === "PENDING" || upstreamStatus === "OVERDUE" ? upstreamStatus : null;
 }
 

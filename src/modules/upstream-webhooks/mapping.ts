@@ -6,6 +6,7 @@ export type UpstreamEffect =
   | { entity: "payment"; action: "created"; kind: ProductEventKind }
   | { entity: "payment"; action: "updated"; kind: ProductEventKind }
   | { entity: "payment"; action: "restored"; kind: ProductEventKind }
+  | { entity: "payment"; action: "cash-undone"; kind: ProductEventKind }
   | { entity: "payment"; action: "status"; to: PaymentStatus | "FROM_PAYLOAD"; kind: ProductEventKind }
   | { entity: "payment"; action: "refund"; kind: ProductEventKind }
   | { entity: "subscription"; action: "created"; kind: ProductEventKind }
@@ -17,6 +18,7 @@ const EFFECTS: Record<string, UpstreamEffect> = {
   PAYMENT_CREATED: { entity: "payment", action: "created", kind: "payment.created" },
   PAYMENT_UPDATED: { entity: "payment", action: "updated", kind: "payment.updated" },
   PAYMENT_RESTORED: { entity: "payment", action: "restored", kind: "payment.restored" },
+  PAYMENT_RECEIVED_IN_CASH_UNDONE: { entity: "payment", action: "cash-undone", kind: "payment.updated" },
   PAYMENT_CONFIRMED: { entity: "payment", action: "status", to: "CONFIRMED", kind: "payment.confirmed" },
   // RECEIVED or RECEIVED_IN_CASH, as the payload says.
   PAYMENT_RECEIVED: { entity: "payment", action: "status", to: "FROM_PAYLOAD", kind: "payment.received" },

@@ -13,7 +13,14 @@ import { ApiError } from "../../http/errors";
 import { changedRows } from "../../db/guarded-insert";
 import { paymentStatusFromUpstream, type PaymentStatus } from "../payments/status-rules";
 import { adoptUpstreamPayment, isUpstreamPayment } from "../payments/adoption";
-import { applyUpstreamPayment, presentPayment, restorePayment, type PaymentRow, type UpstreamPayment } from "../payments/lifecycle";
+import {
+  applyUpstreamPayment,
+  presentPayment,
+  restorePayment,
+  type PaymentRow,
+  type UpstreamPayment,
+  undoReceivedInCash,
+} from "../payments/lifecycle";
 import { linkSubscription, markSubscriptionCanceled, type SubscriptionRow } from "../subscriptions/service";
 import {
   adoptUpstreamSubscription,
@@ -124,6 +131,10 @@ async function applyEnvelope(deps: Deps, tenant: Tenant, envelope: UpstreamEnvel
   }
   if (effect.action === "restored") {
     await restorePayment(deps, record, payment);
+    return;
+  }
+  if (effect.action === "cash-undone") {
+    await undoReceivedInCash(deps, record, payment);
     return;
   }
   if (effect.action === "created" || effect.action === "updated" || effect.action === "refund") {
