@@ -10,6 +10,7 @@ import { DOCS_CSP, DOCS_PAGE } from "./http/docs-page";
 import { handleError, notFoundHandler, validationHook } from "./http/error-handler";
 import { MemoTrieRouter } from "./http/memo-router";
 import { provideDeps } from "./http/provide-deps";
+import { enforceQueryRule, queryRule } from "./http/query-rule";
 import { requestId } from "./http/request-id";
 import { documentPassthroughRoutes } from "./compat/passthrough-routes";
 import { asaasDialect } from "./compat/asaas-dialect";
@@ -45,6 +46,8 @@ export async function openApiDocumentOf(app: OpenAPIHono<AppEnv>) {
   return finishDocument(doc, { ...PLATFORM_TAGS, ...compatGroupDescriptions() });
 }
 
+const NO_QUERY: ReadonlySet<string> = new Set();
+
 /** Every group's routes and the API reference over them: the whole API. */
 export async function buildApp(root?: RootFetch) {
   const app = createApp(await Promise.all(ROUTE_GROUPS.map((group) => group.load())), root);
@@ -58,8 +61,8 @@ export async function buildApp(root?: RootFetch) {
     }
     return cachedDocument;
   };
-  app.get("/api/v1/openapi.json", async (c) => c.json(await openApiDocument()));
-  app.get("/api/v1/docs", (c) => {
+  app.get("/api/v1/openapi.json", queryRule(NO_QUERY), async (c) => c.json(await openApiDocument()));
+  app.get("/api/v1/docs", queryRule(NO_QUERY), (c) => {
     c.header("Content-Security-Policy", DOCS_CSP);
     c.header("X-Content-Type-Options", "nosniff");
     return c.html(DOCS_PAGE);
@@ -73,6 +76,8 @@ export function createApp(registrars: readonly Registrar[], root?: RootFetch) {
   // a parameter at the same position with further segments), so the default SmartRouter would spend
   // 20–40 ms of CPU on every isolate's first request failing to build it before falling back to a trie.
   const app = new OpenAPIHono<AppEnv>({ strict: false, defaultHook: validationHook, router: new MemoTrieRouter() });
+  // Every route registered through app.openapi() refuses query parameters its schema does not declare.
+  enforceQueryRule(app);
 
   app.use("*", requestId());
   app.use("*", d1QueryCounter());

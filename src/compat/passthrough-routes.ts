@@ -17,6 +17,18 @@ import { forwardPassthrough } from "./dispatch";
 import { bearerPassthroughAnswer } from "./bearer-dialect";
 import { speaksAsaas } from "./asaas-dialect/request";
 import { segmentOf } from "../http/segment";
+import { unknownQueryError, unknownQueryNames } from "../http/query-rule";
+
+/** The upstream shapes are loaded on the first request that carries a query string (they are large; README "Conventions"). */
+const queryNames = () => import("./passthrough-query");
+
+/** The query rule for a passthrough operation: the names its upstream shape documents, or forwarded unchecked. */
+async function checkQuery(url: string, operationId: string): Promise<void> {
+  if (!url.includes("?")) return;
+  const declared = (await queryNames()).passthroughQueryNames(operationId);
+  const unknown = declared ? unknownQueryNames(url, declared) : [];
+  if (unknown.length > 0) throw unknownQueryError(unknown);
+}
 
 /** An id in a path: one segment of letters, digits and `_ - . ~ + @ =`, not starting with a dot (so never `.` or `..`). */
 export const SAFE_PATH_SEGMENT = /^[A-Za-z0-9_~+@=-][A-Za-z0-9_.~+@=-]{0,127}$/;
@@ -211,6 +223,7 @@ export function registerPassthroughRoutes(app: OpenAPIHono<AppEnv>, afterAnswer?
       // (c.req.path has the slash trimmed under `strict: false`, so read the URL as sent.)
       const surfacePath = new URL(c.req.url).pathname;
       const op = surfacePath.endsWith("/") && trailingSlashVariant ? trailingSlashVariant : primary;
+      await checkQuery(c.req.url, op.operationId);
       const params = readParams(c, op);
       const { body, contentType } = await readBody(c, op);
       const request = { operation: op, params, query: rawQuery(c.req.url), body, contentType, surfacePath };

@@ -154,6 +154,15 @@ async function renderDetail(c: ConsoleContext, id: string, state: { error?: stri
       {state.error ? <Alert kind="error">{state.error}</Alert> : null}
       {state.notice ? <Alert kind="success">{state.notice}</Alert> : null}
       <p class="mono">{f.expression}</p>
+      {f.references.length > 0 ? (
+        <ul aria-label="Variables" data-references>
+          {f.references.map((r) => (
+            <li>
+              <code>{r.variable}</code> — {r.kind === "expenses" ? "cost category" : r.kind} {r.name ?? "(unknown)"}
+            </li>
+          ))}
+        </ul>
+      ) : null}
       <p>
         Total {series.from} to {series.to}: <strong data-total>{formatMetric(series.total, series.unit)}</strong>{" "}
         <a href={`/console/metrics?metric=${encodeURIComponent(f.key)}`}>Explore</a>

@@ -28,10 +28,10 @@ export const PaginationQuery = z.object({
 export type PageRequest = z.infer<typeof PaginationQuery>;
 
 /**
- * A list's query: paging plus its filters, and nothing else — an unknown parameter is a 400 naming it,
- * never silently ignored (a misspelt filter would otherwise return everything).
+ * A list's query: paging plus its filters. Any other parameter is a 400 naming it, as on every route
+ * (the query rule, ./query-rule.ts), so a misspelt filter never returns everything.
  */
-export const listQuery = <T extends z.ZodRawShape>(filters: T) => z.strictObject({ ...PaginationQuery.shape, ...filters });
+export const listQuery = <T extends z.ZodRawShape>(filters: T) => z.object({ ...PaginationQuery.shape, ...filters });
 
 export function pagination(page: PageRequest, totalCount: number): Pagination {
   return {

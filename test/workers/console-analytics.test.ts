@@ -190,6 +190,9 @@ describe("console formulas", () => {
     expect(detail).toContain("Formula created.");
     expect(detail).toMatch(/data-total[^>]*>75 %</); // (200 − 50) / 200 × 100 over the 30 days
     expect(detail).toContain('<script src="/console/formulas.js" defer');
+    // What each variable refers to (the API's references).
+    expect(detail).toContain("<code>revenue</code> — metric Revenue");
+    expect(detail).toContain("<code>expenses</code> — metric Expenses");
     expect(await (await page("/console/formulas", t.cookie)).text()).toContain("(revenue - expenses) / revenue * 100");
     // The explorer offers it next to the catalogue.
     expect(await (await page("/console/metrics?metric=margin", t.cookie)).text()).toMatch(/data-total[^>]*>75 %</);

@@ -1,5 +1,6 @@
 // The dashboard: cards with the previous equal period worked out by hand, the revenue-vs-expenses
-// series, top customers and plans by MRR, the next charges due (10, by due date), defaults and errors.
+// series, MRR over the last 12 months, expenses by category, top customers and plans by revenue in the
+// period (default) or by MRR, the next charges due (10, by due date), defaults and errors.
 import { describe, expect, it } from "vitest";
 import { addDays, localDay } from "../../src/lib/time-zones";
 import { rebuild, records } from "./analytics-support";
@@ -15,6 +16,7 @@ interface Card {
 interface Top {
   id: string;
   name: string | null;
+  revenue: string;
   mrr: string;
   activeSubscriptions: number;
 }
@@ -25,8 +27,11 @@ interface DashboardBody {
   to: string;
   previous: { from: string; to: string };
   timeZone: string;
+  rankBy: string;
   cards: Card[];
   series: { day: string; revenue: string; expenses: string }[];
+  mrrHistory: { month: string; mrr: string }[];
+  expensesByCategory: { id: string; name: string; amount: string }[];
   topCustomers: Top[];
   topPlans: Top[];
   nextChargesDue: { id: string; customerName: string | null; value: string; dueDate: string }[];
@@ -88,6 +93,71 @@ describe("GET /dashboard", () => {
     expect(cents(d.series.map((p) => p.revenue))).toBe(160000);
   });
 
+  it("top customers and plans by revenue received in the period (default), or by MRR; each with both figures", async () => {
+    const t = await seedTenant();
+    const { pro, annual, ana, bia, r } = await history(t);
+    // The audit's case: a one-off charge makes Davi the period's second-best customer, with no MRR at all.
+    const davi = await r.customer("Davi");
+    await r.payment(davi, 149900, { paymentDate: "2026-03-12" });
+    await r.payment(davi, 700000, { paymentDate: "2026-04-01" }); // the day after the period: not counted
+    await rebuild(t);
+    const march = "period=custom&from=2026-03-01&to=2026-03-31";
+
+    const d = await get(t, march);
+    expect(d.rankBy).toBe("revenue");
+    expect(d.topCustomers).toEqual([
+      { id: bia, name: "Bia", revenue: "1500.00", mrr: "125.00", activeSubscriptions: 1 },
+      { id: davi, name: "Davi", revenue: "1499.00", mrr: "0.00", activeSubscriptions: 0 },
+      { id: ana, name: "Ana", revenue: "100.00", mrr: "100.00", activeSubscriptions: 1 },
+    ]);
+    expect(d.topPlans).toEqual([
+      { id: annual, name: "Anual", revenue: "1500.00", mrr: "125.00", activeSubscriptions: 1 },
+      { id: pro, name: "Pro", revenue: "100.00", mrr: "100.00", activeSubscriptions: 1 },
+    ]);
+    // The same revenue as profitability by customer for the period.
+    const prof = await call<Envelope<{ rows: { key: string | null; revenue: string }[] }>>(
+      "GET",
+      "/api/v1/profitability?groupBy=customer&from=2026-03-01&to=2026-03-31",
+      { key: t.key },
+    );
+    expect(prof.body.data.rows.filter((x) => x.key !== null).map((x) => [x.key, x.revenue])).toEqual(
+      d.topCustomers.map((c) => [c.id, c.revenue]),
+    );
+
+    const byMrr = await get(t, `${march}&rankBy=mrr`);
+    expect(byMrr.rankBy).toBe("mrr");
+    expect(byMrr.topCustomers.map((c) => [c.name, c.revenue, c.mrr])).toEqual([
+      ["Bia", "1500.00", "125.00"],
+      ["Ana", "100.00", "100.00"],
+    ]);
+    expectError(await call("GET", `/api/v1/dashboard?rankBy=profit`, { key: t.key }), 400, "VALIDATION_FAILED");
+  });
+
+  it("series to chart: MRR at the end of each of the last 12 months, the period's expenses by category", async () => {
+    const t = await seedTenant();
+    await history(t);
+    const r = records(t);
+    const ads = await r.category("ads", "Ads");
+    await r.expense(ads, 7000, "2026-03-02");
+    await rebuild(t);
+    const d = await get(t, "period=custom&from=2026-03-01&to=2026-03-31");
+    const month = (offset: number) => {
+      const [y, m] = today().split("-").map(Number) as [number, number];
+      const i = y * 12 + m - 1 + offset;
+      return `${Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, "0")}`;
+    };
+    expect(d.mrrHistory.map((p) => p.month)).toEqual(Array.from({ length: 12 }, (_, k) => month(k - 11)));
+    expect(d.mrrHistory.at(-1)?.mrr).toBe("225.00"); // now: Pro 100.00 + Anual 1500.00 ÷ 12
+    // Where the window still covers them: 325.00 at the end of February (Caio's until 10 March), 225.00 at the end of March.
+    const at = (m: string) => d.mrrHistory.find((p) => p.month === m)?.mrr;
+    if (at("2026-02")) expect(at("2026-02")).toBe("325.00");
+    if (at("2026-03")) expect(at("2026-03")).toBe("225.00");
+    expect(d.expensesByCategory).toEqual([
+      { id: ads, name: "Ads", amount: "70.00" },
+      { id: expect.any(String), name: "Infra", amount: "50.00" },
+    ]);
+  });
+
   it("top customers and plans by MRR of ACTIVE subscriptions; next 10 charges due by due date; only this tenant", async () => {
     const t = await seedTenant();
     const { pro, annual, ana, bia, r } = await history(t);
@@ -102,14 +172,14 @@ describe("GET /dashboard", () => {
     await rebuild(t);
     await rebuild(other);
 
-    const d = await get(t, "period=30d");
+    const d = await get(t, "period=30d&rankBy=mrr");
     expect(d.topCustomers).toEqual([
-      { id: bia, name: "Bia", mrr: "125.00", activeSubscriptions: 1 },
-      { id: ana, name: "Ana", mrr: "100.00", activeSubscriptions: 1 },
+      { id: bia, name: "Bia", revenue: "0.00", mrr: "125.00", activeSubscriptions: 1 },
+      { id: ana, name: "Ana", revenue: "9.98", mrr: "100.00", activeSubscriptions: 1 },
     ]);
     expect(d.topPlans).toEqual([
-      { id: annual, name: "Anual", mrr: "125.00", activeSubscriptions: 1 },
-      { id: pro, name: "Pro", mrr: "100.00", activeSubscriptions: 1 },
+      { id: annual, name: "Anual", revenue: "0.00", mrr: "125.00", activeSubscriptions: 1 },
+      { id: pro, name: "Pro", revenue: "0.00", mrr: "100.00", activeSubscriptions: 1 },
     ]);
     expect(d.nextChargesDue.map((c) => [c.dueDate, c.value, c.customerName])).toEqual(
       Array.from({ length: 10 }, (_, k) => [
@@ -118,7 +188,7 @@ describe("GET /dashboard", () => {
         (k + 1) % 2 ? "Ana" : "Bia",
       ]),
     );
-    const theirs = await get(other, "");
+    const theirs = await get(other, "rankBy=mrr");
     expect(theirs.topCustomers.map((c) => c.name)).toEqual(["Outra"]);
     expect(theirs.nextChargesDue.map((c) => c.value)).toEqual(["0.05"]);
   });

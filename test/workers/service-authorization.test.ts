@@ -12,7 +12,7 @@ import { listAuditLogs } from "../../src/modules/audit/service";
 import { createCustomer, listCustomers } from "../../src/modules/customers/service";
 import { createGatewayAccount, listGatewayAccounts } from "../../src/modules/gateway-accounts/service";
 import { listGatewayApiLogs } from "../../src/modules/gateway-api-logs/service";
-import { currentOrganization, renameOrganization } from "../../src/modules/organizations/service";
+import { currentOrganization, updateOrganization } from "../../src/modules/organizations/service";
 import { tokenizeCard } from "../../src/modules/payment-methods/service";
 import { refundPayment } from "../../src/modules/payments/refunds";
 import { createPayment, getPixQrCode, listPayments } from "../../src/modules/payments/service";
@@ -66,7 +66,7 @@ const CASES: [string, Permission, (p: Principal) => Promise<unknown>][] = [
   ["createWorkspace", "workspaces.manage", (p) => createWorkspace(testDeps(), p, { name: "W" })],
   ["listWorkspaces", "workspaces.read", (p) => listWorkspaces(testDeps(), p, { limit: 10, offset: 0 })],
   ["currentOrganization", "organizations.read", (p) => currentOrganization(testDeps(), p)],
-  ["renameOrganization", "organizations.manage", (p) => renameOrganization(testDeps(), p, "Renamed")],
+  ["updateOrganization", "organizations.manage", (p) => updateOrganization(testDeps(), p, { name: "Renamed" })],
   ["listAuditLogs", "audit_logs.read", (p) => listAuditLogs(testDeps(), p, {}, { limit: 10, offset: 0 })],
   ["createCustomer", "customers.manage", (p) => createCustomer(testDeps(), p, { name: "Maria", cpfCnpj: "52998224725" })],
   ["listCustomers", "customers.read", (p) => listCustomers(testDeps(), p, { limit: 10, offset: 0 }, {})],

@@ -159,7 +159,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Rename the caller's organization
+         * Rename the caller's organization or set its time zone (a new zone rebuilds the analytics rollups)
          * @description **Permission:** `organizations.manage` — an API key (bearer) or a console session whose role grants it.
          */
         patch: operations["organizations-update-current"];
@@ -1432,14 +1432,14 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a cost category (409 IN_USE while expenses, children or suppliers point at it)
+         * Delete a cost category (409 IN_USE while expenses, children, suppliers, AWS connections or formulas use it)
          * @description **Permission:** `finance.manage` — an API key (bearer) or a console session whose role grants it.
          */
         delete: operations["cost-categories-delete"];
         options?: never;
         head?: never;
         /**
-         * Update or archive a cost category
+         * Update or archive a cost category (409 IN_USE when a new key would leave formulas using the old one)
          * @description **Permission:** `finance.manage` — an API key (bearer) or a console session whose role grants it.
          */
         patch: operations["cost-categories-update"];
@@ -5708,13 +5708,20 @@ export interface components {
             /** @enum {string} */
             object: "organization";
             name: string;
+            /** @description IANA time zone analytics count days in (metrics, profitability, dashboard). */
+            timeZone: string;
             /** Format: uuid */
             defaultWorkspaceId: string | null;
             createdAt: string;
             updatedAt: string;
         };
         UpdateOrganization: {
-            name: string;
+            name?: string;
+            /**
+             * @description Days of the metrics, profitability and dashboard in this zone. A change rebuilds every workspace's daily rollups in the request (needs analytics.manage and an organization-wide credential).
+             * @enum {string}
+             */
+            timeZone?: "America/Sao_Paulo" | "America/Manaus" | "America/Cuiaba" | "America/Campo_Grande" | "America/Porto_Velho" | "America/Boa_Vista" | "America/Rio_Branco" | "America/Noronha" | "America/Belem" | "America/Fortaleza" | "America/Recife" | "America/Bahia" | "America/Argentina/Buenos_Aires" | "America/Santiago" | "America/Bogota" | "America/Mexico_City" | "America/New_York" | "America/Los_Angeles" | "Europe/Lisbon" | "Europe/London" | "UTC";
         };
         LogRetention: {
             /** @enum {string} */
@@ -7100,7 +7107,10 @@ export interface components {
                 from: string;
                 to: string;
             };
+            /** @description The organization's time zone: the days above are its local days. */
             timeZone: string;
+            /** @enum {string} */
+            rankBy: "revenue" | "mrr";
             cards: {
                 key: string;
                 name: string;
@@ -7112,22 +7122,41 @@ export interface components {
                 /** @description (value − previous) ÷ |previous| × 100, to 2 decimals; null when either is null or previous is 0. */
                 changePercent: string | null;
             }[];
+            /** @description Revenue vs expenses per day of the period (decimal strings). */
             series: {
                 day: string;
                 revenue: string;
                 expenses: string;
             }[];
-            /** @description By MRR of their ACTIVE subscriptions (highest first). */
+            /** @description MRR at the end of each of the last 12 months, oldest first (the current month: today). */
+            mrrHistory: {
+                /** @example 2026-03 */
+                month: string;
+                mrr: string;
+            }[];
+            /** @description The period's expenses by cost category, largest first (decimal strings). */
+            expensesByCategory: {
+                id: string;
+                name: string;
+                amount: string;
+            }[];
+            /** @description Five at most, highest first by rankBy: revenue received in the period, or MRR of ACTIVE subscriptions. */
             topCustomers: {
                 id: string;
                 name: string | null;
+                /** @description Received in the period (charges paid with a payment date in it), decimal string. */
+                revenue: string;
+                /** @description Monthly recurring revenue of its ACTIVE subscriptions now, decimal string. */
                 mrr: string;
                 activeSubscriptions: number;
             }[];
-            /** @description By MRR of their ACTIVE subscriptions (highest first). */
+            /** @description Five at most, highest first by rankBy (one-off charges belong to no plan). */
             topPlans: {
                 id: string;
                 name: string | null;
+                /** @description Received in the period (charges paid with a payment date in it), decimal string. */
+                revenue: string;
+                /** @description Monthly recurring revenue of its ACTIVE subscriptions now, decimal string. */
                 mrr: string;
                 activeSubscriptions: number;
             }[];
@@ -7195,6 +7224,17 @@ export interface components {
             description: string | null;
             /** @description The variables the expression uses, in order of first use. */
             variables: string[];
+            /** @description What each variable refers to, in the order of `variables`. A category or formula in use cannot be re-keyed or deleted (409 IN_USE). */
+            references: {
+                /** @example expenses.infrastructure */
+                variable: string;
+                /** @enum {string} */
+                kind: "metric" | "expenses" | "formula";
+                /** @description The metric's key, the cost category's id or the formula's id. */
+                id: string | null;
+                /** @description Its display name (the category's or formula's current name). */
+                name: string | null;
+            }[];
             createdAt: string;
             updatedAt: string;
         };
@@ -9885,6 +9925,7 @@ export interface operations {
                      *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
                      *         "object": "organization",
                      *         "name": "Maria Silva",
+                     *         "timeZone": "timeZone",
                      *         "defaultWorkspaceId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
                      *         "createdAt": "2026-11-21T20:38:35.123Z",
                      *         "updatedAt": "2026-11-21T20:38:35.123Z"
@@ -9992,7 +10033,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Maria Silva"
+                 *       "name": "Maria Silva",
+                 *       "timeZone": "America/Sao_Paulo"
                  *     }
                  */
                 "application/json": components["schemas"]["UpdateOrganization"];
@@ -10011,6 +10053,7 @@ export interface operations {
                      *         "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
                      *         "object": "organization",
                      *         "name": "Maria Silva",
+                     *         "timeZone": "timeZone",
                      *         "defaultWorkspaceId": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
                      *         "createdAt": "2026-11-21T20:38:35.123Z",
                      *         "updatedAt": "2026-11-21T20:38:35.123Z"
@@ -25326,6 +25369,8 @@ export interface operations {
                 from?: string;
                 /** @description Last day of a custom period (inclusive). */
                 to?: string;
+                /** @description How topCustomers and topPlans are ranked: revenue received in the period (default) or MRR now. */
+                rankBy?: "revenue" | "mrr";
             };
             header?: {
                 /** @description Optional: the organization to act in. A key acts only in its own (403 otherwise); a session may name any it belongs to. */
@@ -25356,6 +25401,7 @@ export interface operations {
                      *           "to": "to"
                      *         },
                      *         "timeZone": "timeZone",
+                     *         "rankBy": "revenue",
                      *         "cards": [
                      *           {
                      *             "key": "key",
@@ -25373,10 +25419,24 @@ export interface operations {
                      *             "expenses": "expenses"
                      *           }
                      *         ],
+                     *         "mrrHistory": [
+                     *           {
+                     *             "month": "2026-03",
+                     *             "mrr": "mrr"
+                     *           }
+                     *         ],
+                     *         "expensesByCategory": [
+                     *           {
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "name": "Maria Silva",
+                     *             "amount": "amount"
+                     *           }
+                     *         ],
                      *         "topCustomers": [
                      *           {
                      *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
                      *             "name": "Maria Silva",
+                     *             "revenue": "revenue",
                      *             "mrr": "mrr",
                      *             "activeSubscriptions": 1
                      *           }
@@ -25385,6 +25445,7 @@ export interface operations {
                      *           {
                      *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
                      *             "name": "Maria Silva",
+                     *             "revenue": "revenue",
                      *             "mrr": "mrr",
                      *             "activeSubscriptions": 1
                      *           }
@@ -25934,6 +25995,14 @@ export interface operations {
                      *           "variables": [
                      *             "variables"
                      *           ],
+                     *           "references": [
+                     *             {
+                     *               "variable": "expenses.infrastructure",
+                     *               "kind": "metric",
+                     *               "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *               "name": "Maria Silva"
+                     *             }
+                     *           ],
                      *           "createdAt": "2026-11-21T20:38:35.123Z",
                      *           "updatedAt": "2026-11-21T20:38:35.123Z"
                      *         }
@@ -26082,6 +26151,14 @@ export interface operations {
                      *         "description": "Pedido 1001",
                      *         "variables": [
                      *           "variables"
+                     *         ],
+                     *         "references": [
+                     *           {
+                     *             "variable": "expenses.infrastructure",
+                     *             "kind": "metric",
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "name": "Maria Silva"
+                     *           }
                      *         ],
                      *         "createdAt": "2026-11-21T20:38:35.123Z",
                      *         "updatedAt": "2026-11-21T20:38:35.123Z"
@@ -26363,6 +26440,14 @@ export interface operations {
                      *         "variables": [
                      *           "variables"
                      *         ],
+                     *         "references": [
+                     *           {
+                     *             "variable": "expenses.infrastructure",
+                     *             "kind": "metric",
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "name": "Maria Silva"
+                     *           }
+                     *         ],
                      *         "createdAt": "2026-11-21T20:38:35.123Z",
                      *         "updatedAt": "2026-11-21T20:38:35.123Z"
                      *       },
@@ -26634,6 +26719,14 @@ export interface operations {
                      *         "description": "Pedido 1001",
                      *         "variables": [
                      *           "variables"
+                     *         ],
+                     *         "references": [
+                     *           {
+                     *             "variable": "expenses.infrastructure",
+                     *             "kind": "metric",
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "name": "Maria Silva"
+                     *           }
                      *         ],
                      *         "createdAt": "2026-11-21T20:38:35.123Z",
                      *         "updatedAt": "2026-11-21T20:38:35.123Z"

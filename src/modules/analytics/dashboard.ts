@@ -1,29 +1,39 @@
 // The dashboard (PLATFORM.md "dashboard"): in one call, the cards a merchant opens first with the
-// previous equal period, a daily revenue-vs-expenses series, the top customers and plans, and the next
-// charges due. Its cost does not grow with the number of charges: the cards and series read
-// metric_daily (one aggregate for the levels before the range + at most one row per metric and day),
-// the top lists read the ACTIVE subscriptions, and the next charges are an indexed LIMIT read
-// (payments_due_idx: workspace, status, due date).
+// previous equal period, the series a console charts (revenue vs expenses per day, MRR at the end of
+// each of the last 12 months, the period's expenses by cost category), the top customers and plans
+// (./dashboard-rankings.ts: by revenue received in the period, or by MRR), and the next charges due.
+// The cards and series read metric_daily (one aggregate for the levels before the range + at most one
+// row per metric and day), and the next charges are an indexed LIMIT read (payments_due_idx:
+// workspace, status, due date).
 import { z } from "@hono/zod-openapi";
-import { and, asc, eq, gte, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, asc, eq, gte } from "drizzle-orm";
 import { type Principal, requirePermission, tenantOf } from "../../access/principal";
-import { customers, payments, plans, subscriptions } from "../../db/schema";
-import { inListStatements, selectInLists } from "../../db/in-list";
+import { customers, payments } from "../../db/schema";
 import { inTenant } from "../../db/tenant-scope";
 import type { Deps } from "../../deps";
-import { monthlyCents, type StoredMetric } from "../../events/metric-rollups";
+import type { StoredMetric } from "../../events/metric-rollups";
 import { ApiError } from "../../http/errors";
 import { formatMoney } from "../../lib/money";
 import { addDays, localDay } from "../../lib/time-zones";
 import { Dec, formatValue, type Value } from "./formula-engine";
 import { type DailyData, type Period, type Unit, metricDefinition, metricValue } from "./metric-catalogue";
 import { Day, daysBetween, loadDaily, organizationTimeZone, periodsOf } from "./metrics-service";
+import { RANKINGS, TopEntry, rankings } from "./dashboard-rankings";
+import { expensesByCategory } from "./profitability";
 
 export const PERIODS = ["7d", "30d", "90d", "mtd", "qtd", "ytd", "custom"] as const;
 /** A custom range: at most a year and a day (the daily series stays ≤ 366 points). */
 const MAX_DASHBOARD_DAYS = 366;
-const TOP = 5;
 const NEXT_CHARGES = 10;
+/** The MRR series: the current month and the 11 before it. */
+const MRR_MONTHS = 12;
+
+/** "YYYY-MM" moved by `n` months. */
+const addMonths = (month: string, n: number) => {
+  const [y, m] = month.split("-").map(Number) as [number, number];
+  const index = y * 12 + (m - 1) + n;
+  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, "0")}`;
+};
 
 export const DashboardQuery = z
   .object({
@@ -37,6 +47,13 @@ export const DashboardQuery = z
       }),
     from: Day.optional().openapi({ param: { name: "from", in: "query" }, description: "First day of a custom period (inclusive)." }),
     to: Day.optional().openapi({ param: { name: "to", in: "query" }, description: "Last day of a custom period (inclusive)." }),
+    rankBy: z
+      .enum(RANKINGS)
+      .optional()
+      .openapi({
+        param: { name: "rankBy", in: "query" },
+        description: "How topCustomers and topPlans are ranked: revenue received in the period (default) or MRR now.",
+      }),
   })
   .superRefine((q, ctx) => {
     const custom = q.period === "custom" || (q.period === undefined && (q.from || q.to));
@@ -60,12 +77,6 @@ const Card = z.object({
     .nullable()
     .openapi({ description: "(value − previous) ÷ |previous| × 100, to 2 decimals; null when either is null or previous is 0." }),
 });
-const Top = z.object({
-  id: z.string(),
-  name: z.string().nullable(),
-  mrr: z.string(),
-  activeSubscriptions: z.number().int(),
-});
 export const Dashboard = z
   .object({
     object: z.literal("dashboard"),
@@ -73,11 +84,22 @@ export const Dashboard = z
     from: z.string(),
     to: z.string(),
     previous: z.object({ from: z.string(), to: z.string() }),
-    timeZone: z.string(),
+    timeZone: z.string().openapi({ description: "The organization's time zone: the days above are its local days." }),
+    rankBy: z.enum(RANKINGS),
     cards: z.array(Card),
-    series: z.array(z.object({ day: z.string(), revenue: z.string(), expenses: z.string() })),
-    topCustomers: z.array(Top).openapi({ description: "By MRR of their ACTIVE subscriptions (highest first)." }),
-    topPlans: z.array(Top).openapi({ description: "By MRR of their ACTIVE subscriptions (highest first)." }),
+    series: z
+      .array(z.object({ day: z.string(), revenue: z.string(), expenses: z.string() }))
+      .openapi({ description: "Revenue vs expenses per day of the period (decimal strings)." }),
+    mrrHistory: z
+      .array(z.object({ month: z.string().openapi({ example: "2026-03" }), mrr: z.string() }))
+      .openapi({ description: "MRR at the end of each of the last 12 months, oldest first (the current month: today)." }),
+    expensesByCategory: z
+      .array(z.object({ id: z.string(), name: z.string(), amount: z.string() }))
+      .openapi({ description: "The period's expenses by cost category, largest first (decimal strings)." }),
+    topCustomers: z
+      .array(TopEntry)
+      .openapi({ description: "Five at most, highest first by rankBy: revenue received in the period, or MRR of ACTIVE subscriptions." }),
+    topPlans: z.array(TopEntry).openapi({ description: "Five at most, highest first by rankBy (one-off charges belong to no plan)." }),
     nextChargesDue: z.array(
       z.object({
         id: z.string(),
@@ -178,17 +200,6 @@ export async function dashboard(deps: Deps, principal: Principal, query: Dashboa
   const current = { start: range.from, end: range.to };
   const previous = { start: range.previous.from, end: range.previous.to };
 
-  const mrrGroups = deps.db
-    .select({
-      customerId: subscriptions.customerId,
-      planId: subscriptions.planId,
-      cycle: subscriptions.cycle,
-      valueCents: subscriptions.valueCents,
-      count: sql<number>`count(*)`,
-    })
-    .from(subscriptions)
-    .where(and(inTenant(subscriptions, tenant), eq(subscriptions.status, "ACTIVE"), isNotNull(subscriptions.upstreamId)))
-    .groupBy(subscriptions.customerId, subscriptions.planId, subscriptions.cycle, subscriptions.valueCents);
   // payments_due_idx (workspace_id, status, due_date) answers this in due-date order: reads at most 10 rows.
   const nextDue = deps.db
     .select({
@@ -205,9 +216,14 @@ export async function dashboard(deps: Deps, principal: Principal, query: Dashboa
     .where(and(inTenant(payments, tenant), eq(payments.status, "PENDING"), gte(payments.dueDate, today)))
     .orderBy(asc(payments.dueDate))
     .limit(NEXT_CHARGES);
-  const [data, [groups, due]] = await Promise.all([
+  const rankBy = query.rankBy ?? "revenue";
+  const mrrFrom = `${addMonths(today.slice(0, 7), 1 - MRR_MONTHS)}-01`;
+  const [data, mrrData, due, categories, top] = await Promise.all([
     loadDaily(deps, tenant, STORED, range.previous.from, range.to),
-    deps.db.batch([mrrGroups, nextDue]),
+    loadDaily(deps, tenant, ["mrr"], mrrFrom, today),
+    nextDue,
+    expensesByCategory(deps, tenant, range.from, range.to),
+    rankings(deps, tenant, rankBy, range.from, range.to),
   ]);
 
   const cards = CARDS.map((key) => {
@@ -229,48 +245,10 @@ export async function dashboard(deps: Deps, principal: Principal, query: Dashboa
     expenses: formatValue(metricValue("expenses", data, p), "BRL") ?? "0.00",
   }));
 
-  const byCustomer = new Map<string, { mrr: number; count: number }>();
-  const byPlan = new Map<string, { mrr: number; count: number }>();
-  for (const g of groups) {
-    const mrr = monthlyCents(g.valueCents, g.cycle) * Number(g.count);
-    for (const [map, id] of [
-      [byCustomer, g.customerId],
-      [byPlan, g.planId],
-    ] as const) {
-      if (id === null) continue; // an adopted subscription has no Ponte plan: not in the top plans
-      const t = map.get(id) ?? { mrr: 0, count: 0 };
-      t.mrr += mrr;
-      t.count += Number(g.count);
-      map.set(id, t);
-    }
-  }
-  const top = (map: Map<string, { mrr: number; count: number }>) =>
-    [...map]
-      .sort((a, b) => b[1].mrr - a[1].mrr || a[0].localeCompare(b[0]))
-      .slice(0, TOP)
-      .map(([id, t]) => ({ id, name: null as string | null, mrr: formatMoney(t.mrr), activeSubscriptions: t.count }));
-  const topCustomers = top(byCustomer);
-  const topPlans = top(byPlan);
-  const [customerNames, planNames] = await selectInLists(deps.db, [
-    inListStatements(
-      topCustomers.map((x) => x.id),
-      (part) =>
-        deps.db
-          .select({ id: customers.id, name: customers.name })
-          .from(customers)
-          .where(and(inTenant(customers, tenant), inArray(customers.id, part))),
-    ),
-    inListStatements(
-      topPlans.map((x) => x.id),
-      (part) =>
-        deps.db
-          .select({ id: plans.id, name: plans.name })
-          .from(plans)
-          .where(and(inTenant(plans, tenant), inArray(plans.id, part))),
-    ),
-  ] as const);
-  for (const c of topCustomers) c.name = customerNames.find((n) => n.id === c.id)?.name ?? null;
-  for (const p of topPlans) p.name = planNames.find((n) => n.id === p.id)?.name ?? null;
+  const mrrHistory = periodsOf(mrrFrom, today, "month").map((p) => ({
+    month: p.start.slice(0, 7),
+    mrr: formatValue(metricValue("mrr", mrrData, p), "BRL") ?? "0.00",
+  }));
 
   return {
     object: "dashboard" as const,
@@ -279,10 +257,12 @@ export async function dashboard(deps: Deps, principal: Principal, query: Dashboa
     to: range.to,
     previous: range.previous,
     timeZone,
+    rankBy,
     cards,
     series,
-    topCustomers,
-    topPlans,
+    mrrHistory,
+    expensesByCategory: categories.map((c) => ({ id: c.id, name: c.name, amount: formatMoney(c.cents) })),
+    ...top,
     nextChargesDue: due.map((d) => ({
       id: d.id,
       customerId: d.customerId,

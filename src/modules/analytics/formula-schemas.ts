@@ -40,6 +40,19 @@ export const Formula = z
     unit: UnitEnum,
     description: z.string().nullable(),
     variables: z.array(z.string()).openapi({ description: "The variables the expression uses, in order of first use." }),
+    references: z
+      .array(
+        z.object({
+          variable: z.string().openapi({ example: "expenses.infrastructure" }),
+          kind: z.enum(["metric", "expenses", "formula"]),
+          id: z.string().nullable().openapi({ description: "The metric's key, the cost category's id or the formula's id." }),
+          name: z.string().nullable().openapi({ description: "Its display name (the category's or formula's current name)." }),
+        }),
+      )
+      .openapi({
+        description:
+          "What each variable refers to, in the order of `variables`. A category or formula in use cannot be re-keyed or deleted (409 IN_USE).",
+      }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

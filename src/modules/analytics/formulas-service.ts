@@ -26,14 +26,17 @@ import {
 import { closesNoCycle, findCycle, reaches } from "./formula-graph";
 import type { CreateFormulaBody, UpdateFormulaBody } from "./formula-schemas";
 import { FORMULA_LIMITS, FormulaLimitError } from "./formula-limits";
+import { MAX_FORMULAS_PER_WORKSPACE, type Named, kindOf, namedInTenant, referencesOf } from "./formula-references";
 import { categoryExpenses, type DailyData, METRIC_KEYS, metricDefinition, metricValue, type Period, type Unit } from "./metric-catalogue";
 import { loadDaily, periodsOf, resolveRange, type SeriesQuery, type SeriesResult, seriesOf } from "./metrics-service";
 
 export type FormulaRow = typeof formulas.$inferSelect;
-export const MAX_FORMULAS_PER_WORKSPACE = 200;
+export { MAX_FORMULAS_PER_WORKSPACE };
 
-export function presentFormula(row: FormulaRow) {
+/** A formula as answered: its variables, and what each refers to (`named`: this tenant's categories and formulas). */
+export function presentFormula(row: FormulaRow, named: Named) {
   const parsed = parseFormula(row.expression);
+  const variables = parsed.ok ? parsed.formula.variables.map((v) => v.name) : [];
   return {
     id: row.id,
     object: "formula" as const,
@@ -42,7 +45,8 @@ export function presentFormula(row: FormulaRow) {
     expression: row.expression,
     unit: row.unit,
     description: row.description,
-    variables: parsed.ok ? parsed.formula.variables.map((v) => v.name) : [],
+    variables,
+    references: referencesOf(variables, named),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -58,24 +62,29 @@ function expressionError(error: FormulaError): ApiError {
 
 interface Vocabulary {
   categories: Map<string, string[]>; // key → its id and its children's ids
+  categoryNames: Map<string, { id: string; name: string }>; // key → its id and name
   formulas: Map<string, FormulaRow>;
 }
+
+/** The vocabulary as references name things (the formula being saved included). */
+const namedIn = (vocab: Vocabulary, ...extra: FormulaRow[]): Named => ({
+  categories: vocab.categoryNames,
+  formulas: new Map([...vocab.formulas.values(), ...extra].map((f) => [f.key, { id: f.id, name: f.name }])),
+});
 
 async function vocabulary(deps: Deps, tenant: Tenant): Promise<Vocabulary> {
   const [cats, rows] = await deps.db.batch([
     deps.db
-      .select({ id: costCategories.id, key: costCategories.key, parentId: costCategories.parentId })
+      .select({ id: costCategories.id, key: costCategories.key, name: costCategories.name, parentId: costCategories.parentId })
       .from(costCategories)
       .where(inTenant(costCategories, tenant)),
     deps.db.select().from(formulas).where(inTenant(formulas, tenant)).limit(MAX_FORMULAS_PER_WORKSPACE),
   ]);
   const categories = new Map<string, string[]>();
   for (const c of cats) categories.set(c.key, [c.id, ...cats.filter((x) => x.parentId === c.id).map((x) => x.id)]);
-  return { categories, formulas: new Map(rows.map((r) => [r.key, r])) };
+  const categoryNames = new Map(cats.map((c) => [c.key, { id: c.id, name: c.name }]));
+  return { categories, categoryNames, formulas: new Map(rows.map((r) => [r.key, r])) };
 }
-
-const kindOf = (name: string): "metric" | "expenses" | "formula" =>
-  METRIC_KEYS.has(name) ? "metric" : name.startsWith("expenses.") ? "expenses" : "formula";
 
 /** Parses and resolves `expression` for a formula keyed `selfKey` (null: not saved); throws 400 on any fault. */
 function check(expression: string, vocab: Vocabulary, selfKey: string | null): ParsedFormula {
@@ -173,7 +182,7 @@ export async function createFormula(deps: Deps, principal: Principal, input: z.i
     check(input.expression, now, input.key); // names the cycle a concurrent save closed
     throw changedMeanwhile(row.id);
   }
-  return presentFormula(row);
+  return presentFormula(row, namedIn(vocab, row));
 }
 
 const capReached = () =>
@@ -182,13 +191,19 @@ const changedMeanwhile = (id: string) => new ApiError("CONFLICT", "The formulas 
 
 export async function listFormulas(deps: Deps, principal: Principal, page: PageRequest) {
   requirePermission(principal, "analytics.read");
-  const { rows, totalCount } = await newestFirstPage(deps.db, formulas, inTenant(formulas, tenantOf(principal)), page);
-  return { rows: rows.map(presentFormula), totalCount };
+  const tenant = tenantOf(principal);
+  const [{ rows, totalCount }, named] = await Promise.all([
+    newestFirstPage(deps.db, formulas, inTenant(formulas, tenant), page),
+    namedInTenant(deps, tenant),
+  ]);
+  return { rows: rows.map((row) => presentFormula(row, named)), totalCount };
 }
 
 export async function getFormula(deps: Deps, principal: Principal, id: string) {
   requirePermission(principal, "analytics.read");
-  return presentFormula(await findFormulaRow(deps, tenantOf(principal), id));
+  const tenant = tenantOf(principal);
+  const [row, named] = await Promise.all([findFormulaRow(deps, tenant, id), namedInTenant(deps, tenant)]);
+  return presentFormula(row, named);
 }
 
 /** The formulas that use `key` (other than `selfId`). */
@@ -240,7 +255,7 @@ export async function updateFormula(deps: Deps, principal: Principal, id: string
     }
     throw changedMeanwhile(id);
   }
-  return presentFormula(next);
+  return presentFormula(next, namedIn(vocab, next));
 }
 
 export async function deleteFormula(deps: Deps, principal: Principal, id: string) {

@@ -14,11 +14,11 @@ import { costCategories, customers, expenses, metricDaily, payments, plans, refu
 import { selectInList } from "../../db/in-list";
 import { inTenant } from "../../db/tenant-scope";
 import type { Deps } from "../../deps";
-import { PAID_STATUSES } from "../../events/metric-rollups";
 import { formatMoney } from "../../lib/money";
 import { addDays, localDay } from "../../lib/time-zones";
 import type { Tenant } from "../../lib/tenant";
 import { largestRemainder } from "./allocation";
+import { partyColumn, receivedBetween } from "./received-revenue";
 import { Dec, formatValue } from "./formula-engine";
 import { storedValue } from "./metric-catalogue";
 import { Day, MAX_RANGE_DAYS, daysBetween, loadDaily, periodsOf, resolveRange } from "./metrics-service";
@@ -148,7 +148,7 @@ async function namesOf(deps: Deps, tenant: Tenant, table: typeof plans | typeof 
 
 /** Revenue, fees and refunds per plan or customer over [from, to], and the direct expenses. */
 async function byParty(deps: Deps, tenant: Tenant, by: "plan" | "customer", from: string, to: string, zone: string) {
-  const partyOfPayment = by === "plan" ? subscriptions.planId : payments.customerId;
+  const partyOfPayment = partyColumn(by);
   const paid = deps.db
     .select({
       key: partyOfPayment,
@@ -157,15 +157,7 @@ async function byParty(deps: Deps, tenant: Tenant, by: "plan" | "customer", from
     })
     .from(payments)
     .leftJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
-    .where(
-      and(
-        inTenant(payments, tenant),
-        isNotNull(payments.upstreamId),
-        inArray(payments.status, [...PAID_STATUSES]),
-        gte(payments.paymentDate, from),
-        lte(payments.paymentDate, to),
-      ),
-    )
+    .where(receivedBetween(tenant, from, to))
     .groupBy(partyOfPayment);
   // Refunds are dated by their local day (as the rollups date them): read a day either side, bucket here.
   const refunded = deps.db
@@ -256,7 +248,8 @@ async function byMonth(deps: Deps, tenant: Tenant, from: string, to: string) {
   });
 }
 
-async function byCategory(deps: Deps, tenant: Tenant, from: string, to: string) {
+/** The period's expenses by cost category (from the rollups), largest first; a deleted category's are left out. */
+export async function expensesByCategory(deps: Deps, tenant: Tenant, from: string, to: string) {
   const prefix = "expenses.category.";
   const [sums, categories] = await deps.db.batch([
     deps.db
@@ -276,12 +269,16 @@ async function byCategory(deps: Deps, tenant: Tenant, from: string, to: string) 
   ]);
   const names = new Map(categories.map((c) => [c.id, c.name]));
   return sums
-    .map((s): Row => {
+    .map((s) => {
       const id = s.metric.slice(prefix.length);
-      return { key: id, name: names.get(id) ?? null, ...zero(), direct: Number(s.value) };
+      return { id, name: names.get(id) ?? null, cents: Number(s.value) };
     })
-    .filter((r) => r.direct !== 0 && r.name !== null)
-    .sort((a, b) => b.direct - a.direct || (a.key ?? "").localeCompare(b.key ?? ""));
+    .filter((r): r is { id: string; name: string; cents: number } => r.cents !== 0 && r.name !== null)
+    .sort((a, b) => b.cents - a.cents || a.id.localeCompare(b.id));
+}
+
+async function byCategory(deps: Deps, tenant: Tenant, from: string, to: string) {
+  return (await expensesByCategory(deps, tenant, from, to)).map((c): Row => ({ key: c.id, name: c.name, ...zero(), direct: c.cents }));
 }
 
 export async function profitability(deps: Deps, principal: Principal, query: ProfitabilityQuery) {

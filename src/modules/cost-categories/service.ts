@@ -10,6 +10,7 @@ import { ApiError, notFound } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { newId } from "../../lib/ids";
 import type { Tenant } from "../../lib/tenant";
+import { refuseIfCategoryInUse } from "../analytics/formula-references";
 
 export type CostCategoryRow = typeof costCategories.$inferSelect;
 
@@ -205,6 +206,7 @@ export async function updateCostCategory(deps: Deps, principal: Principal, id: s
   const key = input.key ?? row.key;
   const name = input.name ?? row.name;
   await checkUnique(deps, tenant, key, name, parentId, id);
+  if (key !== row.key) await refuseIfCategoryInUse(deps, tenant, row.key, "rename");
   const changes: Partial<CostCategoryRow> = { updatedAt: deps.now().toISOString(), key, name, parentId };
   if (input.kind !== undefined) changes.kind = input.kind;
   if (input.description !== undefined) changes.description = input.description;
@@ -213,11 +215,15 @@ export async function updateCostCategory(deps: Deps, principal: Principal, id: s
   return presentCostCategory({ ...row, ...changes });
 }
 
-/** Refuses (409 IN_USE) while expenses, children, suppliers' defaults or AWS connections point at it: archive it instead. */
+/**
+ * Refuses (409 IN_USE) while formulas use it (naming them), or expenses, children, suppliers' defaults or
+ * AWS connections point at it (archive it instead).
+ */
 export async function deleteCostCategory(deps: Deps, principal: Principal, id: string) {
   requirePermission(principal, "finance.manage");
   const tenant = tenantOf(principal);
-  await findCostCategoryRow(deps, tenant, id);
+  const row = await findCostCategoryRow(deps, tenant, id);
+  await refuseIfCategoryInUse(deps, tenant, row.key, "delete");
   const inUse = async (q: Promise<{ n: number } | undefined>) => (await q)?.n ?? 0;
   const [nExpenses, nChildren, nSuppliers, nAwsConnections] = await Promise.all([
     inUse(

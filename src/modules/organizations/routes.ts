@@ -1,4 +1,4 @@
-// The caller's organization (control plane, surface internal): read and rename it.
+// The caller's organization (control plane, surface internal): read it, rename it, set its time zone.
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { guard } from "../../access";
 import type { AppEnv } from "../../http/app-env";
@@ -6,19 +6,32 @@ import { ok } from "../../http/envelope";
 import { AUTHENTICATED_ERRORS, WRITE_ERRORS, dataResponse, errorResponses, jsonBody, routeGroup } from "../../http/openapi";
 import { RETENTION_BOUNDS } from "../../db/org-logs/retention";
 import { logRetention, updateLogRetention } from "./retention";
-import { currentOrganization, presentOrganization as present, renameOrganization } from "./service";
+import { TIME_ZONES, type TimeZone, isTimeZone } from "../../lib/time-zones";
+import { currentOrganization, presentOrganization as present, updateOrganization } from "./service";
 
 const Organization = z
   .object({
     id: z.uuid(),
     object: z.literal("organization"),
     name: z.string(),
+    timeZone: z.string().openapi({ description: "IANA time zone analytics count days in (metrics, profitability, dashboard)." }),
     defaultWorkspaceId: z.uuid().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
   .openapi("Organization");
-const UpdateOrganization = z.strictObject({ name: z.string().trim().min(1).max(100) }).openapi("UpdateOrganization");
+const TimeZoneName = z
+  .string()
+  .refine(isTimeZone, `a supported IANA time zone: ${TIME_ZONES.join(", ")}`)
+  .openapi({
+    enum: [...TIME_ZONES],
+    description:
+      "Days of the metrics, profitability and dashboard in this zone. A change rebuilds every workspace's daily rollups in the request (needs analytics.manage and an organization-wide credential).",
+  });
+const UpdateOrganization = z
+  .strictObject({ name: z.string().trim().min(1).max(100).optional(), timeZone: TimeZoneName.optional() })
+  .refine((b) => b.name !== undefined || b.timeZone !== undefined, "give name, timeZone or both")
+  .openapi("UpdateOrganization");
 
 const days = (field: keyof typeof RETENTION_BOUNDS, what: string) =>
   z
@@ -68,12 +81,15 @@ export function registerOrganizationRoutes(app: OpenAPIHono<AppEnv>) {
       method: "patch",
       path: "/api/v1/organizations/current",
       operationId: "organizations-update-current",
-      summary: "Rename the caller's organization",
+      summary: "Rename the caller's organization or set its time zone (a new zone rebuilds the analytics rollups)",
       ...guard("organizations.manage", { allowSession: true }),
       request: { body: jsonBody(UpdateOrganization) },
       responses: { 200: dataResponse("Updated.", Organization), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await renameOrganization(c.var.deps, c.var.principal, c.req.valid("json").name), 200),
+    async (c) => {
+      const { name, timeZone } = c.req.valid("json");
+      return ok(c, await updateOrganization(c.var.deps, c.var.principal, { name, timeZone: timeZone as TimeZone | undefined }), 200);
+    },
   );
 
   app.openapi(
