@@ -17,14 +17,6 @@ async function reconcileBilling(deps: Deps): Promise<number> {
   return Object.values(report).reduce((n, r) => n + r.synced + r.failed, 0);
 }
 
-/**
- * Payments a missed webhook left out, adopted from the upstream's list: every 15 minutes (the cron
- * fires each minute), so each active account costs the upstream a few list calls an hour.
- */
-async function adoptMissed(deps: Deps): Promise<number> {
-  return deps.now().getUTCMinutes() % 15 === 0 ? adoptMissedPayments(deps) : 0;
-}
-
 /** Rows past their lifetime deleted in one sweep: idempotency records (24 h), sessions, login failures (15 min). */
 async function pruneExpiredRecords(deps: Deps): Promise<number> {
   const counts = await Promise.all([pruneExpiredIdempotencyKeys(deps), pruneExpiredSessions(deps), pruneEndedAuthAttempts(deps)]);
@@ -41,7 +33,8 @@ export const SWEEPERS: readonly Sweeper[] = [
   { name: "webhook-events", run: sweepUnfannedEvents },
   { name: "webhook-deliveries", run: sweepOverdueDeliveries },
   { name: "billing-sync", run: reconcileBilling },
-  { name: "billing-adoption", run: adoptMissed },
+  // A few accounts per run, each at most every 15 minutes, resuming from its cursor (adopt-missed.ts).
+  { name: "billing-adoption", run: (deps) => adoptMissedPayments(deps) },
   { name: "retention", run: pruneExpiredRecords },
   { name: "expense-recurrence", run: materialiseRecurringExpenses },
   // Each ACTIVE AWS connection once a day (a few per run, those synced longest ago first).

@@ -18,5 +18,6 @@ export const EXPECTED_MIGRATIONS: readonly string[] = [
   "0015_analytics.sql",
   "0016_payments_due_idx.sql",
   "0017_subscription_origin.sql",
-  "0018_aws_connections.sql"
+  "0018_aws_connections.sql",
+  "0020_scale_indexes_adoption_cursors.sql"
 ];
