@@ -305,12 +305,12 @@ export function demoHistorySql({ organizationId, workspaceId, now = new Date(), 
   // from the console or the API; the simulator answers any role outside account 000000000000.
   const awsConnections = [
     {
-      id: "01900000-0000-7000-8800-000000000001",
+      id: demoId(8, 1, space),
       ...tenant,
       name: "Produção (simulador)",
       authType: "ROLE",
       roleArn: "arn:aws:iam::123456789012:role/PonteCostReader",
-      externalId: "ponte-demo-01900000-0000-7000-8800-000000000001",
+      externalId: `ponte-demo-${demoId(8, 1, space)}`,
       costCategoryId: category("infrastructure"),
       exchangeRateMicros: 5_400_000,
       status: "PENDING",
