@@ -81,8 +81,8 @@ beforeAll(async () => {
   const today = new Date().toISOString().slice(0, 10);
   const lists = documentedLists(await openApiDocument()).filter((op) => op.pathParams.length === 0);
   for (const op of lists) {
-    await call(`${op.path}?limit=100`, bearer);
-    await call(`${op.path}?limit=100&offset=200`, bearer);
+    // The page's offset is a bound value: a deep page runs the first page's statement (bench:scale times both).
+    await call(`${op.path}?limit=100&offset=100`, bearer);
     for (const f of op.filters) {
       const value = sample(f.schema, today);
       if (value !== null) await call(`${op.path}?limit=100&${encodeURIComponent(f.name)}=${encodeURIComponent(value)}`, bearer);
