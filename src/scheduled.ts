@@ -21,14 +21,6 @@ async function reconcileBilling(deps: Deps): Promise<number> {
 }
 
 /**
- * Payments a missed webhook left out, adopted from the upstream's list: every 15 minutes (the cron
- * fires each minute), so each active account costs the upstream a few list calls an hour.
- */
-async function adoptMissed(deps: Deps): Promise<number> {
-  return deps.now().getUTCMinutes() % 15 === 0 ? adoptMissedPayments(deps) : 0;
-}
-
-/**
  * Rows past their lifetime deleted in one sweep: idempotency records (24 h), sessions, login failures (15 min),
  * delivered events (LIMITS.outboxRetentionDays), audit entries past their organization's period. The logs in
  * OrgLogDO are pruned by each object's own alarm.
@@ -54,7 +46,8 @@ export const SWEEPERS: readonly Sweeper[] = [
   { name: "webhook-events", run: sweepUnfannedEvents },
   { name: "webhook-deliveries", run: sweepOverdueDeliveries },
   { name: "billing-sync", run: reconcileBilling },
-  { name: "billing-adoption", run: adoptMissed },
+  // A few accounts per run, each at most every 15 minutes, resuming from its cursor (adopt-missed.ts).
+  { name: "billing-adoption", run: (deps) => adoptMissedPayments(deps) },
   { name: "retention", run: pruneExpiredRecords },
   // The one-off copy of the logs D1 held into the organizations' log stores; nothing to do once done.
   { name: "log-copy", run: (deps) => copyLogsToStores(deps.env, deps.now()) },

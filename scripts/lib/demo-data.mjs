@@ -38,7 +38,9 @@ export const q = (v) =>
         ? v.sql
         : `'${String(v).replaceAll("'", "''")}'`;
 /** Fixed-format v7-looking ids: kind (1 hex digit) and a counter, so a run's ids are the same every time. */
-export const demoId = (kind, n) => `01900000-0000-7000-8${kind}00-${n.toString(16).padStart(12, "0")}`;
+/** `space` (0–255) keeps the ids of several generated histories apart (bench:scale's other organizations). */
+export const demoId = (kind, n, space = 0) =>
+  `01900000-0000-7000-8${kind}${space.toString(16).padStart(2, "0")}-${n.toString(16).padStart(12, "0")}`;
 
 export function cpf(rand) {
   const d = Array.from({ length: 9 }, () => Math.floor(rand() * 10));

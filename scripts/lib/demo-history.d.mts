@@ -14,4 +14,11 @@ export interface DemoHistory {
   from: string;
   to: string;
 }
-export function demoHistorySql(options: { organizationId: string; workspaceId: string; now?: Date; seed?: number }): DemoHistory;
+export function demoHistorySql(options: {
+  organizationId: string;
+  workspaceId: string;
+  now?: Date;
+  seed?: number;
+  scale?: number;
+  space?: number;
+}): DemoHistory;

@@ -32,7 +32,11 @@ import {
  * The SQL for the demo history of `workspaceId`, ending on `now` (its local day in São Paulo).
  * Cost categories are looked up by key (the default set the seed inserts just before).
  */
-export function demoHistorySql({ organizationId, workspaceId, now = new Date(), seed = 0x90e7e }) {
+/**
+ * `scale` multiplies the history (customers joining each month, and the monthly expenses — bench:scale writes
+ * 100×); `space` keeps the ids of several histories in one database apart.
+ */
+export function demoHistorySql({ organizationId, workspaceId, now = new Date(), seed = 0x90e7e, scale = 1, space = 0 }) {
   const rand = prng(seed);
   const today = localDay(now);
   const nowIso = now.toISOString();
@@ -40,7 +44,7 @@ export function demoHistorySql({ organizationId, workspaceId, now = new Date(), 
   const tenant = { organizationId, workspaceId };
   const category = (key) => ({ sql: `(SELECT id FROM cost_categories WHERE workspace_id = ${q(workspaceId)} AND key = ${q(key)})` });
   const ids = { customers: 0, plans: 0, subscriptions: 0, payments: 0, refunds: 0, suppliers: 0, expenses: 0 };
-  const next = (kind, hex) => demoId(hex, ++ids[kind]);
+  const next = (kind, hex) => demoId(hex, ++ids[kind], space);
 
   const plans = PLANS.map((p) => ({
     ...p,
@@ -132,7 +136,7 @@ export function demoHistorySql({ organizationId, workspaceId, now = new Date(), 
   // Customers join every month (more each month); each subscribes to a plan the day they join.
   for (let m = 0; m < 12; m++) {
     const monthStart = addMonths(start, m);
-    const joining = (m === 0 ? 45 : 6 + Math.floor(m * 1.8)) + Math.floor(rand() * 4); // month 0: the base brought over
+    const joining = scale * ((m === 0 ? 45 : 6 + Math.floor(m * 1.8)) + Math.floor(rand() * 4)); // month 0: the base brought over
     for (let k = 0; k < joining; k++) {
       const day = addDays(monthStart, Math.floor(rand() * 28));
       if (day > today) continue;
@@ -254,32 +258,41 @@ export function demoHistorySql({ organizationId, workspaceId, now = new Date(), 
     });
   };
   const business = plans.find((p) => p.key === "business");
-  for (let m = 0; m <= 12; m++) {
-    const month = addMonths(start, m).slice(0, 7);
-    const first = `${month}-01`;
-    const active = subscriptions.filter(
-      (s) => s.createdAt.slice(0, 7) <= month && (!s.canceledAt || s.canceledAt.slice(0, 7) >= month),
-    ).length;
-    expense("folha", `Folha de pagamento ${month}`, 750_000 + m * 25_000, `${month}-05`);
-    expense("github", `GitHub Team ${month}`, 45_000, first);
-    expense("google_ws", `Google Workspace ${month}`, 42_000 + active * 300, first);
-    expense("contabil", `Honorários contábeis ${month}`, 65_000, `${month}-10`);
-    const rate = 5_300_000 + Math.floor(rand() * 400_000);
-    const usd = 9_000 + active * 90 + Math.floor(rand() * 4_000);
-    expense("aws", `AWS ${month}`, usdToBrlCents(usd, rate), `${month}-02`, {
-      currency: "USD",
-      amountCents: usd,
-      exchangeRateMicros: rate,
-      source: "AWS",
-      sourceRef: `aws:demo:${month}`,
-    });
-    expense("google_ads", `Google Ads ${month}`, 80_000 + Math.floor(rand() * 120_000), `${month}-15`);
-    if (rand() < 0.6) expense("meta", `Meta Ads ${month}`, 50_000 + Math.floor(rand() * 70_000), `${month}-18`);
-    const previousRevenue = revenueByMonth.get(addMonths(first, -1).slice(0, 7)) ?? 0;
-    if (previousRevenue > 0) expense("receita", `DAS Simples Nacional ${month}`, Math.round(previousRevenue * 0.06), `${month}-20`);
-    expense("aws", `Suporte dedicado Business ${month}`, 120_000, `${month}-25`, { categoryKey: "infrastructure", planId: business.id });
-    if (m % 4 === 2) expense("meta", `Campanha cancelada ${month}`, 50_000, `${month}-12`, { status: "CANCELED" });
-  }
+  const activeByMonth = new Map();
+  /** Subscriptions active in a month (`YYYY-MM`), counted once per month however large the scale. */
+  const activeIn = (month) => {
+    if (!activeByMonth.has(month))
+      activeByMonth.set(
+        month,
+        subscriptions.filter((s) => s.createdAt.slice(0, 7) <= month && (!s.canceledAt || s.canceledAt.slice(0, 7) >= month)).length,
+      );
+    return activeByMonth.get(month);
+  };
+  for (let unit = 0; unit < scale; unit++)
+    for (let m = 0; m <= 12; m++) {
+      const month = addMonths(start, m).slice(0, 7);
+      const first = `${month}-01`;
+      const active = activeIn(month);
+      expense("folha", `Folha de pagamento ${month}`, 750_000 + m * 25_000, `${month}-05`);
+      expense("github", `GitHub Team ${month}`, 45_000, first);
+      expense("google_ws", `Google Workspace ${month}`, 42_000 + active * 300, first);
+      expense("contabil", `Honorários contábeis ${month}`, 65_000, `${month}-10`);
+      const rate = 5_300_000 + Math.floor(rand() * 400_000);
+      const usd = 9_000 + active * 90 + Math.floor(rand() * 4_000);
+      expense("aws", `AWS ${month}`, usdToBrlCents(usd, rate), `${month}-02`, {
+        currency: "USD",
+        amountCents: usd,
+        exchangeRateMicros: rate,
+        source: "AWS",
+        sourceRef: `aws:demo:${month}${unit > 0 ? `:${unit}` : ""}`,
+      });
+      expense("google_ads", `Google Ads ${month}`, 80_000 + Math.floor(rand() * 120_000), `${month}-15`);
+      if (rand() < 0.6) expense("meta", `Meta Ads ${month}`, 50_000 + Math.floor(rand() * 70_000), `${month}-18`);
+      const previousRevenue = revenueByMonth.get(addMonths(first, -1).slice(0, 7)) ?? 0;
+      if (previousRevenue > 0) expense("receita", `DAS Simples Nacional ${month}`, Math.round(previousRevenue * 0.06), `${month}-20`);
+      expense("aws", `Suporte dedicado Business ${month}`, 120_000, `${month}-25`, { categoryKey: "infrastructure", planId: business.id });
+      if (m % 4 === 2) expense("meta", `Campanha cancelada ${month}`, 50_000, `${month}-12`, { status: "CANCELED" });
+    }
   // Custom integrations billed to three of the largest customers, allocated to them.
   const big = subscriptions.filter((s) => s.planId === business.id).slice(0, 3);
   for (const s of big)
@@ -292,12 +305,12 @@ export function demoHistorySql({ organizationId, workspaceId, now = new Date(), 
   // from the console or the API; the simulator answers any role outside account 000000000000.
   const awsConnections = [
     {
-      id: "01900000-0000-7000-8800-000000000001",
+      id: demoId(8, 1, space),
       ...tenant,
       name: "Produção (simulador)",
       authType: "ROLE",
       roleArn: "arn:aws:iam::123456789012:role/PonteCostReader",
-      externalId: "ponte-demo-01900000-0000-7000-8800-000000000001",
+      externalId: `ponte-demo-${demoId(8, 1, space)}`,
       costCategoryId: category("infrastructure"),
       exchangeRateMicros: 5_400_000,
       status: "PENDING",

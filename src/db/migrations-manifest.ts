@@ -19,5 +19,6 @@ export const EXPECTED_MIGRATIONS: readonly string[] = [
   "0016_payments_due_idx.sql",
   "0017_subscription_origin.sql",
   "0018_aws_connections.sql",
-  "0019_org_log_retention.sql"
+  "0019_org_log_retention.sql",
+  "0020_scale_indexes_adoption_cursors.sql"
 ];

@@ -188,7 +188,11 @@ export const refunds = sqliteTable(
     failureReason: text("failure_reason"),
     ...timestamps,
   },
-  (t) => [index("refunds_payment_idx").on(t.paymentId, t.createdAt)],
+  (t) => [
+    index("refunds_payment_idx").on(t.paymentId, t.createdAt),
+    // Reports read a period's refunds by when they settled (profitability): without it, every tenant's refunds are read.
+    index("refunds_tenant_updated_idx").on(t.organizationId, t.workspaceId, t.updatedAt),
+  ],
 );
 
 /** Card tokens: only the upstream's token, the brand and the last four digits are ever kept. */

@@ -48,3 +48,26 @@ export const gatewayApiLogs = sqliteTable(
   },
   (t) => [index("gateway_api_logs_tenant_idx").on(t.organizationId, t.workspaceId, t.createdAt)],
 );
+
+/**
+ * Where the adoption sweep (modules/reconciliation/adopt-missed.ts) stands for one gateway account, per
+ * upstream list (payments, subscriptions): the pass in progress lists what the upstream created on or after
+ * `*_since`, and stopped at `*_offset`; a completed pass moves `*_since` to the day it started, so the next
+ * pass re-lists only what may be new. `visited_at` orders the accounts (longest unvisited first).
+ */
+export const adoptionCursors = sqliteTable(
+  "adoption_cursors",
+  {
+    gatewayAccountId: text("gateway_account_id").primaryKey(),
+    organizationId: text("organization_id").notNull(),
+    workspaceId: text("workspace_id").notNull(),
+    visitedAt: text("visited_at").notNull(),
+    paymentsSince: text("payments_since").notNull(),
+    paymentsOffset: integer("payments_offset").notNull().default(0),
+    paymentsPassStartedOn: text("payments_pass_started_on").notNull(),
+    subscriptionsSince: text("subscriptions_since").notNull(),
+    subscriptionsOffset: integer("subscriptions_offset").notNull().default(0),
+    subscriptionsPassStartedOn: text("subscriptions_pass_started_on").notNull(),
+  },
+  (t) => [index("adoption_cursors_visited_idx").on(t.visitedAt), index("adoption_cursors_tenant_idx").on(t.organizationId, t.workspaceId)],
+);

@@ -15,10 +15,15 @@ import { DEFAULT_TIME_ZONE, localDay, localDays } from "../../lib/time-zones";
 import type { ExpenseRow } from "./rows";
 import { factsOf } from "./service";
 
-/** Parents read per page, pages per sweep, occurrences caught up per parent per sweep (the next sweep goes on). */
+/**
+ * Parents read per page, pages per sweep, occurrences caught up per parent per sweep, and occurrences written
+ * per sweep in all: the next sweep (a minute later) goes on where this one stopped, since a parent's latest
+ * occurrence is what it resumes from. A start is at most 36 months back (service.ts), so a parent catches up in two sweeps.
+ */
 const PAGE = 100;
 const MAX_PAGES = 10;
 const MAX_OCCURRENCES = 24;
+export const MAX_OCCURRENCES_PER_RUN = 500;
 
 /** `start` plus `n` periods, the day clamped to the target month's length. */
 export function occurrenceDay(start: string, recurrence: "MONTHLY" | "YEARLY", n: number): string {
@@ -64,6 +69,7 @@ export function occurrenceRow(parent: ExpenseRow, n: number, day: string, now: s
 
 /** One sweep: every recurring expense with an occurrence due, caught up. Returns occurrences written. */
 export async function materialiseRecurringExpenses(deps: Deps): Promise<number> {
+  // At most MAX_OCCURRENCES_PER_RUN rows (`written` counts the rows inserted; a clash with an overlapping sweep writes none).
   const now = deps.now();
   const nowIso = now.toISOString();
   // The latest "today" of any supported zone: a parent none of whose next occurrences can be due by then is skipped in SQL.
@@ -90,7 +96,9 @@ export async function materialiseRecurringExpenses(deps: Deps): Promise<number> 
       .all();
     for (const { last, timeZone, ...parent } of parents) {
       const today = localDay(now, timeZone ?? DEFAULT_TIME_ZONE);
-      const due = dueOccurrences(parent, last ?? parent.incurredOn, today);
+      const budget = MAX_OCCURRENCES_PER_RUN - written;
+      if (budget <= 0) return written;
+      const due = dueOccurrences(parent, last ?? parent.incurredOn, today, Math.min(MAX_OCCURRENCES, budget));
       if (due.length === 0) continue;
       const rows = due.map(({ n, day }) => occurrenceRow(parent, n, day, nowIso));
       const items: Parameters<typeof deps.db.batch>[0][number][] = [];

@@ -115,7 +115,24 @@ async function checkReferences(
   await Promise.all(checks);
 }
 
-function checkRecurrence(recurrence: string, endsOn: string | null, incurredOn: string, source: string) {
+/** How far back a recurring expense may start: the sweeper writes every occurrence since, so at most this many monthly rows. */
+export const MAX_RECURRENCE_BACKDATE_MONTHS = 36;
+
+/** The earliest day a recurring expense entered on `now` may start (the same day of the month, 36 months back, clamped). */
+export function earliestRecurrenceStart(now: Date): string {
+  const y = now.getUTCFullYear();
+  const m = now.getUTCMonth() - MAX_RECURRENCE_BACKDATE_MONTHS;
+  const last = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(y, m, Math.min(now.getUTCDate(), last))).toISOString().slice(0, 10);
+}
+
+/** `earliest`: the backdating bound, when the request sets the start or the recurrence (null: an unrelated edit of an older one). */
+function checkRecurrence(recurrence: string, endsOn: string | null, incurredOn: string, source: string, earliest: string | null) {
+  if (recurrence !== "NONE" && earliest !== null && incurredOn < earliest)
+    throw invalid(
+      `A recurring expense may start at most ${MAX_RECURRENCE_BACKDATE_MONTHS} months before today (on or after ${earliest}); enter older ones as single expenses.`,
+      { incurredOn, earliest },
+    );
   if (recurrence === "NONE" && endsOn !== null) throw invalid("recurrenceEndsOn needs a recurrence.", { recurrenceEndsOn: endsOn });
   if (endsOn !== null && endsOn < incurredOn)
     throw invalid("recurrenceEndsOn is before incurredOn.", { recurrenceEndsOn: endsOn, incurredOn });
@@ -136,7 +153,7 @@ export async function createExpense(deps: Deps, principal: Principal, input: z.i
   if (input.status !== "PAID" && input.paidAt) throw invalid("paidAt needs status PAID.", { paidAt: input.paidAt });
   const amountCents = centsOf(input.amount);
   const recurrenceEndsOn = input.recurrenceEndsOn ?? null;
-  checkRecurrence(input.recurrence, recurrenceEndsOn, input.incurredOn, "MANUAL");
+  checkRecurrence(input.recurrence, recurrenceEndsOn, input.incurredOn, "MANUAL", earliestRecurrenceStart(deps.now()));
   const now = deps.now().toISOString();
   const row: ExpenseRow = {
     id: newId(),
@@ -281,7 +298,14 @@ export async function updateExpense(deps: Deps, principal: Principal, id: string
     updatedAt: now,
   };
   if (after.recurrence === "NONE" && input.recurrenceEndsOn === undefined) after.recurrenceEndsOn = null;
-  checkRecurrence(after.recurrence, after.recurrenceEndsOn, after.incurredOn, after.source);
+  const startsAgain = input.incurredOn !== undefined || input.recurrence !== undefined;
+  checkRecurrence(
+    after.recurrence,
+    after.recurrenceEndsOn,
+    after.incurredOn,
+    after.source,
+    startsAgain ? earliestRecurrenceStart(deps.now()) : null,
+  );
   const action = status === "CANCELED" && row.status !== "CANCELED" ? "expense.canceled" : "expense.updated";
   return writeChange(deps, principal, row, after, action);
 }
