@@ -18,6 +18,11 @@ export const SECRETS = [
     what: "AES-256-GCM key (base64 of 32 random bytes) that seals upstream keys and webhook secrets at rest: `openssl rand -base64 32`",
   },
   {
+    name: "SECRETS_ENCRYPTION_KEY_PREVIOUS",
+    required: false,
+    what: "during a rotation of SECRETS_ENCRYPTION_KEY only: the key(s) being retired, comma-separated; they open values sealed before the rotation until the cron's re-seal sweep logs that none is left, then `wrangler secret delete` it",
+  },
+  {
     name: "AWS_PLATFORM_ACCESS_KEY_ID",
     required: false,
     what: "Ponte's own AWS access key id, with which ROLE-type AWS connections assume the merchant's role (only if you offer AWS cost imports by role)",
