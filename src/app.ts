@@ -15,7 +15,7 @@ import { requestId } from "./http/request-id";
 import { documentPassthroughRoutes } from "./compat/passthrough-routes";
 import { asaasDialect } from "./compat/asaas-dialect";
 import { compatGroupDescriptions } from "./compat/catalogue-route";
-import { ASAAS_SECURITY_SCHEME, ASAAS_SECURITY_SCHEME_OBJECT, finishDocument, PLATFORM_TAGS } from "./http/document";
+import { ASAAS_SECURITY_SCHEME, ASAAS_SECURITY_SCHEME_OBJECT, documentServers, finishDocument, PLATFORM_TAGS } from "./http/document";
 import { ROUTE_GROUPS, type Registrar } from "./route-groups";
 
 export const OPENAPI_CONFIG = {
@@ -61,7 +61,10 @@ export async function buildApp(root?: RootFetch) {
     }
     return cachedDocument;
   };
-  app.get("/api/v1/openapi.json", queryRule(NO_QUERY), async (c) => c.json(await openApiDocument()));
+  // `servers` names this deployment by its configured origin and environment (never the request's Host).
+  app.get("/api/v1/openapi.json", queryRule(NO_QUERY), async (c) =>
+    c.json({ ...(await openApiDocument()), servers: documentServers(c.env) }),
+  );
   app.get("/api/v1/docs", queryRule(NO_QUERY), (c) => {
     c.header("Content-Security-Policy", DOCS_CSP);
     c.header("X-Content-Type-Options", "nosniff");

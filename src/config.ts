@@ -27,6 +27,11 @@ export interface Env
   UPSTREAM?: Fetcher;
   /** AES-GCM key (base64, 32 bytes) that encrypts secrets at rest: upstream keys, webhook secrets (a secret). */
   SECRETS_ENCRYPTION_KEY: string;
+  /**
+   * During a key rotation only: the retired key(s), comma-separated (a secret). They open values sealed before the
+   * rotation until the re-seal sweeper has rewritten every one with SECRETS_ENCRYPTION_KEY (src/lib/secret-box.ts).
+   */
+  SECRETS_ENCRYPTION_KEY_PREVIOUS?: string;
   /** Public origin of this deployment (wrangler.toml, per environment): invitation links and inbound webhook URLs. */
   PUBLIC_BASE_URL?: string;
   /** "1" (local benchmarks only): count D1 round trips per request into the X-D1-Queries header. */
@@ -104,6 +109,8 @@ export const LIMITS = {
    * sweeper deletes it unless a delivery of it is still pending or retrying (src/events/outbox.ts).
    */
   outboxRetentionDays: 90,
+  /** During a key rotation the re-seal sweeper rewrites at most this many sealed values per column per run (each minute). */
+  resealBatchRows: 100,
   /** An invitation link works once, for this long after it was issued. */
   invitationTtlSeconds: 7 * 24 * 60 * 60,
 } as const;

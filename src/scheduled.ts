@@ -9,6 +9,7 @@ import { pruneEndedAuthAttempts } from "./modules/accounts/throttle";
 import { pruneExpiredSessions } from "./modules/accounts/service";
 import { materialiseRecurringExpenses } from "./modules/expenses/recurrence";
 import { syncDueAwsConnections } from "./modules/aws-connections/cost-import";
+import { resealOutdatedSecrets } from "./db/reseal";
 import { logLine, summarizeError } from "./lib/log";
 import { pruneDeliveredEvents } from "./events/outbox";
 import { pruneExpiredAuditLogs } from "./modules/audit/service";
@@ -54,6 +55,8 @@ export const SWEEPERS: readonly Sweeper[] = [
   { name: "expense-recurrence", run: materialiseRecurringExpenses },
   // Each ACTIVE AWS connection once a day (a few per run, those synced longest ago first).
   { name: "aws-costs", run: syncDueAwsConnections },
+  // During a SECRETS_ENCRYPTION_KEY rotation only: values sealed with the previous key, re-sealed with the current one.
+  { name: "secret-reseal", run: async (deps) => (await resealOutdatedSecrets(deps.env)).resealed },
 ];
 
 export async function runSweepers(env: Env, ctx?: ExecutionContext): Promise<Record<string, number | string>> {

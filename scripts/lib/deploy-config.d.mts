@@ -1,5 +1,10 @@
 export const DEPLOYED_ENVIRONMENTS: string[];
-export const SECRETS: { name: string; required: boolean; what: string }[];
+export function environmentConfig(
+  environment: string,
+  tomlText?: string,
+): { section: Record<string, unknown>; top: Record<string, unknown> };
+export const SECRETS: { name: string; required: boolean; rotation?: boolean; what: string }[];
+export function hostnameProblems(environment: string, tomlText?: string): string[];
 export function providedNames(environment: string, tomlText?: string): Set<string>;
 export function envProperties(): { name: string; optional: boolean }[];
 export function configurationProblems(

@@ -10,12 +10,21 @@ import { ROOT } from "./local.mjs";
 
 export const DEPLOYED_ENVIRONMENTS = ["production", "sandbox"];
 
-/** Secrets per deployed environment: `wrangler secret put NAME [--env sandbox]`. `required`: the worker refuses to work without it. */
+/**
+ * Secrets per deployed environment: `wrangler secret put NAME [--env sandbox]`. `required`: the worker refuses to work
+ * without it; `rotation`: set only while a key is being rotated (provisioning does not ask for it).
+ */
 export const SECRETS = [
   {
     name: "SECRETS_ENCRYPTION_KEY",
     required: true,
     what: "AES-256-GCM key (base64 of 32 random bytes) that seals upstream keys and webhook secrets at rest: `openssl rand -base64 32`",
+  },
+  {
+    name: "SECRETS_ENCRYPTION_KEY_PREVIOUS",
+    required: false,
+    rotation: true,
+    what: "during a rotation of SECRETS_ENCRYPTION_KEY only: the key(s) being retired, comma-separated; they open values sealed before the rotation until the cron's re-seal sweep logs that none is left, then `wrangler secret delete` it",
   },
   {
     name: "AWS_PLATFORM_ACCESS_KEY_ID",
@@ -94,5 +103,21 @@ export function configurationProblems(environment, { properties = envProperties(
     if (provided.has(s.name))
       problems.push(`${environment}: ${s.name} is a secret but wrangler.toml sets it as a var (use wrangler secret put)`);
   }
+  problems.push(...hostnameProblems(environment, tomlText));
   return problems;
+}
+
+/** PUBLIC_BASE_URL (what links are built on) must name a host the environment is served on (its routes), when it has routes. */
+export function hostnameProblems(environment, tomlText) {
+  const { section } = environmentConfig(environment, tomlText);
+  const routes = (Array.isArray(section.routes) ? section.routes : []).map((r) => (typeof r === "string" ? r : r.pattern));
+  if (routes.length === 0) return [];
+  let host;
+  try {
+    host = new URL(section.vars?.PUBLIC_BASE_URL ?? "").host;
+  } catch {
+    return [`${environment}: PUBLIC_BASE_URL is not a URL`];
+  }
+  const served = routes.some((r) => r.split("/")[0] === host);
+  return served ? [] : [`${environment}: PUBLIC_BASE_URL host ${host} is none of the routes (${routes.join(", ")})`];
 }

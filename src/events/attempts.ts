@@ -36,7 +36,7 @@ export interface AttemptResult {
 
 /** The secrets that sign now: the current one, plus the previous one until its overlap ends. */
 export async function signingSecrets(deps: Deps, endpoint: EndpointRow): Promise<string[]> {
-  const key = deps.env.SECRETS_ENCRYPTION_KEY;
+  const key = deps.env;
   const secrets = [await openSecret(key, endpoint.secretSealed, endpoint.id)];
   const overlapLasts = endpoint.previousSecretExpiresAt !== null && endpoint.previousSecretExpiresAt > deps.now().toISOString();
   if (endpoint.previousSecretSealed && overlapLasts) secrets.push(await openSecret(key, endpoint.previousSecretSealed, endpoint.id));

@@ -55,6 +55,6 @@ async function readGatewayAccount(deps: Deps, tenant: TenantInEnvironment): Prom
     accountId: row.id,
     organizationId: tenant.organizationId,
     workspaceId: tenant.workspaceId,
-    upstreamKey: await openSecret(deps.env.SECRETS_ENCRYPTION_KEY, row.sealed, row.id),
+    upstreamKey: await openSecret(deps.env, row.sealed, row.id),
   };
 }

@@ -206,3 +206,14 @@ export function finishDocument<D extends Document>(doc: D, descriptions: Readonl
   });
   return doc;
 }
+
+/**
+ * The document's `servers`: this deployment's public origin (PUBLIC_BASE_URL of its wrangler.toml environment, never
+ * the request's Host header) with its environment. Ponte's paths are under /api/v1; the Asaas layout (/v3) is served
+ * on the same host. Without a configured origin (the client generator builds the document with no env) it is "/".
+ */
+export function documentServers(env: { PUBLIC_BASE_URL?: string; ENVIRONMENT: string }): { url: string; description: string }[] {
+  const origin = env.PUBLIC_BASE_URL?.trim().replace(/\/+$/, "");
+  if (!origin) return [{ url: "/", description: "This deployment" }];
+  return [{ url: origin, description: `${env.ENVIRONMENT}: Ponte's API (/api/v1); the Asaas dialect at ${origin}/v3` }];
+}

@@ -164,7 +164,7 @@ export const idempotency = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   // Started on the next turn of the event loop, i.e. once the response has been handed back.
   deps.waitUntil(
     nextTurn()
-      .then(() => sealSecret(c.env.SECRETS_ENCRYPTION_KEY, body, sealContext))
+      .then(() => sealSecret(c.env, body, sealContext))
       .then((sealed) =>
         db
           .prepare(
@@ -206,7 +206,7 @@ async function answerForTakenKey(c: Context<AppEnv>, ref: KeyRef, sealContext: s
       c,
     );
   }
-  const body = stored.response_body ? await openSecret(c.env.SECRETS_ENCRYPTION_KEY, stored.response_body, sealContext) : "";
+  const body = stored.response_body ? await openSecret(c.env, stored.response_body, sealContext) : "";
   const original = JSON.parse(body || "{}") as { meta?: { requestId?: string }; error?: { requestId?: string } };
   const headers = new Headers({ "Content-Type": "application/json", "Idempotent-Replayed": "true" });
   const rid = original.meta?.requestId ?? original.error?.requestId;

@@ -15,8 +15,8 @@ describe("scripts/lib/seed-gateway.mjs", () => {
   it("a value sealed in Node opens with src/lib/secret-box.ts, and only with its own context", async () => {
     const sealed = await sealSecret(key, "$aact_hmlg_abc123", "acct-1");
     expect(sealed).toMatch(/^v1\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]+$/);
-    expect(await openSecret(key, sealed, "acct-1")).toBe("$aact_hmlg_abc123");
-    await expect(openSecret(key, sealed, "acct-2")).rejects.toThrow();
+    expect(await openSecret({ SECRETS_ENCRYPTION_KEY: key }, sealed, "acct-1")).toBe("$aact_hmlg_abc123");
+    await expect(openSecret({ SECRETS_ENCRYPTION_KEY: key }, sealed, "acct-2")).rejects.toThrow();
   });
 
   it("builds one INSERT whose sealed key opens under the account id and whose token hash matches", async () => {
@@ -32,7 +32,7 @@ describe("scripts/lib/seed-gateway.mjs", () => {
     expect(ran).toContain("'9876'");
     expect(ran).not.toContain("$aact_hmlg_seeded9876");
     const sealed = /'(v1\.[^']+)'/.exec(ran)![1]!;
-    expect(await openSecret(key, sealed, seeded.accountId)).toBe("$aact_hmlg_seeded9876");
+    expect(await openSecret({ SECRETS_ENCRYPTION_KEY: key }, sealed, seeded.accountId)).toBe("$aact_hmlg_seeded9876");
     expect(ran).toContain(`'${await sha256Hex(seeded.webhookToken)}'`);
     const again = await gatewayAccountSql({
       organizationId: "o",

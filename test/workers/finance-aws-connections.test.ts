@@ -140,7 +140,7 @@ describe("aws connections", () => {
       expect(JSON.stringify(res.body)).not.toContain(SECRET);
     }
     const stored = await db().select().from(awsConnections).where(eq(awsConnections.id, keyConn.id)).get();
-    expect(stored?.secretAccessKeySealed).toMatch(/^v1\./);
+    expect(stored?.secretAccessKeySealed).toMatch(/^v2\.[A-Za-z0-9_-]{8}\./);
     expect(stored?.secretAccessKeySealed).not.toContain(SECRET);
     const audit = await env.DB.prepare("SELECT metadata FROM audit_logs WHERE target_id = ?").bind(keyConn.id).all();
     expect(JSON.stringify(audit.results)).not.toContain(SECRET);

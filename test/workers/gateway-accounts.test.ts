@@ -66,7 +66,7 @@ describe("POST /api/v1/gateway-accounts", () => {
 
     const row = (await dbRow(account.id))!;
     expect(row.upstream_key_sealed).not.toContain(upstreamApiKey);
-    expect(await openSecret(env.SECRETS_ENCRYPTION_KEY, row.upstream_key_sealed, account.id)).toBe(upstreamApiKey);
+    expect(await openSecret(env, row.upstream_key_sealed, account.id)).toBe(upstreamApiKey);
     expect(row.webhook_token_hash).toBe(await sha256Hex(account.inboundWebhookToken));
 
     const configs = await upstream<UpstreamList<UpstreamWebhookConfig>>(upstreamApiKey, "GET", "/v3/webhooks");
@@ -186,9 +186,7 @@ describe("reading, replacing, verifying, rotating, deleting", () => {
     expect(patched.status).toBe(200);
     expect(patched.body.data).toMatchObject({ status: "unverified", verifiedAt: null, upstreamKeyLast4: "9876" });
     expectNoSecrets(patched, "revoked-key-9876");
-    expect(await openSecret(env.SECRETS_ENCRYPTION_KEY, (await dbRow(account.id))!.upstream_key_sealed, account.id)).toBe(
-      "revoked-key-9876",
-    );
+    expect(await openSecret(env, (await dbRow(account.id))!.upstream_key_sealed, account.id)).toBe("revoked-key-9876");
 
     const refused = await call<Reply<GatewayAccount>>("POST", `/api/v1/gateway-accounts/${account.id}/verify`, { key: tenant.key });
     expect(refused.body.data.status).toBe("invalid_credentials");

@@ -27,7 +27,7 @@ export async function seedGatewayAccount(
       organizationId: tenant.organizationId,
       workspaceId: tenant.workspaceId,
       environment,
-      upstreamKeySealed: await sealSecret(env.SECRETS_ENCRYPTION_KEY, upstreamKey, id),
+      upstreamKeySealed: await sealSecret(env, upstreamKey, id),
       upstreamKeyLast4: upstreamKey.slice(-4),
       webhookTokenHash: await sha256Hex(webhookToken),
       status: "active",

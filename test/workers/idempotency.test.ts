@@ -161,7 +161,7 @@ describe("Idempotency-Key", () => {
     const stored = await env.DB.prepare("SELECT response_body FROM idempotency_keys WHERE organization_id = ? AND key = 'sealed-1'")
       .bind(t.organizationId)
       .first<{ response_body: string }>();
-    expect(stored?.response_body).toMatch(/^v1\./);
+    expect(stored?.response_body).toMatch(/^v2\.[A-Za-z0-9_-]{8}\./);
     const again = await send();
     expect(again.headers.get("Idempotent-Replayed")).toBe("true");
     expect(again.body.data.secret).toBe(secret);

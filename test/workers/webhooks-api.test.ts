@@ -36,7 +36,7 @@ describe("webhook endpoints", () => {
     const row = await env.DB.prepare("SELECT secret_sealed FROM webhook_endpoints WHERE id = ?")
       .bind(created.id)
       .first<{ secret_sealed: string }>();
-    expect(row!.secret_sealed).toMatch(/^v1\./);
+    expect(row!.secret_sealed).toMatch(/^v2\.[A-Za-z0-9_-]{8}\./);
     expect(row!.secret_sealed).not.toContain(created.secret);
   });
 

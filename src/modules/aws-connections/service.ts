@@ -173,9 +173,7 @@ export async function createAwsConnection(deps: Deps, principal: Principal, inpu
     externalId: input.authType === "ROLE" ? `ponte-${randomToken(24)}` : null,
     accessKeyId: input.authType === "ACCESS_KEY" ? (input.accessKeyId ?? null) : null,
     secretAccessKeySealed:
-      input.authType === "ACCESS_KEY" && input.secretAccessKey
-        ? await sealSecret(deps.env.SECRETS_ENCRYPTION_KEY, input.secretAccessKey, id)
-        : null,
+      input.authType === "ACCESS_KEY" && input.secretAccessKey ? await sealSecret(deps.env, input.secretAccessKey, id) : null,
     costCategoryId,
     exchangeRateMicros,
     status: "PENDING",
@@ -233,7 +231,7 @@ export async function updateAwsConnection(deps: Deps, principal: Principal, id: 
       throw fieldError(input.accessKeyId ? "body.secretAccessKey" : "body.accessKeyId", "give accessKeyId and secretAccessKey together");
     if (input.accessKeyId && input.secretAccessKey) {
       changes.accessKeyId = input.accessKeyId;
-      changes.secretAccessKeySealed = await sealSecret(deps.env.SECRETS_ENCRYPTION_KEY, input.secretAccessKey, id);
+      changes.secretAccessKeySealed = await sealSecret(deps.env, input.secretAccessKey, id);
       credentialsChanged = true;
     }
   }
@@ -278,7 +276,7 @@ export async function connectionCredentials(deps: Deps, row: AwsConnectionRow): 
   if (!row.accessKeyId || !row.secretAccessKeySealed) throw new AwsCallError("NotConfigured", "The connection has no access key.", null);
   let secretAccessKey: string;
   try {
-    secretAccessKey = await openSecret(deps.env.SECRETS_ENCRYPTION_KEY, row.secretAccessKeySealed, row.id);
+    secretAccessKey = await openSecret(deps.env, row.secretAccessKeySealed, row.id);
   } catch {
     throw new AwsCallError("SecretUnreadable", "The stored secret access key cannot be decrypted; set the key again.", null);
   }

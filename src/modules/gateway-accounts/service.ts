@@ -92,7 +92,7 @@ export async function createGatewayAccount(deps: Deps, principal: Principal, inp
     organizationId: principal.organizationId,
     workspaceId: principal.workspaceId,
     environment: principal.environment,
-    upstreamKeySealed: await sealSecret(deps.env.SECRETS_ENCRYPTION_KEY, input.upstreamApiKey, id),
+    upstreamKeySealed: await sealSecret(deps.env, input.upstreamApiKey, id),
     upstreamKeyLast4: input.upstreamApiKey.slice(-4),
     webhookTokenHash: await sha256Hex(token),
     status: "unverified",
@@ -142,7 +142,7 @@ export async function updateGatewayAccount(deps: Deps, principal: Principal, id:
   const row = await findAccount(deps, principal, id);
   const now = deps.now().toISOString();
   const changes = {
-    upstreamKeySealed: await sealSecret(deps.env.SECRETS_ENCRYPTION_KEY, input.upstreamApiKey, id),
+    upstreamKeySealed: await sealSecret(deps.env, input.upstreamApiKey, id),
     upstreamKeyLast4: input.upstreamApiKey.slice(-4),
     status: "unverified" as const,
     verifiedAt: null,
@@ -165,7 +165,7 @@ export async function updateGatewayAccount(deps: Deps, principal: Principal, id:
 export async function verifyGatewayAccount(deps: Deps, principal: Principal, id: string) {
   requirePermission(principal, "gateway_accounts.manage");
   const row = await findAccount(deps, principal, id);
-  const key = await openSecret(deps.env.SECRETS_ENCRYPTION_KEY, row.upstreamKeySealed, row.id);
+  const key = await openSecret(deps.env, row.upstreamKeySealed, row.id);
   const result = await callUpstream(deps, credentialsOf(row, key), {
     operationId: "native:verify-gateway-account",
     method: "GET",
@@ -200,7 +200,7 @@ export async function rotateWebhookToken(deps: Deps, principal: Principal, id: s
     deps.db.update(gatewayAccounts).set(changes).where(eq(gatewayAccounts.id, id)),
     auditEntry(deps, principal, { action: "gateway_account.webhook_token_rotated", targetType: "gateway_account", targetId: id }),
   ]);
-  const key = await openSecret(deps.env.SECRETS_ENCRYPTION_KEY, row.upstreamKeySealed, row.id);
+  const key = await openSecret(deps.env, row.upstreamKeySealed, row.id);
   const upstreamWebhook = await configureUpstreamWebhook(deps, credentialsOf(row, key), inboundWebhookUrl(deps, id), token);
   return { ...present(deps, { ...row, ...changes }), inboundWebhookToken: token, upstreamWebhook };
 }
@@ -223,7 +223,7 @@ export async function deleteGatewayAccount(deps: Deps, principal: Principal, id:
     }),
   ]);
   forgetGatewayAccount(row);
-  const key = await openSecret(deps.env.SECRETS_ENCRYPTION_KEY, row.upstreamKeySealed, row.id);
+  const key = await openSecret(deps.env, row.upstreamKeySealed, row.id);
   const upstreamWebhook = await removeUpstreamWebhook(deps, credentialsOf(row, key), inboundWebhookUrl(deps, id));
   return { ...present(deps, row), upstreamWebhook };
 }

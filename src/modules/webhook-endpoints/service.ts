@@ -100,7 +100,7 @@ export async function createEndpoint(deps: Deps, principal: Principal, input: Cr
     enabled,
     disabledReason: enabled ? null : "manual",
     disabledAt: enabled ? null : now,
-    secretSealed: await sealSecret(deps.env.SECRETS_ENCRYPTION_KEY, secret, id),
+    secretSealed: await sealSecret(deps.env, secret, id),
     previousSecretSealed: null,
     previousSecretExpiresAt: null,
     secretRotatedAt: null,
@@ -233,7 +233,7 @@ export async function rotateSecret(deps: Deps, principal: Principal, id: string)
   const secret = generateSigningSecret();
   const next: EndpointRow = {
     ...row,
-    secretSealed: await sealSecret(deps.env.SECRETS_ENCRYPTION_KEY, secret, id),
+    secretSealed: await sealSecret(deps.env, secret, id),
     previousSecretSealed: row.secretSealed,
     previousSecretExpiresAt: new Date(now.getTime() + LIMITS.webhookSecretOverlapSeconds * 1000).toISOString(),
     secretRotatedAt: now.toISOString(),
