@@ -40,14 +40,30 @@ export function aliasesOf(sql) {
 export function fullScansOf(sql, planRows, tenantTables) {
   const aliases = aliasesOf(sql);
   const scanned = new Set();
+  const searchedById = new Set();
   for (const row of planRows) {
-    const m = SCAN.exec(String(row.detail ?? ""));
+    const detail = String(row.detail ?? "");
+    const search = SEARCH_BY_ID.exec(detail);
+    if (search) searchedById.add(aliases.get(search[1]) ?? search[1]);
+    const m = SCAN.exec(detail);
     if (!m) continue;
     const table = aliases.get(m[1]) ?? m[1];
     if (tenantTables.has(table)) scanned.add(table);
   }
+  // A lookup by a set of ids that the planner serves from the tenant's index instead of the primary key
+  // walks every row of the tenant: as costly as a scan once the tenant is large (issue 28's bench:scale:
+  // seconds per statement at 100× the demo), though its plan line reads SEARCH.
+  for (const m of sql.matchAll(ID_LOOKUP)) {
+    const table = aliases.get(m[1]) ?? m[1];
+    if (tenantTables.has(table) && !searchedById.has(table)) scanned.add(table);
+  }
   return [...scanned];
 }
+
+/** `"t"."id" in (` / `"t"."id" = ?` in the SQL drizzle writes: a lookup by primary key. */
+const ID_LOOKUP = /"([\w$]+)"\."id"\s+(?:in\s*\(|=\s*\?)/gi;
+/** A plan line that reaches the table through its primary key (`… (id=?)`, rowid or the autoindex). */
+const SEARCH_BY_ID = /^SEARCH (?:TABLE )?"?([\w$]+)"?.*\((?:id|rowid)=\?\)/;
 
 /** The statements worth explaining: reads and writes of rows, not PRAGMAs, transactions or schema changes. */
 export const explainable = (sql) => /^\s*(with|select|insert|update|delete)\b/i.test(sql);

@@ -11,7 +11,7 @@ import { and, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Deps } from "../deps";
 import { selectInList } from "../db/in-list";
 import { customers, installments, payments, subscriptions } from "../db/schema";
-import { inTenant } from "../db/tenant-scope";
+import { inTenant, inTenantById } from "../db/tenant-scope";
 import { isUuid } from "../lib/ids";
 import type { Tenant } from "../lib/tenant";
 
@@ -37,11 +37,11 @@ export async function upstreamRefsOf(deps: Deps, tenant: Tenant, ids: Iterable<s
           netValueCents: sql<number | null>`NULL`,
         })
         .from(table)
-        .where(and(inTenant(table, tenant), inArray(table.id, part), isNotNull(table.upstreamId)));
+        .where(and(inTenantById(table, tenant), inArray(table.id, part), isNotNull(table.upstreamId)));
     const paymentLookup = deps.db
       .select({ id: payments.id, upstreamId: payments.upstreamId, cardToken: payments.cardToken, netValueCents: payments.netValueCents })
       .from(payments)
-      .where(and(inTenant(payments, tenant), inArray(payments.id, part), isNotNull(payments.upstreamId)));
+      .where(and(inTenantById(payments, tenant), inArray(payments.id, part), isNotNull(payments.upstreamId)));
     return lookup(customers).unionAll(lookup(subscriptions)).unionAll(lookup(installments)).unionAll(paymentLookup);
   });
   for (const r of rows)

@@ -1,5 +1,7 @@
 // The full-scan rule shared by test/workers/query-plans.test.ts and bench:scale (scripts/lib/query-plans.mjs),
 // checked against plans SQLite really gives (node:sqlite, the pinned Node 22's SQLite).
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
 import { aliasesOf, explainable, fullScansOf } from "../../scripts/lib/query-plans.mjs";
@@ -25,6 +27,23 @@ describe("full scans of tenant tables", () => {
     expect(
       scans("SELECT p.id FROM payments p JOIN refunds r ON r.payment_id = p.id WHERE p.organization_id = ? AND p.workspace_id = ?"),
     ).toEqual(["refunds"]);
+  });
+
+  it("flags a lookup by ids that walks the tenant's index instead of the primary key; the +column form keeps the key", () => {
+    // The migrated schema, where SQLite (no statistics, as on D1) prefers the tenant's index for `id IN (…)`.
+    const migrated = new DatabaseSync(":memory:");
+    for (const file of readdirSync("migrations")
+      .filter((f) => f.endsWith(".sql"))
+      .sort())
+      for (const statement of readFileSync(join("migrations", file), "utf8").split("--> statement-breakpoint"))
+        if (statement.trim()) migrated.exec(statement);
+    const scansIn = (sql: string) =>
+      fullScansOf(sql, migrated.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[], new Set(["payments"]));
+    const byIds = (tenant: string) =>
+      `select "payments"."id", "payments"."upstream_id" from "payments" where (${tenant} and "payments"."id" in (?, ?, ?))`;
+    expect(scansIn(byIds('"payments"."organization_id" = ? and "payments"."workspace_id" = ?'))).toEqual(["payments"]);
+    expect(scansIn(byIds('+"payments"."organization_id" = ? and +"payments"."workspace_id" = ?'))).toEqual([]);
+    expect(scansIn('select "payments"."id" from "payments" where "payments"."organization_id" = ? and "payments"."id" = ?')).toEqual([]);
   });
 
   it("leaves tables outside the tenant set alone, and explains only row statements", () => {

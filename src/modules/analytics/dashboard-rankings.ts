@@ -7,7 +7,7 @@ import { z } from "@hono/zod-openapi";
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { customers, plans, subscriptions } from "../../db/schema";
 import { inListStatements, selectInLists } from "../../db/in-list";
-import { inTenant } from "../../db/tenant-scope";
+import { inTenant, inTenantById } from "../../db/tenant-scope";
 import type { Deps } from "../../deps";
 import { monthlyCents } from "../../events/metric-rollups";
 import { formatMoney } from "../../lib/money";
@@ -100,13 +100,13 @@ export async function rankings(deps: Deps, tenant: Tenant, rankBy: Ranking, from
       deps.db
         .select({ id: customers.id, name: customers.name })
         .from(customers)
-        .where(and(inTenant(customers, tenant), inArray(customers.id, part))),
+        .where(and(inTenantById(customers, tenant), inArray(customers.id, part))),
     ),
     inListStatements(ids.plan, (part) =>
       deps.db
         .select({ id: plans.id, name: plans.name })
         .from(plans)
-        .where(and(inTenant(plans, tenant), inArray(plans.id, part))),
+        .where(and(inTenantById(plans, tenant), inArray(plans.id, part))),
     ),
   ] as const);
   const entries = (by: Party, names: { id: string; name: string }[]): TopEntry[] =>

@@ -12,7 +12,7 @@ import { and, eq, gte, inArray, isNotNull, lt, lte, ne, or, sql } from "drizzle-
 import { type Principal, requirePermission, tenantOf } from "../../access/principal";
 import { costCategories, customers, expenses, metricDaily, payments, plans, refunds, subscriptions } from "../../db/schema";
 import { selectInList } from "../../db/in-list";
-import { inTenant } from "../../db/tenant-scope";
+import { inTenant, inTenantById } from "../../db/tenant-scope";
 import type { Deps } from "../../deps";
 import { formatMoney } from "../../lib/money";
 import { addDays, localDay } from "../../lib/time-zones";
@@ -141,7 +141,7 @@ async function namesOf(deps: Deps, tenant: Tenant, table: typeof plans | typeof 
     deps.db
       .select({ id: table.id, name: table.name })
       .from(table)
-      .where(and(inTenant(table, tenant), inArray(table.id, part))),
+      .where(and(inTenantById(table, tenant), inArray(table.id, part))),
   );
   return new Map(rows.map((r) => [r.id, r.name]));
 }
