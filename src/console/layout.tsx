@@ -31,7 +31,8 @@ header form{display:flex;gap:.4rem;align-items:center;margin:0}
 .nav-toggle:focus-visible+.nav-toggle-label{outline:3px solid #2563eb;outline-offset:2px}
 .sidebar nav{display:none;margin-top:.5rem}.nav-toggle:checked~nav{display:block}
 .sidebar nav{columns:2 10rem}.nav-group{break-inside:avoid}
-header .who{display:none}main{padding:0 1rem}}
+header .who{display:none}main{padding:0 1rem}
+table{table-layout:fixed}th,td{overflow-wrap:anywhere;padding:.35rem .3rem}form.inline{flex-wrap:wrap}}
 header label{font-size:.8rem;color:#bcccdc}
 header select{max-width:14rem}
 main{max-width:1100px;margin:1.5rem auto;padding:0 1.5rem}
