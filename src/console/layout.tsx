@@ -152,7 +152,7 @@ export const NAV_GROUPS: { label: string; items: [href: string, label: string][]
 function Sidebar({ active }: { active: string | undefined }) {
   return (
     <aside class="sidebar">
-      <input type="checkbox" id="nav-toggle" class="nav-toggle" aria-controls="console-nav" />
+      <input type="checkbox" id="nav-toggle" class="nav-toggle" aria-controls="console-nav" aria-label="Menu" />
       <label for="nav-toggle" class="nav-toggle-label">
         Menu
       </label>

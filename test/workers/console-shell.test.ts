@@ -29,7 +29,7 @@ describe("console shell", () => {
     const settings = html.slice(html.indexOf('id="nav-settings"'));
     for (const href of ["/console/organization", "/console/workspaces", "/console/team", "/console/audit"])
       expect(settings).toContain(`href="${href}"`);
-    expect(html).toContain('<input type="checkbox" id="nav-toggle" class="nav-toggle" aria-controls="console-nav"/>');
+    expect(html).toContain('<input type="checkbox" id="nav-toggle" class="nav-toggle" aria-controls="console-nav" aria-label="Menu"/>');
   });
 
   it("the organization page shows its name and time zone", async () => {
