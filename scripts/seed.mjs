@@ -4,10 +4,12 @@
 // key with every permission (a new key per call). With --demo, a demo workspace without plans also
 // gets about 12 months of history (scripts/lib/demo-history.mjs, one SQL file) and, if the API is
 // running, its rollups are rebuilt (otherwise `npm start` rebuilds them when it comes up). With --json,
-// stdout is exactly one JSON object: {"baseUrl","organizationId","workspaceId","apiKey"}.
+// stdout is exactly one JSON object: {"baseUrl","organizationId","workspaceId","apiKey","consoleSignIn"}. Locally the demo
+// organization also gets an owner with a password generated on each run (scripts/lib/demo-owner.mjs): consoleSignIn.
 import { fileURLToPath } from "node:url";
 import { demoHistorySql } from "./lib/demo-history.mjs";
 import { mirrorIntoRunningSimulator } from "./lib/demo-mirror.mjs";
+import { demoOwnerSql } from "./lib/demo-owner.mjs";
 import { DEMO, PERMISSIONS_ALL, applyMigrations, executeSql, newTestKey, sqlString, uuidv7 } from "./lib/local.mjs";
 import { gatewayAccountSql } from "./lib/seed-gateway.mjs";
 
@@ -18,6 +20,7 @@ export async function seed({ port = Number(process.env.PORT ?? 8787), demo = fal
   const history = demo ? demoHistorySql({ organizationId: DEMO.organizationId, workspaceId: DEMO.workspaceId }) : null;
   const now = new Date().toISOString();
   const { key, hash, displayPrefix, last4 } = newTestKey();
+  const owner = await demoOwnerSql({ organizationId: DEMO.organizationId }); // local only: a console sign-in for the demo
   const gateway = await gatewayAccountSql({
     id: DEMO.gatewayAccountId,
     organizationId: DEMO.organizationId,
@@ -34,6 +37,7 @@ ${gateway.sql.replace(/^INSERT INTO/, "INSERT OR IGNORE INTO")}
 INSERT INTO api_keys (id, organization_id, workspace_id, environment, name, key_hash, display_prefix, last4, permissions, created_by, created_at, updated_at)
   VALUES (${sqlString(uuidv7())}, ${sqlString(DEMO.organizationId)}, NULL, 'test', 'demo key (npm run seed)', ${sqlString(hash)},
           ${sqlString(displayPrefix)}, ${sqlString(last4)}, ${sqlString(JSON.stringify(PERMISSIONS_ALL))}, 'seed', ${sqlString(now)}, ${sqlString(now)});
+${owner?.sql ?? ""}
 ${history?.sql ?? ""}
 `);
   return {
@@ -41,6 +45,7 @@ ${history?.sql ?? ""}
     organizationId: DEMO.organizationId,
     workspaceId: DEMO.workspaceId,
     apiKey: key,
+    ...(owner ? { consoleSignIn: { email: owner.email, password: owner.password } } : {}),
     ...(history ? { demoHistory: { ...history.counts, from: history.from, to: history.to } } : {}),
   };
 }
@@ -130,6 +135,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       }
       console.log(`Demo organization ${result.organizationId}, workspace ${result.workspaceId}`);
       console.log(`API key (test, every permission): ${result.apiKey}`);
+      if (result.consoleSignIn) console.log(`Console sign-in: ${result.consoleSignIn.email} / ${result.consoleSignIn.password}`);
       console.log(`Base URL: ${result.baseUrl}/api/v1`);
     }
   } catch (err) {

@@ -89,7 +89,12 @@ if (up) {
       `  Organization: ${demo.organizationId}`,
       `  Workspace:    ${demo.workspaceId}`,
       `  Docs:         ${demo.baseUrl}/api/v1/docs`,
-      `  Console:      ${demo.baseUrl}/console`,
+      `  Console:      ${demo.baseUrl}/console/sign-in`,
+      ...(demo.consoleSignIn
+        ? [
+            `  Sign in as:   ${demo.consoleSignIn.email}  password ${demo.consoleSignIn.password}  (the demo organization's owner; new each start)`,
+          ]
+        : []),
       `  Crons:        ${cronsOn ? `on, as in production (${cronsOf("local").join(", ")}, UTC); npm start -- --no-crons turns them off` : "off (--no-crons)"}`,
       ...(history
         ? [

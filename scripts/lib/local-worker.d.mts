@@ -4,6 +4,8 @@ export interface LocalWorker {
   organizationId: string;
   workspaceId: string;
   demoHistory?: { customers: number; payments: number; expenses: number; from: string; to: string };
+  /** The demo organization's owner (local only; a password generated per seed run). */
+  consoleSignIn?: { email: string; password: string };
   stop(): Promise<void>;
 }
 export function freePort(): Promise<number>;

@@ -7,6 +7,8 @@ import { CreateApiKeyBody } from "../modules/api-keys/schemas";
 import { createApiKey, listApiKeys, revokeApiKey } from "../modules/api-keys/service";
 import { type ConsoleContext, type ConsoleEnv, isExpected, parseForm, plainError, shellFor, statusOf } from "./context";
 import { Alert, Page, SecretOnce } from "./layout";
+import { ActionForm, formAction } from "./parts/action-form";
+import { DataTable } from "./parts/data-table";
 
 type KeyView = Awaited<ReturnType<typeof listApiKeys>>["rows"][number];
 
@@ -82,48 +84,40 @@ async function render(c: ConsoleContext, state: PageState, status: 200 | 201 | 4
 }
 
 function KeyTable({ rows, canManage, workspaces }: { rows: KeyView[]; canManage: boolean; workspaces: { id: string; name: string }[] }) {
-  if (rows.length === 0) return <p class="muted">No API keys yet.</p>;
   return (
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Key</th>
-          <th scope="col">Workspace</th>
-          <th scope="col">Permissions</th>
-          <th scope="col">Last used</th>
-          <th scope="col">Status</th>
-          <th scope="col">
-            <span class="muted">Actions</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((k) => (
-          <tr>
-            <td>{k.name}</td>
-            <td>
-              <code>
-                {k.displayPrefix}…{k.last4}
-              </code>
-            </td>
-            <td>{k.workspaceId ? (workspaces.find((w) => w.id === k.workspaceId)?.name ?? k.workspaceId) : "All"}</td>
-            <td class="mono">{k.permissions.join(", ")}</td>
-            <td>{when(k.lastUsedAt)}</td>
-            <td>{k.revokedAt ? <span class="badge bad">revoked {when(k.revokedAt)}</span> : <span class="badge ok">active</span>}</td>
-            <td>
-              {canManage && !k.revokedAt ? (
-                <form method="post" action={`/console/api-keys/${k.id}/revoke`}>
-                  <button type="submit" class="danger" aria-label={`Revoke key ${k.name}`}>
-                    Revoke
-                  </button>
-                </form>
-              ) : null}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable
+      rows={rows}
+      empty="No API keys yet."
+      columns={[
+        { label: "Name", cell: (k) => k.name },
+        { label: "Key", cell: (k) => <code>{`${k.displayPrefix}…${k.last4}`}</code> },
+        {
+          label: "Workspace",
+          cell: (k) => (k.workspaceId ? (workspaces.find((w) => w.id === k.workspaceId)?.name ?? k.workspaceId) : "All"),
+        },
+        { label: "Permissions", cell: (k) => k.permissions.join(", "), mono: true },
+        { label: "Last used", cell: (k) => when(k.lastUsedAt) },
+        {
+          label: "Status",
+          cell: (k) => (k.revokedAt ? <span class="badge bad">revoked {when(k.revokedAt)}</span> : <span class="badge ok">active</span>),
+        },
+        {
+          label: "Actions",
+          hiddenLabel: true,
+          cell: (k) =>
+            canManage && !k.revokedAt ? (
+              <ActionForm
+                id={`revoke-${k.id}`}
+                bare
+                action={`/console/api-keys/${k.id}/revoke`}
+                submit="Revoke"
+                submitClass="danger"
+                submitLabel={`Revoke key ${k.name}`}
+              />
+            ) : null,
+        },
+      ]}
+    />
   );
 }
 
@@ -151,14 +145,9 @@ export function registerApiKeyPages(app: Hono<ConsoleEnv>) {
     }
   });
 
-  app.post("/api-keys/:id/revoke", async (c) => {
-    const { deps, principal } = c.get("console");
-    try {
-      await revokeApiKey(deps, principal, c.req.param("id"));
-      return c.redirect("/console/api-keys?revoked=1", 303);
-    } catch (err) {
-      if (!isExpected(err)) throw err;
-      return render(c, { error: plainError(err) }, statusOf(err) as 400);
-    }
+  formAction(app, "/api-keys/:id/revoke", {
+    run: (c, _values, id) => revokeApiKey(c.get("console").deps, c.get("console").principal, id),
+    done: "/console/api-keys?revoked=1",
+    render: (c, state, status) => render(c, { error: state.error }, status),
   });
 }

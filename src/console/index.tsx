@@ -22,6 +22,8 @@ import { registerExpensePages } from "./expenses-page";
 import { registerWebhookLogPages } from "./webhook-logs-page";
 import { registerWebhookPages } from "./webhooks-page";
 import { registerListPages } from "./data-pages/list-pages";
+import { registerListenPage } from "./listen-page";
+import { registerSettingsPages } from "./settings-pages";
 import { registerPaymentPages } from "./data-pages/payments-page";
 import { logLine, summarizeError } from "../lib/log";
 
@@ -53,6 +55,8 @@ export function buildConsole() {
   registerListPages(app);
   registerPaymentPages(app);
   registerInvitationPages(app);
+  registerListenPage(app);
+  registerSettingsPages(app);
   // Mounted sub-apps fall through to the API's JSON 404, so the console answers its own unknown paths.
   app.all("*", (c) =>
     c.html(

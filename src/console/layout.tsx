@@ -13,11 +13,26 @@ a{color:#1d4ed8}a:hover{color:#1e3a8a}
 header{background:#102a43;color:#fff;padding:.6rem 1.5rem;display:flex;flex-wrap:wrap;gap:1rem;align-items:center}
 header a{color:#e4e7eb}header a:hover{color:#fff}
 header .brand{font-weight:700;font-size:1.1rem;color:#fff;text-decoration:none;margin-right:1rem}
-header nav{display:flex;gap:.25rem;flex-wrap:wrap;flex:1}
-header nav a{color:#d9e2ec;text-decoration:none;padding:.35rem .6rem;border-radius:4px}
-header nav a[aria-current=page]{background:#243b53;color:#fff}
-header nav a:hover{background:#334e68;color:#fff}
+.header-tools{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;margin-left:auto}
 header form{display:flex;gap:.4rem;align-items:center;margin:0}
+.shell{display:flex;align-items:flex-start}
+.sidebar{flex:0 0 14rem;background:#fff;border-right:1px solid #d9e2ec;min-height:calc(100vh - 3.5rem);padding:.75rem .5rem}
+.sidebar ul{list-style:none;margin:0 0 .6rem;padding:0}
+.nav-heading{margin:.4rem .6rem .2rem;font-size:.75rem;font-weight:700;letter-spacing:.04em;text-transform:uppercase;color:#486581}
+.sidebar nav a{display:block;color:#243b53;text-decoration:none;padding:.3rem .6rem;border-radius:4px}
+.sidebar nav a:hover{background:#f0f4f8;color:#102a43}
+.sidebar nav a[aria-current=page]{background:#102a43;color:#fff;font-weight:600}
+.nav-toggle{position:absolute;opacity:0;width:1px;height:1px}
+.nav-toggle-label{display:none}
+.shell main{flex:1;min-width:0;margin:1.5rem auto}
+@media (max-width:760px){.shell{display:block}.sidebar{min-height:0;border-right:0;border-bottom:1px solid #d9e2ec;padding:.5rem 1rem}
+.nav-toggle-label{display:inline-block;font-weight:600;margin:0;padding:.35rem .8rem;border:1px solid #1d4ed8;border-radius:4px;color:#1d4ed8;cursor:pointer}
+.nav-toggle-label::before{content:"☰ "}.nav-toggle:checked+.nav-toggle-label::before{content:"✕ "}
+.nav-toggle:focus-visible+.nav-toggle-label{outline:3px solid #2563eb;outline-offset:2px}
+.sidebar nav{display:none;margin-top:.5rem}.nav-toggle:checked~nav{display:block}
+.sidebar nav{columns:2 10rem}.nav-group{break-inside:avoid}
+header .who{display:none}main{padding:0 1rem}
+table{table-layout:fixed}th,td{overflow-wrap:anywhere;padding:.35rem .3rem}form.inline{flex-wrap:wrap}}
 header label{font-size:.8rem;color:#bcccdc}
 header select{max-width:14rem}
 main{max-width:1100px;margin:1.5rem auto;padding:0 1.5rem}
@@ -50,6 +65,9 @@ code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font
 .who{color:#bcccdc;font-size:.9rem}
 pre{white-space:pre-wrap;word-break:break-word;background:#f0f4f8;padding:.6rem;border-radius:4px}
 .chart{margin:0 0 1rem}.chart-plot{min-height:280px}form.inline{display:flex;gap:.5rem;align-items:center;margin-bottom:.5rem}form.inline label{margin:0}form.inline select{width:auto}
+.table-wrap{overflow-x:auto}.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.field-error{color:#b91c1c;font-size:.9rem;margin:.2rem 0 0}[aria-invalid=true]{border-color:#b91c1c}label.check{font-weight:400;display:flex;gap:.4rem;align-items:center}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margin:0}dl.facts dt{font-weight:600}dl.facts dd{margin:0}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.4rem;z-index:9}
 `;
 
@@ -69,28 +87,99 @@ export interface ShellContext {
   active?: string | undefined;
 }
 
-const NAV: [href: string, label: string][] = [
-  ["/console/dashboard", "Dashboard"],
-  ["/console", "Overview"],
-  ["/console/metrics", "Metrics"],
-  ["/console/formulas", "Formulas"],
-  ["/console/profitability", "Profitability"],
-  ["/console/cost-categories", "Cost categories"],
-  ["/console/api-keys", "API keys"],
-  ["/console/webhooks", "Webhook endpoints"],
-  ["/console/webhook-logs", "Webhook log"],
-  ["/console/gateway", "Gateway account"],
-  ["/console/expenses", "Expenses"],
-  ["/console/suppliers", "Suppliers"],
-  ["/console/aws-connections", "AWS connections"],
-  ["/console/team", "Team"],
-  ["/console/customers", "Customers"],
-  ["/console/payments", "Payments"],
-  ["/console/subscriptions", "Subscriptions"],
-  ["/console/plans", "Plans"],
-  ["/console/gateway-logs", "Gateway log"],
-  ["/console/audit", "Audit log"],
+/** The sidebar: a merchant's day in six groups. Labels are the links' accessible names (tests click them by name). */
+export const NAV_GROUPS: { label: string; items: [href: string, label: string][] }[] = [
+  {
+    label: "Home",
+    items: [
+      ["/console/dashboard", "Dashboard"],
+      ["/console", "Overview"],
+    ],
+  },
+  {
+    label: "Billing",
+    items: [
+      ["/console/customers", "Customers"],
+      ["/console/payments", "Payments"],
+      ["/console/subscriptions", "Subscriptions"],
+      ["/console/plans", "Plans"],
+    ],
+  },
+  {
+    label: "Finance",
+    items: [
+      ["/console/expenses", "Expenses"],
+      ["/console/suppliers", "Suppliers"],
+      ["/console/cost-categories", "Cost categories"],
+      ["/console/aws-connections", "AWS connections"],
+    ],
+  },
+  {
+    label: "Analytics",
+    items: [
+      ["/console/metrics", "Metrics"],
+      ["/console/formulas", "Formulas"],
+      ["/console/profitability", "Profitability"],
+    ],
+  },
+  {
+    label: "Developers",
+    items: [
+      ["/console/api-keys", "API keys"],
+      ["/console/webhooks", "Webhook endpoints"],
+      ["/console/webhook-logs", "Webhook log"],
+      ["/console/gateway", "Gateway account"],
+      ["/console/gateway-logs", "Gateway log"],
+      ["/api/v1/docs", "API reference"],
+      ["/console/listen", "Listen for webhooks"],
+    ],
+  },
+  {
+    label: "Settings",
+    items: [
+      ["/console/organization", "Organization"],
+      ["/console/workspaces", "Workspaces"],
+      ["/console/team", "Team"],
+      ["/console/audit", "Audit log"],
+    ],
+  },
 ];
+
+/**
+ * The grouped sidebar. Under 760 px it folds behind a "Menu" toggle: a real checkbox (focusable, Space toggles
+ * it) whose :checked state shows the list — no script needed.
+ */
+function Sidebar({ active }: { active: string | undefined }) {
+  return (
+    <aside class="sidebar">
+      <input type="checkbox" id="nav-toggle" class="nav-toggle" aria-controls="console-nav" aria-label="Menu" />
+      <label for="nav-toggle" class="nav-toggle-label">
+        Menu
+      </label>
+      <nav id="console-nav" aria-label="Console">
+        {NAV_GROUPS.map((group) => {
+          const id = `nav-${group.label.toLowerCase()}`;
+          return (
+            <div class="nav-group">
+              <p class="nav-heading" id={id}>
+                {group.label}
+              </p>
+              <ul aria-labelledby={id}>
+                {group.items.map(([href, label]) => (
+                  <li>
+                    <a href={href} aria-current={active === href ? "page" : undefined}>
+                      {label}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          );
+        })}
+      </nav>
+    </aside>
+  );
+}
 
 function Switcher({ memberships, current }: { memberships: MembershipView[]; current: NonNullable<ShellContext["current"]> }) {
   return (
@@ -146,14 +235,7 @@ export function Page(props: { title: string; shell: ShellContext; children?: Chi
             Ponte
           </a>
           {shell.user ? (
-            <>
-              <nav aria-label="Console">
-                {NAV.map(([href, label]) => (
-                  <a href={href} aria-current={shell.active === href ? "page" : undefined}>
-                    {label}
-                  </a>
-                ))}
-              </nav>
+            <div class="header-tools">
               {shell.memberships && shell.current ? <Switcher memberships={shell.memberships} current={shell.current} /> : null}
               <form method="post" action="/console/sign-out">
                 <span class="who">{shell.user.email}</span>
@@ -161,10 +243,17 @@ export function Page(props: { title: string; shell: ShellContext; children?: Chi
                   Sign out
                 </button>
               </form>
-            </>
+            </div>
           ) : null}
         </header>
-        <main id="main">{props.children}</main>
+        {shell.user ? (
+          <div class="shell">
+            <Sidebar active={shell.active} />
+            <main id="main">{props.children}</main>
+          </div>
+        ) : (
+          <main id="main">{props.children}</main>
+        )}
         <script nonce={shell.nonce} dangerouslySetInnerHTML={{ __html: COPY_SCRIPT }} />
       </body>
     </html>

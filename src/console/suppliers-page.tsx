@@ -3,14 +3,11 @@
 import type { Hono } from "hono";
 import { listCostCategories } from "../modules/cost-categories/service";
 import { CreateSupplierBody, deleteSupplier, createSupplier, listSuppliers, updateSupplier } from "../modules/suppliers/service";
-import { type ConsoleContext, type ConsoleEnv, isExpected, parseForm, plainError, redirectingAction, shellFor, statusOf } from "./context";
-import { Alert, Page } from "./layout";
-
-interface PageState {
-  error?: string | undefined;
-  notice?: string | undefined;
-  values?: Record<string, string> | undefined;
-}
+import { type ConsoleContext, type ConsoleEnv, parseForm, redirectingAction, shellFor } from "./context";
+import { Page } from "./layout";
+import { ActionForm, type FormState, formAction, Outcome } from "./parts/action-form";
+import { DataTable } from "./parts/data-table";
+import { FilterBar } from "./parts/filter-bar";
 
 const NOTICES: Record<string, string> = {
   created: "Supplier created.",
@@ -19,7 +16,7 @@ const NOTICES: Record<string, string> = {
   deleted: "Supplier deleted.",
 };
 
-async function render(c: ConsoleContext, state: PageState, status: 200 | 400 | 403 | 404 | 409 | 500 = 200) {
+async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 403 | 404 | 409 | 500 = 200) {
   const { deps, principal } = c.get("console");
   const q = c.req.query("q")?.trim() || undefined;
   const showArchived = c.req.query("archived") === "true";
@@ -29,93 +26,78 @@ async function render(c: ConsoleContext, state: PageState, status: 200 | 400 | 4
   ]);
   const categoryName = new Map(categories.rows.map((k) => [k.id, k.name]));
   const canManage = principal.permissions.has("finance.manage");
-  const v = state.values ?? {};
   return c.html(
     <Page title="Suppliers" shell={shellFor(c, "/console/suppliers")}>
       <h1>Suppliers</h1>
-      {state.error ? <Alert kind="error">{state.error}</Alert> : null}
-      {state.notice ? <Alert kind="success">{state.notice}</Alert> : null}
-      <form method="get" action="/console/suppliers" class="card" aria-label="Search suppliers">
-        <label for="s-q">Search by name or CPF/CNPJ</label>
-        <input id="s-q" name="q" type="text" value={q ?? ""} />
-        <label>
-          <input type="checkbox" name="archived" value="true" checked={showArchived} /> Include archived
-        </label>
-        <div class="actions">
-          <button type="submit" class="secondary">
-            Search
-          </button>
-        </div>
-      </form>
-      {suppliers.rows.length === 0 ? (
-        <p class="muted">No suppliers{q ? " match this search" : " yet"}.</p>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">CPF/CNPJ</th>
-              <th scope="col">Email</th>
-              <th scope="col">Default category</th>
-              <th scope="col">Status</th>
-              <th scope="col">
-                <span class="muted">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {suppliers.rows.map((s) => (
-              <tr>
-                <td>{s.name}</td>
-                <td class="mono">{s.cpfCnpj ?? "—"}</td>
-                <td>{s.email ?? "—"}</td>
-                <td>{s.defaultCostCategoryId ? (categoryName.get(s.defaultCostCategoryId) ?? "(archived category)") : "—"}</td>
-                <td>{s.archived ? <span class="badge">archived</span> : <span class="badge ok">active</span>}</td>
-                <td>
-                  {canManage ? (
-                    <>
-                      <form method="post" action={`/console/suppliers/${s.id}/${s.archived ? "restore" : "archive"}`}>
-                        <button type="submit" class="secondary" aria-label={`${s.archived ? "Restore" : "Archive"} supplier ${s.name}`}>
-                          {s.archived ? "Restore" : "Archive"}
-                        </button>
-                      </form>{" "}
-                      <form method="post" action={`/console/suppliers/${s.id}/delete`}>
-                        <button type="submit" class="danger" aria-label={`Delete supplier ${s.name}`}>
-                          Delete
-                        </button>
-                      </form>
-                    </>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <Outcome state={state} />
+      <FilterBar
+        c={c}
+        path="/console/suppliers"
+        label="Search suppliers"
+        submit="Search"
+        fields={[
+          { name: "q", label: "Search by name or CPF/CNPJ" },
+          { name: "archived", label: "Include archived", type: "checkbox" },
+        ]}
+      />
+      <DataTable
+        rows={suppliers.rows}
+        empty={`No suppliers${q ? " match this search" : " yet"}.`}
+        columns={[
+          { label: "Name", cell: (s) => s.name },
+          { label: "CPF/CNPJ", cell: (s) => s.cpfCnpj ?? "—", mono: true },
+          { label: "Email", cell: (s) => s.email ?? "—" },
+          {
+            label: "Default category",
+            cell: (s) => (s.defaultCostCategoryId ? (categoryName.get(s.defaultCostCategoryId) ?? "(archived category)") : "—"),
+          },
+          { label: "Status", cell: (s) => (s.archived ? <span class="badge">archived</span> : <span class="badge ok">active</span>) },
+          {
+            label: "Actions",
+            hiddenLabel: true,
+            cell: (s) =>
+              canManage ? (
+                <>
+                  <ActionForm
+                    id={`toggle-${s.id}`}
+                    bare
+                    action={`/console/suppliers/${s.id}/${s.archived ? "restore" : "archive"}`}
+                    submit={s.archived ? "Restore" : "Archive"}
+                    submitClass="secondary"
+                    submitLabel={`${s.archived ? "Restore" : "Archive"} supplier ${s.name}`}
+                  />{" "}
+                  <ActionForm
+                    id={`delete-${s.id}`}
+                    bare
+                    action={`/console/suppliers/${s.id}/delete`}
+                    submit="Delete"
+                    submitClass="danger"
+                    submitLabel={`Delete supplier ${s.name}`}
+                  />
+                </>
+              ) : null,
+          },
+        ]}
+      />
       {canManage ? (
-        <div class="card">
-          <h2>Add a supplier</h2>
-          <form method="post" action="/console/suppliers">
-            <label for="n-name">Name</label>
-            <input id="n-name" name="name" type="text" required maxlength={200} value={v.name ?? ""} />
-            <label for="n-doc">CPF or CNPJ (optional)</label>
-            <input id="n-doc" name="cpfCnpj" type="text" maxlength={20} value={v.cpfCnpj ?? ""} />
-            <label for="n-email">Email (optional)</label>
-            <input id="n-email" name="email" type="email" maxlength={254} value={v.email ?? ""} />
-            <label for="n-category">Default cost category</label>
-            <select id="n-category" name="defaultCostCategoryId">
-              <option value="">None</option>
-              {categories.rows.map((k) => (
-                <option value={k.id} selected={v.defaultCostCategoryId === k.id}>
-                  {k.name}
-                </option>
-              ))}
-            </select>
-            <div class="actions">
-              <button type="submit">Add supplier</button>
-            </div>
-          </form>
-        </div>
+        <ActionForm
+          id="n"
+          title="Add a supplier"
+          action="/console/suppliers"
+          submit="Add supplier"
+          state={state}
+          fields={[
+            { name: "name", label: "Name", required: true, maxlength: 200 },
+            { name: "cpfCnpj", label: "CPF or CNPJ (optional)", maxlength: 20 },
+            { name: "email", label: "Email (optional)", type: "email", maxlength: 254 },
+            {
+              name: "defaultCostCategoryId",
+              label: "Default cost category",
+              type: "select",
+              options: [{ value: "", label: "None" }, ...categories.rows.map((k) => ({ value: k.id, label: k.name }))],
+            },
+          ]}
+        />
       ) : (
         <p class="muted">Your role can see suppliers but not change them.</p>
       )}
@@ -124,28 +106,24 @@ async function render(c: ConsoleContext, state: PageState, status: 200 | 400 | 4
   );
 }
 
-const text = (v: unknown) => (typeof v === "string" ? v.trim() : "");
-
 export function registerSupplierPages(app: Hono<ConsoleEnv>) {
   app.get("/suppliers", (c) => render(c, { notice: NOTICES[c.req.query("done") ?? ""] }));
 
-  app.post("/suppliers", async (c) => {
-    const form = await c.req.parseBody();
-    const values = Object.fromEntries(["name", "cpfCnpj", "email", "defaultCostCategoryId"].map((k) => [k, text(form[k])]));
-    const { deps, principal } = c.get("console");
-    try {
-      const input = parseForm(CreateSupplierBody, {
-        name: values.name,
-        cpfCnpj: values.cpfCnpj || null,
-        email: values.email || null,
-        defaultCostCategoryId: values.defaultCostCategoryId || null,
-      });
-      await createSupplier(deps, principal, input);
-      return c.redirect("/console/suppliers?done=created", 303);
-    } catch (err) {
-      if (!isExpected(err)) throw err;
-      return render(c, { error: plainError(err), values }, statusOf(err) as 400);
-    }
+  formAction(app, "/suppliers", {
+    fields: ["name", "cpfCnpj", "email", "defaultCostCategoryId"],
+    run: (c, v) =>
+      createSupplier(
+        c.get("console").deps,
+        c.get("console").principal,
+        parseForm(CreateSupplierBody, {
+          name: v.name,
+          cpfCnpj: v.cpfCnpj || null,
+          email: v.email || null,
+          defaultCostCategoryId: v.defaultCostCategoryId || null,
+        }),
+      ),
+    done: "/console/suppliers?done=created",
+    render,
   });
 
   const action = (name: string, run: (c: ConsoleContext, id: string) => Promise<unknown>, done: string) =>

@@ -5,7 +5,10 @@ import { DELIVERY_STATUSES, type DeliveryStatus } from "../db/schema";
 import { listEndpoints } from "../modules/webhook-endpoints/service";
 import { getDelivery, listDeliveries, redeliver } from "../modules/webhook-logs/service";
 import { type ConsoleContext, type ConsoleEnv, isExpected, plainError, shellFor, statusOf } from "./context";
-import { Alert, Page } from "./layout";
+import { Page } from "./layout";
+import { Outcome } from "./parts/action-form";
+import { DataTable, pageOf } from "./parts/data-table";
+import { FilterBar } from "./parts/filter-bar";
 
 const when = (iso: string | null) => (iso ? `${iso.replace("T", " ").slice(0, 19)} UTC` : "—");
 const STATUS_BADGE: Record<string, string> = { succeeded: "ok", failed: "bad", retrying: "warn", pending: "" };
@@ -14,6 +17,7 @@ const isStatus = (s: string | undefined): s is DeliveryStatus => !!s && (DELIVER
 export function registerWebhookLogPages(app: Hono<ConsoleEnv>) {
   app.get("/webhook-logs", async (c) => {
     const { deps, principal } = c.get("console");
+    const { page, request } = pageOf(c);
     const q = {
       endpointId: c.req.query("endpointId") || undefined,
       eventType: c.req.query("eventType")?.trim() || undefined,
@@ -25,86 +29,42 @@ export function registerWebhookLogPages(app: Hono<ConsoleEnv>) {
         deps,
         principal,
         { endpointId: q.endpointId, eventType: q.eventType, status: isStatus(q.status) ? q.status : undefined },
-        { limit: 50, offset: 0 },
+        request,
       ),
     ]);
     const urlOf = new Map(endpoints.rows.map((e) => [e.id, e.url]));
     return c.html(
       <Page title="Webhook log" shell={shellFor(c, "/console/webhook-logs")}>
         <h1>Webhook log</h1>
-        <form method="get" action="/console/webhook-logs" class="card">
-          <div class="grid">
-            <div>
-              <label for="f-endpoint">Endpoint</label>
-              <select id="f-endpoint" name="endpointId">
-                <option value="">All endpoints</option>
-                {endpoints.rows.map((e) => (
-                  <option value={e.id} selected={q.endpointId === e.id}>
-                    {e.url}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div>
-              <label for="f-kind">Event kind</label>
-              <input id="f-kind" name="eventType" type="text" placeholder="e.g. payment.received or ping" value={q.eventType ?? ""} />
-            </div>
-            <div>
-              <label for="f-status">Status</label>
-              <select id="f-status" name="status">
-                <option value="">Any status</option>
-                {DELIVERY_STATUSES.map((s) => (
-                  <option value={s} selected={q.status === s}>
-                    {s}
-                  </option>
-                ))}
-              </select>
-            </div>
-          </div>
-          <div class="actions">
-            <button type="submit">Filter</button>
-            <a href="/console/webhook-logs">Clear filters</a>
-          </div>
-        </form>
-        <p class="muted">
-          {deliveries.totalCount} deliveries{deliveries.totalCount > 50 ? " (latest 50 shown)" : ""}.
-        </p>
-        {deliveries.rows.length === 0 ? (
-          <p class="muted">No deliveries match.</p>
-        ) : (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Created</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Endpoint</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Last code</th>
-                <th scope="col">Next attempt</th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.rows.map((d) => (
-                <tr>
-                  <td>
-                    <a href={`/console/webhook-logs/${d.id}`}>{when(d.createdAt)}</a>
-                  </td>
-                  <td>
-                    <code>{d.eventType}</code>
-                  </td>
-                  <td class="mono">{urlOf.get(d.endpointId) ?? "(deleted endpoint)"}</td>
-                  <td>
-                    <span class={`badge ${STATUS_BADGE[d.status] ?? ""}`}>{d.status}</span>
-                  </td>
-                  <td>{d.attemptCount}</td>
-                  <td>{d.lastStatusCode ?? d.lastErrorKind ?? "—"}</td>
-                  <td>{when(d.nextAttemptAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <FilterBar
+          c={c}
+          path="/console/webhook-logs"
+          label="Filter deliveries"
+          fields={[
+            {
+              name: "endpointId",
+              label: "Endpoint",
+              options: endpoints.rows.map((e) => ({ value: e.id, label: e.url })),
+              any: "All endpoints",
+            },
+            { name: "eventType", label: "Event kind", placeholder: "e.g. payment.received or ping" },
+            { name: "status", label: "Status", options: DELIVERY_STATUSES, any: "Any status" },
+          ]}
+        />
+        <DataTable
+          rows={deliveries.rows}
+          empty="No deliveries match."
+          paging={{ c, path: "/console/webhook-logs", page, total: deliveries.totalCount }}
+          columns={[
+            { label: "Created", cell: (d) => when(d.createdAt), href: (d) => `/console/webhook-logs/${d.id}` },
+            { label: "Kind", cell: (d) => <code>{d.eventType}</code> },
+            { label: "Endpoint", cell: (d) => urlOf.get(d.endpointId) ?? "(deleted endpoint)", mono: true },
+            { label: "Status", cell: (d) => <span class={`badge ${STATUS_BADGE[d.status] ?? ""}`}>{d.status}</span> },
+            { label: "Attempts", cell: (d) => d.attemptCount },
+            { label: "Last code", cell: (d) => d.lastStatusCode ?? d.lastErrorKind ?? "—" },
+            { label: "Next attempt", cell: (d) => when(d.nextAttemptAt) },
+          ]}
+        />
       </Page>,
     );
   });
@@ -120,8 +80,7 @@ export function registerWebhookLogPages(app: Hono<ConsoleEnv>) {
         <h1>
           Delivery <code>{d.eventType}</code> <span class={`badge ${STATUS_BADGE[d.status] ?? ""}`}>{d.status}</span>
         </h1>
-        {state.error ? <Alert kind="error">{state.error}</Alert> : null}
-        {state.notice ? <Alert kind="success">{state.notice}</Alert> : null}
+        <Outcome state={state} />
         <p class="muted">
           Delivery <code>{d.id}</code> · event <code>{d.eventId}</code> · endpoint{" "}
           <a href={`/console/webhooks/${d.endpointId}`}>

@@ -10,8 +10,8 @@ import { createServer } from "node:http";
 import { join } from "node:path";
 import { browserRun, SHOTS } from "./harness.mjs";
 
-// The analytics and data pages add page loads; a shared, loaded machine needs the room (E2E_TIMEOUT_MS overrides).
-const OVERALL_TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 480_000);
+// The analytics and data pages and the demo walk add page loads; a shared, loaded machine needs the room (E2E_TIMEOUT_MS overrides).
+const OVERALL_TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 600_000);
 // axe-core (WCAG 2.1 A/AA) runs on every page the test screenshots. Evaluated through the DevTools protocol rather
 // than page.addScriptTag: the console's CSP admits only nonce'd scripts, and an injected <script> would be blocked.
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -52,7 +52,8 @@ async function startReceiver() {
 }
 
 async function main() {
-  const { baseUrl: base } = await startWorker();
+  // The demo history, as `npm start` writes it: the printed demo sign-in must land on a dashboard with a year in it.
+  const { baseUrl: base, consoleSignIn } = await startWorker({ demoHistory: true });
   const context = await openBrowser({ width: 1280, height: 900 });
   const page = context.pages()[0] ?? (await context.newPage());
   page.setDefaultTimeout(15_000);
@@ -65,6 +66,9 @@ async function main() {
     await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
     await axeCheck(page, name);
   };
+
+  // 0. The living demo: sign in with what `npm start` prints, walk every sidebar group at 1280 and at 390 px.
+  await demoFlow(page, base, shot, consoleSignIn);
 
   // 1. Unauthenticated: the console sends us to sign in.
   await page.goto(`${base}/console`);
@@ -176,6 +180,74 @@ async function main() {
   check(true, "signed back in using only the keyboard");
 
   check(jsErrors.length === 0, `no JavaScript errors on any page${jsErrors.length ? `: ${jsErrors.join(" | ")}` : ""}`);
+}
+
+/** The sidebar's groups and links as rendered (label, [href, name]). */
+const sidebarGroups = (page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll("#console-nav .nav-group")].map((g) => ({
+      label: g.querySelector(".nav-heading").textContent,
+      links: [...g.querySelectorAll("a")].map((a) => [a.getAttribute("href"), a.textContent]),
+    })),
+  );
+
+async function demoFlow(page, base, shot, signIn) {
+  check(Boolean(signIn?.email && signIn.password), "the seed printed a console sign-in for the demo organization");
+  await page.goto(`${base}/console`);
+  await page.getByLabel("Email", { exact: true }).fill(signIn.email);
+  await page.getByLabel("Password", { exact: true }).fill(signIn.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(`${base}/console/dashboard`);
+  check((await page.locator("h1").textContent()).includes("Dashboard"), "the demo sign-in lands on the dashboard");
+  const revenue = (await page.locator("[data-card]").first().textContent()) ?? "";
+  check(/R\$ [1-9][\d,]*\.\d{2}/.test(revenue), `the demo dashboard has history (first card: ${revenue.replace(/\s+/g, " ").trim()})`);
+  await chartDrawn(page, "#revenue-vs-expenses", "demo dashboard");
+  await shot("00-demo-dashboard");
+
+  const groups = await sidebarGroups(page);
+  check(groups.map((g) => g.label).join(",") === "Home,Billing,Finance,Analytics,Developers,Settings", "the sidebar has its six groups");
+  for (const group of groups) {
+    for (const [i, [href, name]] of group.links.entries()) {
+      const nav = page.getByRole("navigation", { name: "Console" });
+      await nav.getByRole("link", { name, exact: true }).click();
+      await page.waitForURL(`${base}${href}`);
+      if (href.startsWith("/api/")) {
+        check((await page.title()).length > 0, `${group.label} › ${name} opens the API reference`);
+        await page.goBack();
+        continue;
+      }
+      check((await page.locator("h1").count()) === 1, `${group.label} › ${name} renders`);
+      const current = await page.locator('#console-nav [aria-current="page"]').getAttribute("href");
+      check(current === href, `${group.label} › ${name} is marked as the current page`);
+      // axe on each group's first page (the pages after sign-up get theirs below) and on the pages only this walk sees.
+      if (i === 0) await shot(`00-demo-${group.label.toLowerCase()}-1280`);
+      else if (["/console/listen", "/console/workspaces"].includes(href)) await axeCheck(page, `demo ${name}`);
+    }
+  }
+
+  // 390 px: the sidebar folds behind "Menu"; the keyboard opens it and reaches a link.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${base}/console/payments`);
+  const firstLink = page.locator("#console-nav a").first();
+  check(!(await firstLink.isVisible()), "at 390 px the sidebar starts folded");
+  await shot("00-demo-390-folded");
+  await page.locator("#nav-toggle").focus();
+  await page.keyboard.press("Space");
+  check(await firstLink.isVisible(), "at 390 px Space on the Menu toggle opens the sidebar");
+  await shot("00-demo-390-menu");
+  for (const group of groups) {
+    const [href, name] = group.links[0];
+    await page.goto(`${base}/console/payments`);
+    await page.locator("#nav-toggle").check();
+    await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name, exact: true }).click();
+    await page.waitForURL(`${base}${href}`);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    check(width <= 390, `${group.label} › ${name} fits 390 px (${width} px wide)`);
+    await shot(`00-demo-${group.label.toLowerCase()}-390`);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL(`${base}/console/sign-in`);
 }
 
 /** uPlot drew into the chart: a canvas with a non-zero size inside the figure. */

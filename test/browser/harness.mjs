@@ -65,9 +65,9 @@ export function browserRun(name, { timeoutMs }) {
     void shutdown();
   }, timeoutMs);
 
-  /** The local worker, stopped at the end; its base URL uses `localhost` (the console's cookie is Secure). */
-  const startWorker = async () => {
-    const worker = await startLocalWorker();
+  /** The local worker (`options` as startLocalWorker's), stopped at the end; its base URL uses `localhost` (the console's cookie is Secure). */
+  const startWorker = async (options = {}) => {
+    const worker = await startLocalWorker(options);
     cleanup(() => worker.stop());
     const base = worker.baseUrl.replace("127.0.0.1", "localhost");
     log(`the local worker is up at ${base}`);

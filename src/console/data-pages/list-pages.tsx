@@ -1,7 +1,6 @@
 // /console/customers, /console/subscriptions, /console/plans, /console/gateway-logs, /console/audit: paginated,
 // filtered tables over the same services the API uses (each refuses without its read permission, as the API does).
 import type { Hono } from "hono";
-import type { Child } from "hono/jsx";
 import { listAuditLogs } from "../../modules/audit/service";
 import { listCustomers } from "../../modules/customers/service";
 import { listGatewayApiLogs } from "../../modules/gateway-api-logs/service";
@@ -10,13 +9,11 @@ import { SUBSCRIPTION_STATUSES } from "../../modules/subscriptions/schemas";
 import { listSubscriptions } from "../../modules/subscriptions/service";
 import { type ConsoleContext, type ConsoleEnv, shellFor } from "../context";
 import { Page } from "../layout";
-import { Badge, Empty, type FilterField, Filters, filtersOf, Pager, pageOf, when } from "./common";
+import { type Column, DataTable, pageOf } from "../parts/data-table";
+import { FilterBar, type FilterField, filtersOf } from "../parts/filter-bar";
+import { Badge, when } from "./common";
 
-interface Column<T> {
-  label: string;
-  cell: (row: T) => Child;
-}
-
+/** A list page: a title, its filter bar, and the shared table with paging. */
 function ListPage<T>(props: {
   c: ConsoleContext;
   title: string;
@@ -31,30 +28,13 @@ function ListPage<T>(props: {
   return (
     <Page title={title} shell={shellFor(c, path)}>
       <h1>{title}</h1>
-      {props.fields.length > 0 ? <Filters c={c} path={path} fields={props.fields} /> : null}
-      {props.rows.length === 0 ? (
-        <Empty>Nothing matches.</Empty>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              {props.columns.map((col) => (
-                <th scope="col">{col.label}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {props.rows.map((row) => (
-              <tr>
-                {props.columns.map((col) => (
-                  <td>{col.cell(row)}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <Pager c={c} path={path} page={props.page} total={props.total} />
+      {props.fields.length > 0 ? <FilterBar c={c} path={path} fields={props.fields} label={`Filter ${title.toLowerCase()}`} /> : null}
+      <DataTable
+        columns={props.columns}
+        rows={props.rows}
+        empty="Nothing matches."
+        paging={{ c, path, page: props.page, total: props.total }}
+      />
     </Page>
   );
 }

@@ -6,8 +6,11 @@ import { refundPayment } from "../../modules/payments/refunds";
 import { CANCELABLE_STATUSES, PAYMENT_STATUSES, REFUNDABLE_STATUSES } from "../../modules/payments/status-rules";
 import { paymentTimeline } from "../../modules/payments/timeline";
 import { type ConsoleContext, type ConsoleEnv, isExpected, plainError, shellFor } from "../context";
-import { Alert, Page } from "../layout";
-import { Badge, can, Empty, Filters, filtersOf, Pager, pageOf, when } from "./common";
+import { Page } from "../layout";
+import { ActionForm, Outcome } from "../parts/action-form";
+import { DataTable, pageOf } from "../parts/data-table";
+import { FilterBar, filtersOf } from "../parts/filter-bar";
+import { Badge, can, when } from "./common";
 
 const PATH = "/console/payments";
 const FILTERS = ["status", "billingType", "customer", "dueDate[ge]", "dueDate[le]"] as const;
@@ -21,9 +24,10 @@ export function registerPaymentPages(app: Hono<ConsoleEnv>) {
     return c.html(
       <Page title="Payments" shell={shellFor(c, PATH)}>
         <h1>Payments</h1>
-        <Filters
+        <FilterBar
           c={c}
           path={PATH}
+          label="Filter payments"
           fields={[
             { name: "status", label: "Status", options: PAYMENT_STATUSES },
             { name: "billingType", label: "Billing type", options: ["PIX", "BOLETO", "CREDIT_CARD", "UNDEFINED"] },
@@ -32,39 +36,19 @@ export function registerPaymentPages(app: Hono<ConsoleEnv>) {
             { name: "dueDate[le]", label: "Due until", type: "date" },
           ]}
         />
-        {rows.length === 0 ? (
-          <Empty>No payments match.</Empty>
-        ) : (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Created</th>
-                <th scope="col">Value</th>
-                <th scope="col">Status</th>
-                <th scope="col">Billing</th>
-                <th scope="col">Due</th>
-                <th scope="col">Customer</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((p) => (
-                <tr>
-                  <td>
-                    <a href={`${PATH}/${p.id}`}>{when(p.createdAt)}</a>
-                  </td>
-                  <td class="mono">R$ {p.value}</td>
-                  <td>
-                    <Badge value={p.status} />
-                  </td>
-                  <td>{p.billingType}</td>
-                  <td>{p.dueDate}</td>
-                  <td class="mono">{p.customer}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-        <Pager c={c} path={PATH} page={page} total={totalCount} />
+        <DataTable
+          rows={rows}
+          empty="No payments match."
+          paging={{ c, path: PATH, page, total: totalCount }}
+          columns={[
+            { label: "Created", cell: (p) => when(p.createdAt), href: (p) => `${PATH}/${p.id}` },
+            { label: "Value", cell: (p) => `R$ ${p.value}`, mono: true },
+            { label: "Status", cell: (p) => <Badge value={p.status} /> },
+            { label: "Billing", cell: (p) => p.billingType },
+            { label: "Due", cell: (p) => p.dueDate },
+            { label: "Customer", cell: (p) => p.customer, mono: true },
+          ]}
+        />
       </Page>,
     );
   });
@@ -83,8 +67,7 @@ export function registerPaymentPages(app: Hono<ConsoleEnv>) {
         <h1>
           Payment <code>{p.id}</code>
         </h1>
-        {state.error ? <Alert kind="error">{state.error}</Alert> : null}
-        {state.notice ? <Alert kind="success">{state.notice}</Alert> : null}
+        <Outcome state={state} />
         <div class="card">
           <p>
             <Badge value={p.status} /> R$ {p.value} by {p.billingType}, due {p.dueDate}; refunded R$ {p.refundedValue}.
@@ -96,7 +79,7 @@ export function registerPaymentPages(app: Hono<ConsoleEnv>) {
         </div>
         <h2>Status timeline</h2>
         {timeline.length === 0 ? (
-          <Empty>No events recorded for this payment yet.</Empty>
+          <p class="muted">No events recorded for this payment yet.</p>
         ) : (
           <ol class="card" aria-label="Status timeline">
             {timeline.map((t) => (
@@ -117,24 +100,25 @@ export function registerPaymentPages(app: Hono<ConsoleEnv>) {
             <h2>Actions</h2>
             <div class="card">
               {refundable ? (
-                <form method="post" action={`${PATH}/${p.id}/refund`}>
-                  <label for="refund-value">Refund value (empty: the whole remaining value)</label>
-                  <input id="refund-value" name="value" type="text" inputmode="decimal" placeholder="e.g. 10.00" />
-                  <div class="actions">
-                    <button type="submit" class="danger">
-                      Refund
-                    </button>
-                  </div>
-                </form>
+                <ActionForm
+                  id="refund"
+                  bare
+                  action={`${PATH}/${p.id}/refund`}
+                  submit="Refund"
+                  submitClass="danger"
+                  fields={[
+                    {
+                      name: "value",
+                      label: "Refund value (empty: the whole remaining value)",
+                      inputmode: "decimal",
+                      placeholder: "e.g. 10.00",
+                      id: "refund-value",
+                    },
+                  ]}
+                />
               ) : null}
               {cancelable ? (
-                <form method="post" action={`${PATH}/${p.id}/cancel`}>
-                  <div class="actions">
-                    <button type="submit" class="danger">
-                      Cancel payment
-                    </button>
-                  </div>
-                </form>
+                <ActionForm id="cancel" bare action={`${PATH}/${p.id}/cancel`} submit="Cancel payment" submitClass="danger" />
               ) : null}
             </div>
           </>

@@ -19,7 +19,7 @@ const Workspace = z
     updatedAt: z.string(),
   })
   .openapi("Workspace");
-const CreateWorkspace = z.strictObject({ name: z.string().trim().min(1).max(100) }).openapi("CreateWorkspace");
+export const CreateWorkspace = z.strictObject({ name: z.string().trim().min(1).max(100) }).openapi("CreateWorkspace");
 const UpdateWorkspace = z.strictObject({ name: z.string().trim().min(1).max(100).optional() }).openapi("UpdateWorkspace");
 const IdParam = z.object({ id: z.uuid().openapi({ param: { name: "id", in: "path" } }) });
 
