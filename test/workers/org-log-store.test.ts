@@ -10,6 +10,7 @@ import { orgLogs } from "../../src/db/org-logs/stub";
 import type { GatewayCallRecord, WebhookAttemptRecord } from "../../src/db/org-logs/tables";
 import { newId } from "../../src/lib/ids";
 import { call, expectError, seedTenant } from "./support";
+import { auditTrail } from "./audit-support";
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = new Date("2026-06-01T12:00:00.000Z");
@@ -103,12 +104,8 @@ describe("/api/v1/organizations/current/retention", () => {
     expect(changed.status).toBe(200);
     expect(changed.body.data).toMatchObject({ gatewayApiLogDays: 7, webhookAttemptDays: 90, auditLogDays: 400 });
     expect(await orgLogs(env, t.organizationId).retention()).toEqual({ ...RETENTION_DEFAULTS, gatewayApiLogDays: 7 });
-    const audited = await env.DB.prepare(
-      "SELECT metadata FROM audit_logs WHERE organization_id = ? AND action = 'organization.log_retention_updated'",
-    )
-      .bind(t.organizationId)
-      .first<{ metadata: string }>();
-    expect(JSON.parse(audited!.metadata)).toMatchObject({ before: { gatewayApiLogDays: 30 }, after: { gatewayApiLogDays: 7 } });
+    const [audited] = await auditTrail(t.organizationId, { action: "organization.log_retention_updated" });
+    expect(JSON.parse(audited!.metadata!)).toMatchObject({ before: { gatewayApiLogDays: 30 }, after: { gatewayApiLogDays: 7 } });
   });
 
   it("out of bounds, empty or unknown is a 400 that changes nothing; without organizations.manage a 403", async () => {
