@@ -65,13 +65,13 @@ describe("OrgLogDO retention", () => {
     });
     expect(await runInDurableObject(store, (_i: OrgLogDO, state) => state.storage.getAlarm())).not.toBeNull();
 
-    expect(await prune(org, NOW)).toEqual({ gateway_api_logs: 2, webhook_attempts: 1 });
+    expect(await prune(org, NOW)).toEqual({ gateway_api_logs: 2, webhook_attempts: 1, audit_logs: 0 });
     expect((await store.gatewayCalls([], page)).rows.map((r) => r.id)).toEqual([keptCall.id]);
     expect((await store.attemptsOf(delivery)).map((r) => r.id)).toEqual([keptAttempt.id]);
 
     // A day later by the object's clock, each survivor is past its period too.
     const dayLater = new Date(NOW.getTime() + DAY);
-    expect(await prune(org, dayLater)).toEqual({ gateway_api_logs: 1, webhook_attempts: 1 });
+    expect(await prune(org, dayLater)).toEqual({ gateway_api_logs: 1, webhook_attempts: 1, audit_logs: 0 });
   });
 
   it("an organization's own periods apply, and another organization's store is untouched", async () => {
