@@ -12,7 +12,7 @@ import type { AuditLogRecord } from "../../src/db/org-logs/tables";
 import { newId } from "../../src/lib/ids";
 import worker from "../../src/index";
 import type { AuditLog, Reply } from "./bodies";
-import { BASE, call, seedTenant, type TestTenant } from "./support";
+import { BASE, call, seedApiKey, seedTenant, type TestTenant } from "./support";
 
 const staged = async (organizationId: string) =>
   (await env.DB.prepare("SELECT id FROM audit_logs WHERE organization_id = ? ORDER BY id").bind(organizationId).all<{ id: string }>())
@@ -148,6 +148,26 @@ describe("reading the audit trail", () => {
     expect(filtered.body.data.map((r) => r.id)).toEqual([old[0]!.id]);
     expect((await listed(other)).body.data).toHaveLength(1);
     expect((await listed(other)).body.data.map((r) => r.id)).not.toContain(fresh.id);
+  });
+
+  it("a workspace-bound key sees only its workspace's entries, staged or stored", async () => {
+    const t = await seedTenant();
+    const { key } = await seedApiKey(t.organizationId, t.workspaceId, { permissions: ["audit_logs.read"] });
+    const bound = { ...t, key };
+    const own = { ...entry("2026-01-01T00:00:01.000Z"), workspaceId: t.workspaceId };
+    await orgLogs(env, t.organizationId).append({ auditLogs: [own, entry("2026-01-01T00:00:02.000Z")] });
+    const ownStaged = newId();
+    await env.DB.prepare(
+      `INSERT INTO audit_logs (id, organization_id, workspace_id, actor_type, actor_id, action, target_type, target_id, request_id, created_at)
+       VALUES (?1, ?2, ?3, 'user', 'u_1', 'workspace.updated', 'workspace', 'w_1', 'req_test', '2026-01-01T00:00:03.000Z'),
+              (?4, ?2, NULL, 'user', 'u_1', 'workspace.updated', 'workspace', 'w_1', 'req_test', '2026-01-01T00:00:04.000Z')`,
+    )
+      .bind(ownStaged, t.organizationId, t.workspaceId, newId())
+      .run();
+    const seen = await listed(bound);
+    expect(seen.body.data.map((r) => r.id)).toEqual([ownStaged, own.id]);
+    expect(seen.body.meta.pagination.totalCount).toBe(2);
+    expect((await listed(t)).body.meta.pagination.totalCount).toBe(4);
   });
 });
 
