@@ -15,6 +15,11 @@ export interface Deps {
    * idempotency claim, when it has not yet ridden along with a write (src/http/idempotency.ts).
    */
   beforeSideEffect?: () => Promise<void>;
+  /**
+   * Organizations whose audit rows this request staged in D1 (auditRow adds them); provideDeps forwards
+   * their staged rows to their log stores after the response (db/org-logs/audit-forward.ts).
+   */
+  stagedAudit?: Set<string>;
   /** Overrides LIMITS.upstreamTimeoutMs for native billing calls (tests inject a short one). */
   upstreamTimeoutMs?: number;
 }

@@ -12,7 +12,7 @@ import { syncDueAwsConnections } from "./modules/aws-connections/cost-import";
 import { resealOutdatedSecrets } from "./db/reseal";
 import { logLine, summarizeError } from "./lib/log";
 import { pruneDeliveredEvents } from "./events/outbox";
-import { pruneExpiredAuditLogs } from "./modules/audit/service";
+import { forwardStagedAuditBacklog } from "./db/org-logs/audit-forward";
 import { copyLogsToStores } from "./db/org-logs/copy";
 
 /** Records reconciled with the upstream (linked, re-created or failed) in one sweep. */
@@ -23,8 +23,8 @@ async function reconcileBilling(deps: Deps): Promise<number> {
 
 /**
  * Rows past their lifetime deleted in one sweep: idempotency records (24 h), sessions, login failures (15 min),
- * delivered events (LIMITS.outboxRetentionDays), audit entries past their organization's period. The logs in
- * OrgLogDO are pruned by each object's own alarm.
+ * delivered events (LIMITS.outboxRetentionDays). The logs in OrgLogDO, the audit trail among them, are pruned
+ * by each object's own alarm.
  */
 async function pruneExpiredRecords(deps: Deps): Promise<number> {
   const counts = await Promise.all([
@@ -32,7 +32,6 @@ async function pruneExpiredRecords(deps: Deps): Promise<number> {
     pruneExpiredSessions(deps),
     pruneEndedAuthAttempts(deps),
     pruneDeliveredEvents(deps),
-    pruneExpiredAuditLogs(deps),
   ]);
   return counts.reduce((a, b) => a + b, 0);
 }
@@ -51,6 +50,8 @@ export const SWEEPERS: readonly Sweeper[] = [
   { name: "billing-adoption", run: (deps) => adoptMissedPayments(deps) },
   { name: "retention", run: pruneExpiredRecords },
   // The one-off copy of the logs D1 held into the organizations' log stores; nothing to do once done.
+  // Audit rows still staged in D1 (a forward that failed or never ran, rows older than the store) to their stores.
+  { name: "audit-forward", run: (deps) => forwardStagedAuditBacklog(deps.env) },
   { name: "log-copy", run: (deps) => copyLogsToStores(deps.env, deps.now()) },
   { name: "expense-recurrence", run: materialiseRecurringExpenses },
   // Each ACTIVE AWS connection once a day (a few per run, those synced longest ago first).

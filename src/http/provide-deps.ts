@@ -1,5 +1,6 @@
 // Builds the request's `Deps` (database, bindings, clock, request id, waitUntil) once, as
-// `c.var.deps`, so handlers and console pages hand services the same object instead of building it.
+// `c.var.deps`, so handlers and console pages hand services the same object instead of building it,
+// and after the response forwards the audit rows the request staged (db/org-logs/audit-forward.ts).
 // Lives in src/http, not beside `Deps`: src/deps.ts knows nothing of Hono or the HTTP layer.
 //
 // The database is a D1 session (Sessions API): a read (GET/HEAD) may be served by the nearest read
@@ -8,6 +9,7 @@
 // it always reads its own writes, even from a replica.
 import type { MiddlewareHandler } from "hono";
 import { createDb } from "../db/client";
+import { forwardStagedAudit } from "../db/org-logs/audit-forward";
 import type { Deps } from "../deps";
 import type { AppEnv } from "./app-env";
 
@@ -49,6 +51,7 @@ export const provideDeps = (): MiddlewareHandler<AppEnv> => async (c, next) => {
     env: c.env,
     now: () => new Date(),
     requestId: c.get("requestId"),
+    stagedAudit: new Set(),
     waitUntil: (p) => {
       try {
         c.executionCtx.waitUntil(p);
@@ -60,6 +63,8 @@ export const provideDeps = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   c.set("d1", d1);
   c.set("deps", deps);
   await next();
+  // The audit rows this request staged in D1 go to their organization's store after the response.
+  for (const organizationId of deps.stagedAudit ?? []) deps.waitUntil(forwardStagedAudit(c.env, organizationId));
   const bookmark = session.bookmark();
   if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
 };

@@ -7,6 +7,7 @@ import { ROLE_PERMISSIONS } from "../../src/lib/permissions";
 import { callWithCookie, seedMember, signUpUser } from "./auth-support";
 import { call, expectError, seedTenant, seedWorkspace } from "./support";
 import type { ApiKey, ApiKeyWithSecret, Me, Organization, Reply, Workspace } from "./bodies";
+import { auditTrail } from "./audit-support";
 
 const NEW_KEY = { name: "server", permissions: ["payments.read"] };
 
@@ -20,12 +21,8 @@ describe("cookie on guarded routes", () => {
     const created = await callWithCookie<Reply<ApiKeyWithSecret>>("POST", "/api/v1/api-keys", cookie, { body: NEW_KEY });
     expect(created.status).toBe(201);
     expect(created.body.data.environment).toBe("test");
-    const audit = await env.DB.prepare(
-      "SELECT actor_type, actor_id, workspace_id FROM audit_logs WHERE organization_id = ? AND action = 'api_key.created'",
-    )
-      .bind(organizationId)
-      .first<{ actor_type: string; actor_id: string; workspace_id: string }>();
-    expect(audit).toEqual({ actor_type: "user", actor_id: userId, workspace_id: workspaceId });
+    const [audit] = await auditTrail(organizationId, { action: "api_key.created" });
+    expect(audit).toMatchObject({ actor_type: "user", actor_id: userId, workspace_id: workspaceId });
   });
 
   it("X-Workspace-Id picks another workspace of the organization; one of another organization is 403", async () => {

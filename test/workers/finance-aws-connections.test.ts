@@ -11,6 +11,7 @@ import { backgroundDeps } from "../../src/deps";
 import { syncDueAwsConnections } from "../../src/modules/aws-connections/cost-import";
 import { SWEEPERS } from "../../src/scheduled";
 import { type Envelope, type ErrorBody, type TestTenant, call, expectError, seedTenant } from "./support";
+import { auditTrail } from "./audit-support";
 
 interface Connection {
   id: string;
@@ -142,8 +143,9 @@ describe("aws connections", () => {
     const stored = await db().select().from(awsConnections).where(eq(awsConnections.id, keyConn.id)).get();
     expect(stored?.secretAccessKeySealed).toMatch(/^v2\.[A-Za-z0-9_-]{8}\./);
     expect(stored?.secretAccessKeySealed).not.toContain(SECRET);
-    const audit = await env.DB.prepare("SELECT metadata FROM audit_logs WHERE target_id = ?").bind(keyConn.id).all();
-    expect(JSON.stringify(audit.results)).not.toContain(SECRET);
+    const audit = await auditTrail(t.organizationId, { targetId: keyConn.id });
+    expect(audit.length).toBeGreaterThan(0);
+    expect(JSON.stringify(audit.map((a) => a.metadata))).not.toContain(SECRET);
   });
 
   it("refuses incomplete or mixed credentials and bad rates with 400, leaving no row", async () => {

@@ -1,8 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
-import { auditLogs, suppliers } from "../../src/db/schema";
+import { suppliers } from "../../src/db/schema";
 import { type Envelope, type ErrorBody, call, expectError, seedTenant, type TestTenant } from "./support";
+import { auditTrail } from "./audit-support";
 
 interface Supplier {
   id: string;
@@ -37,7 +38,7 @@ describe("suppliers", () => {
     expect(s).toMatchObject({ name: "Acme Cloud", cpfCnpj: "11222333000181", defaultCostCategoryId: cat.id, archived: false });
     const got = await call<Envelope<Supplier>>("GET", `/api/v1/suppliers/${s.id}`, { key: t.key });
     expect(got.body.data.cpfCnpj).toBe("11222333000181");
-    const audit = (await db().select().from(auditLogs).all()).filter((a) => a.targetId === s.id);
+    const audit = await auditTrail(t.organizationId, { targetId: s.id });
     expect(audit.map((a) => a.action)).toEqual(["supplier.created"]);
   });
 

@@ -15,6 +15,7 @@ import {
   waitForLogs,
 } from "./gateway-support";
 import type { DeletedGatewayAccount, GatewayAccount, GatewayAccountWithToken, GatewayApiLog, Reply } from "./bodies";
+import { auditTrail } from "./audit-support";
 
 /** The stored gateway account columns these tests read. */
 interface StoredGatewayAccount {
@@ -27,12 +28,8 @@ interface StoredGatewayAccount {
 }
 
 const dbRow = (id: string) => env.DB.prepare("SELECT * FROM gateway_accounts WHERE id = ?").bind(id).first<StoredGatewayAccount>();
-const auditActions = async (targetId: string) =>
-  (
-    await env.DB.prepare("SELECT action, metadata FROM audit_logs WHERE target_id = ? ORDER BY created_at, id")
-      .bind(targetId)
-      .all<{ action: string; metadata: string }>()
-  ).results;
+const auditActions = async (tenant: { organizationId: string }, targetId: string) =>
+  (await auditTrail(tenant.organizationId, { targetId })).map(({ action, metadata }) => ({ action, metadata }));
 
 function expectNoSecrets(res: ApiResponse, ...secrets: string[]) {
   const text = JSON.stringify(res.body) + JSON.stringify([...res.headers]);
@@ -74,7 +71,7 @@ describe("POST /api/v1/gateway-accounts", () => {
     expect(configs.body.data[0]).toMatchObject({ url: account.inboundWebhookUrl, authToken: account.inboundWebhookToken, enabled: true });
     expect(configs.body.data[0]?.events).toEqual(expect.arrayContaining(["PAYMENT_RECEIVED", "SUBSCRIPTION_CREATED"]));
 
-    const audit = await auditActions(account.id);
+    const audit = await auditActions(tenant, account.id);
     expect(audit.map((a) => a.action)).toEqual(["gateway_account.created"]);
     expect(JSON.stringify(audit)).not.toContain(upstreamApiKey);
   });
@@ -190,7 +187,7 @@ describe("reading, replacing, verifying, rotating, deleting", () => {
 
     const refused = await call<Reply<GatewayAccount>>("POST", `/api/v1/gateway-accounts/${account.id}/verify`, { key: tenant.key });
     expect(refused.body.data.status).toBe("invalid_credentials");
-    expect((await auditActions(account.id)).map((a) => a.action)).toEqual([
+    expect((await auditActions(tenant, account.id)).map((a) => a.action)).toEqual([
       "gateway_account.created",
       "gateway_account.verified",
       "gateway_account.key_replaced",
@@ -239,7 +236,7 @@ describe("reading, replacing, verifying, rotating, deleting", () => {
     expect(await dbRow(account.id))!.toBeNull();
     expectError(await call<Reply<GatewayAccount>>("GET", `/api/v1/gateway-accounts/${account.id}`, { key: tenant.key }), 404, "NOT_FOUND");
     expectError(await call("GET", "/api/v1/finance/balance", { key: tenant.key }), 409, "GATEWAY_ACCOUNT_MISSING");
-    expect((await auditActions(account.id)).map((a) => a.action)).toContain("gateway_account.deleted");
+    expect((await auditActions(tenant, account.id)).map((a) => a.action)).toContain("gateway_account.deleted");
   });
 
   it("delete still deletes when the upstream refuses the key, and says the webhook config was not removed", async () => {

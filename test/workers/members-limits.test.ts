@@ -12,6 +12,7 @@ import { acceptInvitation } from "../../src/modules/members/invitations";
 import { seedMember, signUpUser, uniqueEmail } from "./auth-support";
 import { call, expectError, seedApiKey } from "./support";
 import type { InvitationWithLink, Member, Reply } from "./bodies";
+import { auditTrail } from "./audit-support";
 
 const MEMBERS = "/api/v1/organizations/current/members";
 const INVITATIONS = "/api/v1/organizations/current/invitations";
@@ -21,12 +22,7 @@ const membership = (organizationId: string, userId: string) =>
     .bind(organizationId, userId)
     .first<{ id: string; role: string }>();
 
-const auditCount = async (organizationId: string, action: string) =>
-  (
-    await env.DB.prepare("SELECT count(*) AS n FROM audit_logs WHERE organization_id = ? AND action = ?")
-      .bind(organizationId, action)
-      .first<{ n: number }>()
-  )?.n;
+const auditCount = async (organizationId: string, action: string) => (await auditTrail(organizationId, { action })).length;
 
 describe("role changes", () => {
   it("a caller who may grant the new role still cannot demote a member whose current role holds more than the caller", async () => {

@@ -6,6 +6,7 @@ import { ROLE_PERMISSIONS } from "../../src/lib/permissions";
 import { PASSWORD, SAME_ORIGIN, callWithCookie, seedMember, signUpUser, uniqueEmail } from "./auth-support";
 import { BASE, call, expectError, seedApiKey } from "./support";
 import type { ApiKeyWithSecret, Invitation, InvitationAccepted, InvitationWithLink, Organization, RemovedMember, Reply } from "./bodies";
+import { auditTrail } from "./audit-support";
 
 const MEMBERS = "/api/v1/organizations/current/members";
 const INVITATIONS = "/api/v1/organizations/current/invitations";
@@ -13,11 +14,7 @@ const ACCEPT = "/api/v1/auth/invitations/accept";
 
 const invitationRow = (id: string) =>
   env.DB.prepare("SELECT revoked_at FROM invitations WHERE id = ?").bind(id).first<{ revoked_at: string | null }>();
-const revocations = (organizationId: string) =>
-  env.DB.prepare("SELECT count(*) AS n FROM audit_logs WHERE organization_id = ? AND action = 'invitation.revoked'")
-    .bind(organizationId)
-    .first<{ n: number }>()
-    .then((r) => r?.n ?? 0);
+const revocations = (organizationId: string) => auditTrail(organizationId, { action: "invitation.revoked" }).then((rows) => rows.length);
 
 async function inviteAs(cookie: string, role: "owner" | "admin" | "developer" | "viewer") {
   const res = await callWithCookie<Reply<InvitationWithLink>>("POST", INVITATIONS, cookie, { body: { email: uniqueEmail(), role } });

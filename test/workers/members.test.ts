@@ -15,6 +15,7 @@ import { changeMemberRole } from "../../src/modules/members/service";
 import { PASSWORD, SAME_ORIGIN, callWithCookie, seedMember, sessionCookieFrom, signUpUser, uniqueEmail } from "./auth-support";
 import { call, expectError, seedApiKey, seedTenant } from "./support";
 import type { Invitation, InvitationAccepted, InvitationWithLink, Me, Member, Organization, RemovedMember, Reply } from "./bodies";
+import { auditTrail } from "./audit-support";
 
 const MEMBERS = "/api/v1/organizations/current/members";
 const INVITATIONS = "/api/v1/organizations/current/invitations";
@@ -29,16 +30,7 @@ const membershipId = async (organizationId: string, userId: string) =>
 const roleOf = async (id: string) =>
   (await env.DB.prepare("SELECT role FROM memberships WHERE id = ?").bind(id).first<{ role: string }>())?.role ?? null;
 const auditRows = (organizationId: string, action: string) =>
-  env.DB.prepare("SELECT actor_type, actor_id, target_type, target_id, metadata FROM audit_logs WHERE organization_id = ? AND action = ?")
-    .bind(organizationId, action)
-    .all<{
-      actor_type: string;
-      actor_id: string;
-      target_type: string;
-      target_id: string;
-      metadata: string;
-    }>()
-    .then((r) => r.results);
+  auditTrail(organizationId, { action }).then((rows) => rows.map((r) => ({ ...r, metadata: r.metadata ?? "null" })));
 
 /** An organization with a signed-up owner, and an admin, a developer and a viewer with sessions. */
 async function team() {

@@ -10,6 +10,7 @@ import { orgLogs } from "../../src/db/org-logs/stub";
 import type { GatewayCallRecord, WebhookAttemptRecord } from "../../src/db/org-logs/tables";
 import { newId } from "../../src/lib/ids";
 import { call, expectError, seedTenant } from "./support";
+import { auditTrail } from "./audit-support";
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = new Date("2026-06-01T12:00:00.000Z");
@@ -64,13 +65,13 @@ describe("OrgLogDO retention", () => {
     });
     expect(await runInDurableObject(store, (_i: OrgLogDO, state) => state.storage.getAlarm())).not.toBeNull();
 
-    expect(await prune(org, NOW)).toEqual({ gateway_api_logs: 2, webhook_attempts: 1 });
+    expect(await prune(org, NOW)).toEqual({ gateway_api_logs: 2, webhook_attempts: 1, audit_logs: 0 });
     expect((await store.gatewayCalls([], page)).rows.map((r) => r.id)).toEqual([keptCall.id]);
     expect((await store.attemptsOf(delivery)).map((r) => r.id)).toEqual([keptAttempt.id]);
 
     // A day later by the object's clock, each survivor is past its period too.
     const dayLater = new Date(NOW.getTime() + DAY);
-    expect(await prune(org, dayLater)).toEqual({ gateway_api_logs: 1, webhook_attempts: 1 });
+    expect(await prune(org, dayLater)).toEqual({ gateway_api_logs: 1, webhook_attempts: 1, audit_logs: 0 });
   });
 
   it("an organization's own periods apply, and another organization's store is untouched", async () => {
@@ -103,12 +104,8 @@ describe("/api/v1/organizations/current/retention", () => {
     expect(changed.status).toBe(200);
     expect(changed.body.data).toMatchObject({ gatewayApiLogDays: 7, webhookAttemptDays: 90, auditLogDays: 400 });
     expect(await orgLogs(env, t.organizationId).retention()).toEqual({ ...RETENTION_DEFAULTS, gatewayApiLogDays: 7 });
-    const audited = await env.DB.prepare(
-      "SELECT metadata FROM audit_logs WHERE organization_id = ? AND action = 'organization.log_retention_updated'",
-    )
-      .bind(t.organizationId)
-      .first<{ metadata: string }>();
-    expect(JSON.parse(audited!.metadata)).toMatchObject({ before: { gatewayApiLogDays: 30 }, after: { gatewayApiLogDays: 7 } });
+    const [audited] = await auditTrail(t.organizationId, { action: "organization.log_retention_updated" });
+    expect(JSON.parse(audited!.metadata!)).toMatchObject({ before: { gatewayApiLogDays: 30 }, after: { gatewayApiLogDays: 7 } });
   });
 
   it("out of bounds, empty or unknown is a 400 that changes nothing; without organizations.manage a 403", async () => {

@@ -88,35 +88,4 @@ describe("retention sweeper", () => {
     const left = await env.DB.prepare("SELECT id FROM events WHERE organization_id = ?").bind(t.organizationId).all<{ id: string }>();
     expect(left.results.map((r) => r.id).sort()).toEqual([inFlight, unfanned, fresh].sort());
   });
-
-  it("deletes audit entries past their organization's period, and only those", async () => {
-    const [t, other] = [await seedTenant(), await seedTenant()];
-    await env.DB.prepare("UPDATE organizations SET audit_log_retention_days = 30 WHERE id = ?").bind(t.organizationId).run();
-    const daysAgo = (d: number) => new Date(Date.now() - d * 24 * 60 * 60 * 1000).toISOString();
-    const entry = (organizationId: string, createdAt: string) => {
-      const id = newId();
-      return {
-        id,
-        statement: env.DB.prepare(
-          `INSERT INTO audit_logs (id, organization_id, workspace_id, actor_type, actor_id, action, target_type, target_id, request_id, created_at)
-           VALUES (?, ?, NULL, 'user', 'u', 'workspace.updated', 'workspace', 'w', 'req', ?)`,
-        ).bind(id, organizationId, createdAt),
-      };
-    };
-    // Its own 30 days: 31 days old goes, 29 stays; the other organization keeps the default 400 days.
-    const entries = [
-      entry(t.organizationId, daysAgo(31)),
-      entry(t.organizationId, daysAgo(29)),
-      entry(other.organizationId, daysAgo(31)),
-      entry(other.organizationId, daysAgo(401)),
-    ];
-    await env.DB.batch(entries.map((e) => e.statement));
-
-    await runSweepers(env);
-
-    const left = await env.DB.prepare("SELECT id FROM audit_logs WHERE id IN (?, ?, ?, ?)")
-      .bind(...entries.map((e) => e.id))
-      .all<{ id: string }>();
-    expect(left.results.map((r) => r.id).sort()).toEqual([entries[1]!.id, entries[2]!.id].sort());
-  });
 });

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { call, expectError, seedApiKey, seedTenant, seedWorkspace } from "./support";
 import { consume, createEndpoint, deliveriesOf, hmacHex, insertEvent, mockReceiver } from "./webhooks-support";
 import type { AttemptResult, Reply, WebhookDelivery, WebhookDeliveryDetail, WebhookEndpoint, WebhookEndpointWithSecret } from "./bodies";
+import { auditTrail } from "./audit-support";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -56,12 +57,7 @@ describe("webhook endpoints", () => {
       .bind(tenant.workspaceId)
       .first<{ n: number }>();
     expect(stored?.n).toBe(16);
-    const audited = await env.DB.prepare(
-      "SELECT count(*) AS n FROM audit_logs WHERE organization_id = ? AND action = 'webhook_endpoint.created'",
-    )
-      .bind(tenant.organizationId)
-      .first<{ n: number }>();
-    expect(audited?.n).toBe(16);
+    expect(await auditTrail(tenant.organizationId, { action: "webhook_endpoint.created" })).toHaveLength(16);
   });
 
   it("patch changes fields; disabling fails open deliveries; delete removes it but keeps the log", async () => {

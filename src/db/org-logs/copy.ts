@@ -3,7 +3,8 @@
 // is read in id order (UUIDv7: write order) from a cursor kept in log_copy_progress, the cursor moves
 // only after every organization in the batch has taken its rows, and a store keeps the first copy of an
 // id it already holds. A table is done when a batch comes back short; migration 0023 (dropping the old
-// tables) is applied only after both report done (README, Operating Ponte: Retention).
+// tables) is applied only after both report done (README, Operating Ponte: Retention). The audit trail is not
+// copied here: its D1 rows are a staging outbox the audit forwarder empties (audit-forward.ts).
 import type { Env } from "../../config";
 import { orgLogs } from "./stub";
 import type { LogBatch } from "./org-log-do";
@@ -83,9 +84,11 @@ const READERS: Record<Source, (db: D1Database, after: string, limit: number) => 
   },
 };
 
+type CopyBatch = Required<Pick<LogBatch, "gatewayCalls" | "webhookAttempts">>;
+
 /** One batch per organization: the rows of each store, merged. */
-function perOrganization(rows: readonly CopiedRow[]): Map<string, Required<LogBatch>> {
-  const groups = new Map<string, Required<LogBatch>>();
+function perOrganization(rows: readonly CopiedRow[]): Map<string, CopyBatch> {
+  const groups = new Map<string, CopyBatch>();
   for (const row of rows) {
     if (row.organizationId === "") continue;
     let group = groups.get(row.organizationId);

@@ -1,5 +1,6 @@
 // OrgLogDO: one per organization (named by its id), holding that organization's logs in its own SQLite —
-// the gateway-api-log and webhook delivery attempts — so they neither fill D1 nor queue
+// the gateway-api-log, webhook delivery attempts and
+// the audit trail (forwarded from its D1 staging rows, audit-forward.ts) — so they neither fill D1 nor queue
 // behind business writes for D1's single writer. Writers send a request's rows in one `append` after the
 // response; readers page through them. Its alarm deletes what is past the organization's retention
 // periods (retention.ts), a bounded number of rows per table per run.
@@ -7,12 +8,21 @@ import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../../config";
 import { type LogRetention, RETENTION_DEFAULTS, retentionCutoff } from "./retention";
 import { allRows, appendRows, deleteRowsThrough, type LogCondition, type LogPage, migrateLogStore, pageRows } from "./store";
-import { GATEWAY_CALLS, type GatewayCallRecord, type LogTable, WEBHOOK_ATTEMPTS, type WebhookAttemptRecord } from "./tables";
+import {
+  AUDIT_LOGS,
+  type AuditLogRecord,
+  GATEWAY_CALLS,
+  type GatewayCallRecord,
+  type LogTable,
+  WEBHOOK_ATTEMPTS,
+  type WebhookAttemptRecord,
+} from "./tables";
 
 /** What one writer sends at once: any of the logs' new rows. */
 export interface LogBatch {
   gatewayCalls?: GatewayCallRecord[];
   webhookAttempts?: WebhookAttemptRecord[];
+  auditLogs?: AuditLogRecord[];
 }
 
 export interface PageWindow {
@@ -29,6 +39,7 @@ const RETENTION_KEY = "retention";
 const PRUNED: readonly [LogTable<unknown>, keyof LogRetention][] = [
   [GATEWAY_CALLS as LogTable<unknown>, "gatewayApiLogDays"],
   [WEBHOOK_ATTEMPTS as LogTable<unknown>, "webhookAttemptDays"],
+  [AUDIT_LOGS as LogTable<unknown>, "auditLogDays"],
 ];
 
 export class OrgLogDO extends DurableObject<Env> {
@@ -43,7 +54,9 @@ export class OrgLogDO extends DurableObject<Env> {
   async append(batch: LogBatch): Promise<{ written: number }> {
     const storage = this.ctx.storage;
     const written =
-      appendRows(storage, GATEWAY_CALLS, batch.gatewayCalls ?? []) + appendRows(storage, WEBHOOK_ATTEMPTS, batch.webhookAttempts ?? []);
+      appendRows(storage, GATEWAY_CALLS, batch.gatewayCalls ?? []) +
+      appendRows(storage, WEBHOOK_ATTEMPTS, batch.webhookAttempts ?? []) +
+      appendRows(storage, AUDIT_LOGS, batch.auditLogs ?? []);
     if ((await storage.getAlarm()) === null) await storage.setAlarm(Date.now() + RETENTION_INTERVAL_MS);
     return { written };
   }
@@ -66,6 +79,15 @@ export class OrgLogDO extends DurableObject<Env> {
       { field: "workspaceId", op: "=", value: workspaceId },
     ];
     return allRows(this.ctx.storage, GATEWAY_CALLS, conditions)[0] ?? null;
+  }
+
+  /** A page of the audit trail, newest first, without the ids the caller still has staged in D1. */
+  async auditLogs(
+    conditions: LogCondition<AuditLogRecord>[],
+    page: PageWindow,
+    excludeIds: string[] = [],
+  ): Promise<LogPage<AuditLogRecord>> {
+    return pageRows(this.ctx.storage, AUDIT_LOGS, conditions, page, excludeIds);
   }
 
   /** A delivery's attempts, oldest first. */

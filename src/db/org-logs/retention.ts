@@ -1,7 +1,7 @@
 // How long each log of an organization keeps its rows: the defaults and the bounds an organization may
-// choose within (PATCH /api/v1/organizations/current/retention). The one place these numbers live. The
-// gateway-api-log and webhook attempts are pruned by the organization's OrgLogDO alarm; the audit trail,
-// still in D1 (it commits with the change it records), by the retention sweeper (modules/audit/service.ts).
+// choose within (PATCH /api/v1/organizations/current/retention). The one place these numbers live. All
+// three logs (the audit trail once forwarded from its D1 staging rows) are pruned by the organization's
+// OrgLogDO alarm.
 
 export type LogRetentionField = "gatewayApiLogDays" | "webhookAttemptDays" | "auditLogDays";
 export type LogRetention = Record<LogRetentionField, number>;

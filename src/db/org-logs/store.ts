@@ -63,14 +63,22 @@ function whereOf<Row>(table: LogTable<Row>, conditions: readonly LogCondition<Ro
   return { clause: `WHERE ${parts.join(" AND ")}`, binds: conditions.map((c) => c.value) };
 }
 
-/** A page of rows, newest first (time, then id), and how many match in all. */
+/** A page of rows, newest first (time, then id), and how many match in all (less any excluded id). */
 export function pageRows<Row>(
   storage: DurableObjectStorage,
   table: LogTable<Row>,
   conditions: readonly LogCondition<Row>[],
   page: { limit: number; offset: number },
+  excludeIds: readonly string[] = [],
 ): LogPage<Row> {
-  const { clause, binds } = whereOf(table, conditions);
+  const where = whereOf(table, conditions);
+  let { clause } = where;
+  const binds = [...where.binds];
+  // Rows the caller already has from elsewhere (the audit trail's staged copies), left out of page and total.
+  if (excludeIds.length > 0) {
+    clause = `${clause ? `${clause} AND` : "WHERE"} id NOT IN (SELECT value FROM json_each(?))`;
+    binds.push(JSON.stringify(excludeIds));
+  }
   const rows = storage.sql
     .exec<Record<string, SqlStorageValue>>(
       `SELECT * FROM ${table.name} ${clause} ORDER BY ${table.timeColumn} DESC, id DESC LIMIT ? OFFSET ?`,

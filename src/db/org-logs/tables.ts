@@ -76,6 +76,37 @@ export const WEBHOOK_ATTEMPTS: LogTable<WebhookAttemptRecord> = {
   timeColumn: "attempted_at",
 };
 
+/** An audit-trail entry as the store keeps it; `metadata` is the JSON text D1 staged it with. */
+export interface AuditLogRecord {
+  id: string;
+  workspaceId: string | null;
+  actorType: "api_key" | "user" | "system";
+  actorId: string;
+  action: string;
+  targetType: string;
+  targetId: string;
+  requestId: string;
+  metadata: string | null;
+  createdAt: string;
+}
+
+export const AUDIT_LOGS: LogTable<AuditLogRecord> = {
+  name: "audit_logs",
+  columns: {
+    id: "id",
+    workspaceId: "workspace_id",
+    actorType: "actor_type",
+    actorId: "actor_id",
+    action: "action",
+    targetType: "target_type",
+    targetId: "target_id",
+    requestId: "request_id",
+    metadata: "metadata",
+    createdAt: "created_at",
+  },
+  timeColumn: "created_at",
+};
+
 /** Schema steps, applied in order; append new steps, never edit an applied one. */
 export const SCHEMA_STEPS: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS gateway_api_logs (
@@ -91,4 +122,9 @@ export const SCHEMA_STEPS: readonly string[] = [
     error_message TEXT, response_excerpt TEXT);
   CREATE INDEX IF NOT EXISTS webhook_attempts_delivery_idx ON webhook_attempts (delivery_id, attempted_at, id);
   CREATE INDEX IF NOT EXISTS webhook_attempts_attempted_idx ON webhook_attempts (attempted_at);`,
+  `CREATE TABLE IF NOT EXISTS audit_logs (
+    id TEXT PRIMARY KEY NOT NULL, workspace_id TEXT, actor_type TEXT NOT NULL, actor_id TEXT NOT NULL,
+    action TEXT NOT NULL, target_type TEXT NOT NULL, target_id TEXT NOT NULL, request_id TEXT NOT NULL,
+    metadata TEXT, created_at TEXT NOT NULL);
+  CREATE INDEX IF NOT EXISTS audit_logs_created_idx ON audit_logs (created_at, id);`,
 ];
