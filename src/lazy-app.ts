@@ -1,11 +1,13 @@
 // The worker's HTTP entry: one app per path segment, built on the segment's first request from the
 // groups that answer under it (src/route-groups.ts). Start-up then evaluates no route module, zod
-// schema or page; a request pays only for its own part of the API, once per isolate. After an isolate's
-// first response, the other segments are built in the background (waitUntil), one at a time, so the
-// next request to any of them finds its app ready instead of paying its load (issue 29). The API
-// reference (the whole API and its document) stays lazy: it is rarely asked for and the largest.
+// schema or page; a request pays only for its own part of the API, once per isolate.
+//
+// The other segments are not built ahead in waitUntil after the first response (issue 29 asked for
+// it): a later request would then await a build another request started, and in the test runtime,
+// where module loads are I/O, workerd refuses that ("Cannot perform I/O on behalf of a different
+// request") and cancels the request as hung.
 import type { App, RootFetch } from "./app";
-import { groupsFor, REFERENCE_SEGMENTS, type Registrar, SEGMENTS } from "./route-groups";
+import { groupsFor, REFERENCE_SEGMENTS, type Registrar } from "./route-groups";
 import { ERROR_STATUS, INTERNAL_ERROR_MESSAGE } from "./http/errors";
 import { newRequestId, REQUEST_ID_HEADER } from "./http/request-id";
 import { pathOf, segmentOf } from "./http/segment";
@@ -57,24 +59,9 @@ export function lazyApp(): { fetch: RootFetch } {
     return pending;
   };
 
-  /** Builds every segment's app not built yet, yielding to requests between segments; a failure is left for a request to retry. */
-  const warmTheRest = async (): Promise<void> => {
-    for (const key of SEGMENTS) {
-      if (ready.has(key)) continue;
-      await Promise.resolve(appFor(key)).catch(() => undefined);
-      await new Promise((resolve) => setTimeout(resolve, 0));
-    }
-  };
-  let warming = false;
-
   const fetch: RootFetch = (req, env, ctx) => {
     const app = appFor(keyOf(segmentOf(pathOf(req.url))));
-    const answer = app instanceof Promise ? app.then((a) => a.fetch(req, env, ctx), loadFailed) : app.fetch(req, env, ctx);
-    if (!warming && ctx) {
-      warming = true;
-      ctx.waitUntil(Promise.resolve(answer).then(warmTheRest, warmTheRest));
-    }
-    return answer;
+    return app instanceof Promise ? app.then((a) => a.fetch(req, env, ctx), loadFailed) : app.fetch(req, env, ctx);
   };
   return { fetch };
 }

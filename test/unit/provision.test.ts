@@ -141,7 +141,9 @@ describe("npm run provision", () => {
       "wrangler d1 migrations apply DB --remote",
       "wrangler secret list --format json",
     ]);
-    expect(lines.join("\n")).toMatch(/Durable Objects ENDPOINT_DO \(EndpointDO\), LISTEN_DO \(ListenDO\): created by `wrangler deploy`/);
+    expect(lines.join("\n")).toMatch(
+      /Durable Objects ENDPOINT_DO \(EndpointDO\), LISTEN_DO \(ListenDO\), ORG_LOGS \(OrgLogDO\): created by `wrangler deploy`/,
+    );
     expect(result.tomlChanged).toBe(false);
   });
 

@@ -263,8 +263,17 @@ export async function acceptInvitation(deps: Deps, input: AcceptInvitationInput,
     const text = String(err);
     if (text.includes("NOT NULL constraint failed: memberships.role"))
       throw new ApiError("INVALID_STATE", NOT_USABLE.accepted, { status: "accepted" });
-    if (text.includes("UNIQUE") && text.includes("memberships"))
+    if (text.includes("UNIQUE") && text.includes("memberships")) {
+      // Two acceptances in the same millisecond both see the other's claim as their own (the claim is matched
+      // by user and time): the batch rolled back, so a link now accepted was used by the other one.
+      const after = await deps.db
+        .select({ acceptedAt: invitations.acceptedAt })
+        .from(invitations)
+        .where(eq(invitations.id, invitation.id))
+        .get();
+      if (after?.acceptedAt) throw new ApiError("INVALID_STATE", NOT_USABLE.accepted, { status: "accepted" });
       throw new ApiError("CONFLICT", "You are already a member of this organization.", {});
+    }
     if (text.includes("UNIQUE") && text.includes("users"))
       throw new ApiError("CONFLICT", `An account for ${invitation.email} already exists: sign in, then open the invitation link again.`, {
         field: "email",
