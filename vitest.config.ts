@@ -10,6 +10,14 @@ type Environment = "local" | "sandbox" | "production";
 /** The tests whose outcome depends on ENVIRONMENT: they also run as sandbox and as production. */
 const ENVIRONMENT_TESTS = ["test/workers/environments.test.ts"];
 
+/**
+ * Files that fail when they run in a runtime other files have used (isolate: false): under their
+ * concurrent requests workerd reports "Cannot perform I/O on behalf of a different request" and a request
+ * never completes. Alone, or first in a runtime, they pass. The shared state behind it is not found yet
+ * (README "Tests"); until it is, they get a fresh runtime each.
+ */
+const FRESH_RUNTIME_TESTS = ["test/workers/query-rule.test.ts", "test/workers/webhooks-handoff.test.ts"];
+
 /** Production and sandbox keep SECRETS_ENCRYPTION_KEY as a `wrangler secret`; tests bind a throwaway one. */
 const TEST_SECRETS_ENCRYPTION_KEY = "dGVzdC1vbmx5LWVuY3J5cHRpb24ta2V5LTMyLWJ5dGU=";
 
@@ -22,7 +30,12 @@ const TEST_SECRETS_ENCRYPTION_KEY = "dGVzdC1vbmx5LWVuY3J5cHRpb24ta2V5LTMyLWJ5dGU
  * machine. TEST_ENVIRONMENT tells a test which environment its project claims to be; TEST_SIM reaches
  * the simulator's control API in every project.
  */
-function workerProject(name: string, environment: Environment, include: string[]): TestProjectInlineConfiguration {
+function workerProject(
+  name: string,
+  environment: Environment,
+  include: string[],
+  { exclude = [], isolate = false }: { exclude?: string[]; isolate?: boolean } = {},
+): TestProjectInlineConfiguration {
   const runner = `vitest-plugin-runner-${name}`;
   return {
     plugins: [
@@ -55,7 +68,7 @@ function workerProject(name: string, environment: Environment, include: string[]
     // a runtime and re-evaluating the app for each of ~80 files was most of the suite's time. The
     // database would then outlive a file, so test/workers/setup.ts empties it before each file;
     // Durable Objects and the simulator's accounts are keyed by ids each test creates for itself.
-    test: { name, include, setupFiles: ["./test/workers/setup.ts"], isolate: false },
+    test: { name, include, exclude, setupFiles: ["./test/workers/setup.ts"], isolate },
   };
 }
 
@@ -78,7 +91,9 @@ export default defineConfig({
       // The upstream simulator's own suite.
       "sim/vitest.config.ts",
       // Every worker test, as `npm start` runs the worker (ENVIRONMENT=local).
-      workerProject("workers", "local", ["test/workers/**/*.test.ts"]),
+      workerProject("workers", "local", ["test/workers/**/*.test.ts"], { exclude: FRESH_RUNTIME_TESTS }),
+      // Each in a runtime of its own, as every file once was (see FRESH_RUNTIME_TESTS).
+      workerProject("workers-fresh", "local", FRESH_RUNTIME_TESTS, { isolate: true }),
       // The environment-dependent tests again, as the sandbox and the production worker.
       workerProject("env-sandbox", "sandbox", ENVIRONMENT_TESTS),
       workerProject("env-production", "production", ENVIRONMENT_TESTS),
