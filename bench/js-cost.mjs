@@ -7,12 +7,11 @@
 // Compare with bench:auth, where the same requests cross wrangler dev's runtime and its simulated D1.
 // It also reports what a segment's first request in an isolate pays to load and build its routes.
 //   npm run bench:js          (REQUESTS=20000 to change)
-import { build } from "esbuild";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "../scripts/lib/local.mjs";
-import { envNumber, printSummary } from "./lib/harness.mjs";
+import { envNumber, importBundled, printSummary } from "./lib/harness.mjs";
 
 const REQUESTS = envNumber("REQUESTS", 20_000);
 const dir = mkdtempSync(join(tmpdir(), "ponte-bench-js-"));
@@ -37,18 +36,7 @@ export async function firstRequestBuilds() {
   return { rows, wholeApiBuildMs: performance.now() - t0 };
 }`,
 );
-await build({
-  entryPoints: [join(dir, "entry.ts")],
-  bundle: true,
-  format: "esm",
-  platform: "neutral",
-  outfile: join(dir, "app.mjs"),
-  external: ["cloudflare:*", "node:*"],
-  mainFields: ["module", "main"],
-  conditions: ["workerd", "worker", "import"],
-  logLevel: "error",
-});
-const { appFor, firstRequestBuilds } = await import(join(dir, "app.mjs"));
+const { appFor, firstRequestBuilds } = await importBundled(join(dir, "entry.ts"), join(dir, "app.mjs"));
 
 // First, in this fresh process, what each segment's first request pays: evaluating its modules the
 // first time (shared modules are paid by whichever segment loads them first) and building its routes.

@@ -10,8 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { ROOT, toolEnv } from "../scripts/lib/local.mjs";
-import { build } from "esbuild";
-import { envNumber, loadAverage, printSummary, startWrangler } from "./lib/harness.mjs";
+import { envNumber, importBundled, loadAverage, printSummary, startWrangler } from "./lib/harness.mjs";
 
 const RUNS = envNumber("RUNS", 5);
 const dir = mkdtempSync(join(tmpdir(), "ponte-bench-startup-"));
@@ -39,23 +38,11 @@ function profileOnce(i) {
 
 const runs = Array.from({ length: RUNS }, (_, i) => profileOnce(i));
 
-/** Every segment's first and second answer (ms) in a fresh dev session, after one request to /health. */
+/** Every segment's first and second answer (ms) in a fresh dev session that has answered /health once. */
 async function firstRequests() {
-  await build({
-    entryPoints: [join(ROOT, "src/route-groups.ts")],
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    outfile: join(dir, "route-groups.mjs"),
-    external: ["cloudflare:*", "node:*"],
-    mainFields: ["module", "main"],
-    conditions: ["workerd", "worker", "import"],
-    logLevel: "error",
-  });
-  const { SEGMENTS } = await import(join(dir, "route-groups.mjs"));
+  const { SEGMENTS } = await importBundled(join(ROOT, "src/route-groups.ts"), join(dir, "route-groups.mjs"));
   const dev = await startWrangler(["--env", "local"], { readyPath: "/api/v1/health" });
   try {
-    await new Promise((resolve) => setTimeout(resolve, 3000)); // the background build after the first response
     const timed = async (path) => {
       const t0 = performance.now();
       const res = await fetch(dev.base + path, { redirect: "manual" });

@@ -2,6 +2,7 @@
 // and drive load from this process (sequential for latency, concurrent for throughput).
 // Bounded in requests and time; talks to 127.0.0.1 only; stops what it started.
 import { spawn } from "node:child_process";
+import { build } from "esbuild";
 import os from "node:os";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -231,4 +232,23 @@ export async function seededState(prefix) {
   process.env.PONTE_PERSIST_DIR = state;
   const { seed } = await import("../../scripts/seed.mjs");
   return { state, demo: await seed() };
+}
+
+/**
+ * Bundles Ponte source (`entry`, TypeScript) into `outfile` as the worker's bundle resolves it (workerd
+ * conditions, `cloudflare:*` left external), so a benchmark can import it in Node; resolves to the module.
+ */
+export async function importBundled(entry, outfile) {
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    outfile,
+    external: ["cloudflare:*", "node:*"],
+    mainFields: ["module", "main"],
+    conditions: ["workerd", "worker", "import"],
+    logLevel: "error",
+  });
+  return import(outfile);
 }
