@@ -56,27 +56,29 @@ export async function runCommand(shell: Shell, command: DocCommand): Promise<voi
   const fail = (what: string): never => {
     throw new Error(`${where}: ${describe(request)}: ${what}\n  answer ${response.status}: ${text.slice(0, 600)}`);
   };
-  const expectation = command.expect === undefined ? {} : parseExpectation(command.expect);
+  let expectation: ReturnType<typeof parseExpectation> = {};
+  try {
+    if (command.expect !== undefined) expectation = parseExpectation(command.expect);
+  } catch (error) {
+    throw new Error(`${where}: ${(error as Error).message}`);
+  }
   if (expectation.status !== undefined ? response.status !== expectation.status : response.status < 200 || response.status > 299) {
     fail(`status ${response.status}, the text shows ${expectation.status ?? "success (2xx)"}`);
   }
-  let output = text;
-  let value: unknown;
-  if (plan.jq) {
-    ({ value, output } = runJq(plan.jq, text));
-  } else {
-    try {
-      value = JSON.parse(text);
-    } catch {
-      value = text;
-    }
+  let answer: unknown;
+  try {
+    answer = JSON.parse(text);
+  } catch {
+    answer = text;
   }
+  const printed = plan.jq ? runJq(plan.jq, text) : { value: answer, output: text };
   if (expectation.body) {
-    const problems = mismatches(expectation.body, value);
+    // What the command prints (jq's output when piped), or, when a variable takes that, the API's answer.
+    const problems = mismatches(expectation.body, plan.capture !== undefined ? answer : printed.value);
     if (problems.length > 0) fail(`the answer differs from the text:\n  ${problems.join("\n  ")}`);
   }
   if (plan.capture !== undefined) {
-    const captured = output.replace(/\n$/, "");
+    const captured = printed.output.replace(/\n$/, "");
     if (captured === "" || captured === "null") fail(`${plan.capture} would be ${JSON.stringify(captured)}`);
     shell.vars.set(plan.capture, captured);
   }

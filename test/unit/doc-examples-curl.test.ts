@@ -99,7 +99,10 @@ describe("runCommand", () => {
 
   it("keeps a captured id for later commands, and checks status and fields", async () => {
     const shell = newShell({ KEY: "k" }, answer(201, { data: { id: "p-1", status: "PENDING" } }));
-    await runCommand(shell, command('PAY=$(curl -s h/p -H "Authorization: Bearer $KEY" | jq -r .data.id)', "201"));
+    await runCommand(shell, command('PAY=$(curl -s h/p -H "Authorization: Bearer $KEY" | jq -r .data.id)', '201 {"data":{"id":"p-1",…}}'));
+    await expect(runCommand(shell, command("X=$(curl -s h/p | jq -r .data.id)", '{"data":{"id":"p-2",…}}'))).rejects.toThrow(
+      '$.data.id: expected "p-2", got "p-1"',
+    );
     expect(shell.vars.get("PAY")).toBe("p-1");
     await runCommand(shell, command("curl -s h/p/$PAY | jq .data.status", '"PENDING"'));
     await expect(runCommand(shell, command("curl -s h/p/$PAY", "200"))).rejects.toThrow(
