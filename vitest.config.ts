@@ -14,7 +14,7 @@ const ENVIRONMENT_TESTS = ["test/workers/environments.test.ts"];
  * Files that fail when they run in a runtime other files have used (isolate: false): under their
  * concurrent requests workerd reports "Cannot perform I/O on behalf of a different request" and a request
  * never completes. Alone, or first in a runtime, they pass. The shared state behind it is not found yet
- * (README "Tests"); until it is, they get a fresh runtime each.
+ * (docs/testing.md); until it is, they get a fresh runtime each.
  */
 const FRESH_RUNTIME_TESTS = ["test/workers/query-rule.test.ts", "test/workers/webhooks-handoff.test.ts"];
 

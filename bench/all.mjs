@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: every benchmark RUNS times (default 3), one after another, each run a fresh process;
 // the median and the spread (min–max) of every figure of each benchmark's last JSON line; issue 29's bars
-// checked against the medians. Writes bench/results/figures.json and the figures table in README.md
+// checked against the medians. Writes bench/results/figures.json and the figures table in docs/benchmarks.md
 // (between the `bench:figures` markers), and ends with one JSON line. `--strict` exits 1 when a bar is missed.
 //   npm run bench                 (RUNS=5 npm run bench for more runs; ONLY=auth,js for some)
 import { execFileSync } from "node:child_process";
@@ -116,12 +116,12 @@ const table = [
       `| ${b.label} (\`bench:${b.bench}\` ${b.field}) | ${b.median} | ${b.min}–${b.max} | ${b.atLeast !== undefined ? `≥ ${b.atLeast}` : `≤ ${b.atMost}`} | ${b.met ? "yes" : "**no**"} |`,
   ),
 ].join("\n");
-const readmePath = join(ROOT, "README.md");
-const readme = readFileSync(readmePath, "utf8");
+const figuresDocPath = join(ROOT, "docs/benchmarks.md");
+const figuresDoc = readFileSync(figuresDocPath, "utf8");
 const [open, close] = ["<!-- bench:figures:start -->", "<!-- bench:figures:end -->"];
-if (!only && readme.includes(open) && readme.includes(close)) {
-  writeFileSync(readmePath, readme.replace(new RegExp(`${open}[\\s\\S]*?${close}`), `${open}\n${table}\n${close}`));
-  console.log("README.md figures table regenerated.");
+if (!only && figuresDoc.includes(open) && figuresDoc.includes(close)) {
+  writeFileSync(figuresDocPath, figuresDoc.replace(new RegExp(`${open}[\\s\\S]*?${close}`), `${open}\n${table}\n${close}`));
+  console.log("docs/benchmarks.md figures table regenerated.");
 }
 console.log(`\n${table}\n`);
 const missed = checked.filter((b) => !b.met);

@@ -16,7 +16,7 @@ const MONTHS = env("MONTHS", 12);
 const WRITE_CEILING = env("WRITE_CEILING", 500);
 const SHARD_BYTES = 10 * 1e9;
 
-// Bytes per row (table + indexes), bench:scale at 100× on 2026-11-27 (README "Scale and capacity"); a JSON line overrides.
+// Bytes per row (table + indexes), bench:scale at 100× on 2026-11-27 (docs/operating.md "Scale and capacity"); a JSON line overrides.
 // Webhook delivery and attempt rows (~300 B each) are not in bench:scale's data: an estimate from their columns.
 const measured = JSON.parse(process.argv[2] ?? "{}").bytesPerRow ?? {};
 const B = {

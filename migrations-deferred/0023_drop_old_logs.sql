@@ -1,4 +1,4 @@
--- Step two of moving the logs out of D1 (README, Operating Ponte: Retention). NOT in migrations/ on purpose:
+-- Step two of moving the logs out of D1 (docs/operating.md, Retention). NOT in migrations/ on purpose:
 -- `wrangler d1 migrations apply` would run it in the same release as 0019, before the cron has copied the old
 -- rows into the organizations' log stores, and they would be lost. Move this file into migrations/ (and drop
 -- gatewayApiLogs and webhookAttempts from src/db/schema, then `npm run db:generate` to refresh the manifest)

@@ -1,5 +1,5 @@
 // `npm run graph`: the import graph of src/ — file-level circles, folder-level circles and edges that
-// point up the layer order (see the README's Layout section and scripts/lib/import-graph.mjs).
+// point up the layer order (see docs/architecture.md, Layers and scripts/lib/import-graph.mjs).
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 import { LAYERS, circles, folderGraph, importGraph, upwardEdges } from "./lib/import-graph.mjs";

@@ -1,7 +1,7 @@
 // What a deployed environment (production, sandbox) must be given, in one place: the secrets that are set with
 // `wrangler secret put` (never written in wrangler.toml), and the check that every binding, var or secret the
 // worker's code reads is provided by each environment's configuration or by that secrets list. Used by
-// `npm run deploy:check` (scripts/deploy-check.mjs) and documented in the README ("Operating Ponte").
+// `npm run deploy:check` (scripts/deploy-check.mjs) and documented in docs/operating.md ("Operating Ponte").
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "smol-toml";

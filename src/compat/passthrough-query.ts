@@ -3,7 +3,7 @@
 // (the payment statistics). Those operations answer 400 naming any other parameter, as every native
 // route does (src/http/query-rule.ts). The shapes document no query for the upstream's other
 // operations, yet some take one (the Pix key look-up's `key` and `type`, a sub-account's
-// `removeReason`…): their query string is forwarded as sent, unchecked (README "Conventions").
+// `removeReason`…): their query string is forwarded as sent, unchecked (docs/concepts.md "One rule for query strings").
 import { upstreamShape } from "./upstream-shapes";
 
 /** The names `operationId` accepts, or null when its query is forwarded unchecked. */

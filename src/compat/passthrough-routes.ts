@@ -19,7 +19,7 @@ import { speaksAsaas } from "./asaas-dialect/request";
 import { segmentOf } from "../http/segment";
 import { unknownQueryError, unknownQueryNames } from "../http/query-rule";
 
-/** The upstream shapes are loaded on the first request that carries a query string (they are large; README "Conventions"). */
+/** The upstream shapes are loaded on the first request that carries a query string (they are large; docs/concepts.md "One rule for query strings"). */
 const queryNames = () => import("./passthrough-query");
 
 /** The query rule for a passthrough operation: the names its upstream shape documents, or forwarded unchecked. */

@@ -1,4 +1,4 @@
-// "Listen for webhooks": the `npm run listen` command line for this organization and workspace (README "Webhooks on
+// "Listen for webhooks": the `npm run listen` command line for this organization and workspace (docs/webhooks.md "Webhooks on
 // your machine"), with the forward-to URL and event patterns the form asks for, and which of the workspace's API keys
 // can run it (it needs webhook_endpoints.manage). No action here: the CLI registers its own temporary endpoint.
 import type { Hono } from "hono";

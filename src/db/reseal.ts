@@ -2,7 +2,7 @@
 // key ids existed, `v1.`) is opened and sealed again with the current key, at most LIMITS.resealBatchRows per column
 // per run, so one cron run stays small however many there are. Each rewrite is conditional on the value being
 // unchanged since it was read (a concurrent rotation of a webhook secret wins). Once a run finds nothing left, the
-// previous key opens nothing any more and can be removed (README "Operating Ponte": rotating the encryption key).
+// previous key opens nothing any more and can be removed (docs/operating.md: Rotating SECRETS_ENCRYPTION_KEY).
 import { type Env, LIMITS } from "../config";
 import { logLine, summarizeError } from "../lib/log";
 import { currentSealPrefix, openSecret, outdatedSealPrefixes, rotationInProgress, type SecretKeys, sealSecret } from "../lib/secret-box";

@@ -49,7 +49,7 @@ export const ASAAS_SECURITY_SCHEME_OBJECT = {
   in: "header",
   name: "access_token",
   description:
-    "The Asaas dialect: the same API key in Asaas's `access_token` header (also spelled `access-token`; no Authorization). The compatibility operations then speak Asaas's wire format: objects at the top level, Asaas lists, `{errors:[{code, description}]}`, upstream ids, and the other methods Asaas accepts (`POST /customers/{id}` for an update…). The dialect is also served at the upstream's own layout: `/v3/<path>` (and the legacy `/api/v3/<path>`) is the dialect of `/api/v1/<path>`, so an Asaas client needs only its base URL (`https://api.asaas.com/v3` → `https://<this host>/v3`) and key changed; there the key must be in `access_token` (README, Migrating from Asaas).",
+    "The Asaas dialect: the same API key in Asaas's `access_token` header (also spelled `access-token`; no Authorization). The compatibility operations then speak Asaas's wire format: objects at the top level, Asaas lists, `{errors:[{code, description}]}`, upstream ids, and the other methods Asaas accepts (`POST /customers/{id}` for an update…). The dialect is also served at the upstream's own layout: `/v3/<path>` (and the legacy `/api/v3/<path>`) is the dialect of `/api/v1/<path>`, so an Asaas client needs only its base URL (`https://api.asaas.com/v3` → `https://<this host>/v3`) and key changed; there the key must be in `access_token` (docs/compatibility.md, Migrating from Asaas).",
 } as const;
 
 const TENANT_HEADERS = [

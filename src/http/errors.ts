@@ -22,7 +22,7 @@ export const ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   IDEMPOTENCY_KEY_REUSED: 422,
-  /** Stored data or a stored definition takes a value past a documented bound (README "Security" → "Limits"). */
+  /** Stored data or a stored definition takes a value past a documented bound (docs/security.md "Limits"). */
   LIMIT_EXCEEDED: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,

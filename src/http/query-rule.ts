@@ -1,4 +1,4 @@
-// One rule for query strings (README "Conventions"): a query parameter the operation does not declare
+// One rule for query strings (docs/concepts.md "One rule for query strings"): a query parameter the operation does not declare
 // is a 400 VALIDATION_FAILED naming it (`query.<name>`, code `unrecognized_keys`), never silently
 // ignored — a misspelt filter or option (`?groupby=plan`) would otherwise answer something else.
 // One place: `enforceQueryRule` wraps the app's `openapi()` so every route registered through it

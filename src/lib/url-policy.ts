@@ -11,7 +11,7 @@
  * (`localtest.me`, `lvh.me`, `localhost.direct`, …); `*.localhost` and internal suffixes (`.internal`,
  * `.local`, `.svc`, `.home.arpa`, …). No DNS is resolved (Workers have no
  * resolver API): a public name whose records point at a private address is not caught here — Cloudflare's
- * egress does not route to private or loopback addresses, which is what covers that case (README, Security).
+ * egress does not route to private or loopback addresses, which is what covers that case (docs/security.md, Webhook URLs).
  * This module imports nothing from src/ (layer src/lib), so src/events and src/modules can both use it.
  */
 import ipaddr from "ipaddr.js";

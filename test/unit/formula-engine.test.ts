@@ -177,7 +177,7 @@ describe("cycles between formulas", () => {
   });
 });
 
-describe("formula bounds (README Security → Limits)", () => {
+describe("formula bounds (docs/security.md → Limits)", () => {
   it("refuses literals past ±1e15, 20 significant digits or 20 decimals, at the literal's position", () => {
     expect(refused("1 + 1e200000")).toEqual({ position: 4, message: "'1e200000' is out of bounds: numbers must lie within ±1e15" });
     expect(refused("1e999999999").message).toContain("±1e15");

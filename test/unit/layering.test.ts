@@ -1,4 +1,4 @@
-// The layer direction of src/ (README, Layout): lib ← db ← http ← access ← gateway/events/compat/billing
+// The layer direction of src/ (docs/architecture.md, Layers): lib ← db ← http ← access ← gateway/events/compat/billing
 // ← modules ← app/scheduled/console. A lower layer never imports a higher one, nothing imports in a
 // circle, and a few rules that keep each layer honest. `npm run graph` prints the same graph.
 import { readdirSync, readFileSync, statSync } from "node:fs";

@@ -3,7 +3,7 @@
 // at the upstream's layout (/v3, access_token) and its answer checked against the operation's generated
 // upstream shape with the simulator's checker (sim/src/shape-check.ts) in its exact mode: every field
 // the upstream's object has is present with the upstream's type (null where Ponte has no value), and no
-// field the upstream lacks except the ones README "Migrating from Asaas" documents (ALLOWED).
+// field the upstream lacks except the ones docs/compatibility.md "Migrating from Asaas" documents (ALLOWED).
 import { describe, expect, it } from "vitest";
 import { upstreamShape } from "../../src/compat/upstream-shapes";
 import { checkAnswer } from "../../sim/src/shape-check";
@@ -12,7 +12,7 @@ import { card, dueDate, HOLDER, seedBillingTenant } from "./billing-support";
 
 const V3: AsaasClient = { prefix: "/v3", header: "access_token" };
 
-/** Fields Ponte's objects carry beyond the upstream's spec (documented in README "Migrating from Asaas"). */
+/** Fields Ponte's objects carry beyond the upstream's spec (documented in docs/compatibility.md "Migrating from Asaas"). */
 const ALLOWED: readonly string[] = ["PaymentGetResponse.refundedValue"];
 
 describe("the Asaas dialect's native objects match the generated upstream shapes", { timeout: 60_000 }, () => {

@@ -14,7 +14,7 @@ import { seedBillingTenant } from "./billing-support";
 const UNKNOWN = "zz_unknown";
 const OPERATIONS = await apiOperations();
 const PASSTHROUGH = new Map(CATALOGUE.filter((op) => op.kind === "passthrough").map((op) => [op.operationId, op]));
-/** Passthrough operations whose shape documents no query: forwarded as sent (README "Conventions"). */
+/** Passthrough operations whose shape documents no query: forwarded as sent (docs/concepts.md "One rule for query strings"). */
 const FORWARDED = OPERATIONS.filter((op) => PASSTHROUGH.has(op.operationId) && passthroughQueryNames(op.operationId) === null);
 const CHECKED = OPERATIONS.filter((op) => !FORWARDED.includes(op));
 

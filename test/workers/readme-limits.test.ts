@@ -1,4 +1,4 @@
-// The README's numbered promises, each with a test that fails when the promise breaks: 16 webhook
+// The documented numbered promises (docs/), each with a test that fails when the promise breaks: 16 webhook
 // endpoints per workspace, the 10 MiB multipart limit, no cached API key served past 10 s, the 60 s
 // takeover of an abandoned idempotency claim, 422 for a key reused with another method or path, and
 // the retention sweeper's cap per run.

@@ -1,4 +1,4 @@
-// The bounds of the formula language (README "Security" → "Limits"): what a finance formula can need, so that no
+// The bounds of the formula language (docs/security.md "Limits"): what a finance formula can need, so that no
 // expression or stored data can make one request compute for seconds or answer megabytes.
 // - numbers: a literal and every value computed from it (each intermediate, each result, each metric read) lies
 //   within ±1e15; a literal has at most 20 significant digits and 20 decimals; every product and quotient is

@@ -1,5 +1,5 @@
 // What a formula's variables refer to, and which formulas refer to a name: the one place that reads a
-// formula's variables as references (README "Analytics" → IN_USE). A formula names a catalogue metric
+// formula's variables as references (docs/finance-and-analytics.md, Formula grammar → IN_USE). A formula names a catalogue metric
 // (`revenue`), a cost category by key (`expenses.<key>`, its children included) or another formula by
 // key. Names are what the merchant writes, so a category or formula a formula uses cannot be renamed
 // away or deleted while that formula uses it: 409 IN_USE naming the formulas (as Stripe refuses to

@@ -73,7 +73,7 @@ const ProfitabilityEnvelope = z.object({
   }),
 });
 
-/** A formula's series: 409 when stored formulas form a cycle, 422 past a bound (README "Security" → "Limits"). */
+/** A formula's series: 409 when stored formulas form a cycle, 422 past a bound (docs/security.md "Limits"). */
 const FORMULA_EVALUATION_ERRORS = [409, 422] as const;
 
 export function registerAnalyticsRoutes(app: OpenAPIHono<AppEnv>) {
