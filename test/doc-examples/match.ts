@@ -1,5 +1,6 @@
 // The answer a doc shows, as a pattern: JSON in which `…` stands for "any more members/elements" (or, as a
-// value, any value), a string that is only a `<placeholder>` or `…` stands for any value, and a string with
+// value, any value), a `<placeholder>` (bare, or as the whole of a string) or a string that is only `…`
+// stands for any value, and a string with
 // `…` or `<placeholder>` inside it stands for a string with anything in those places ("cus_…").
 
 export type Pattern =
@@ -35,6 +36,11 @@ export function parsePattern(source: string): Pattern {
     const c = source[at];
     if (ellipsisHere()) {
       at += ELLIPSIS.length;
+      return { kind: "any" };
+    }
+    const placeholder = /^<[^<>"]+>/.exec(source.slice(at));
+    if (placeholder) {
+      at += placeholder[0].length;
       return { kind: "any" };
     }
     if (c === "{") return object();

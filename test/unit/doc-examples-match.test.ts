@@ -35,6 +35,7 @@ describe("parsePattern and mismatches", () => {
   it("a <placeholder>, a lone … string or a bare … is any value, but a value must be there", () => {
     expect(check('{"id":"<customer id>","x":"…","y":…,"z":{…}}', { id: "c1", x: 3, y: null, z: { q: 1 } })).toEqual([]);
     expect(check('{"id":"<customer id>"}', {})).toEqual(["$.id: missing"]);
+    expect(check('{"totalCount":<n>,"items":[<first>,…]}', { totalCount: 3, items: [{ a: 1 }, 2] })).toEqual([]);
     expect(check('{"z":{…}}', { z: [] })).toEqual(["$.z: expected an object, got []"]);
   });
 

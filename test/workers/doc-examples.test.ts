@@ -8,8 +8,9 @@ import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type DocBlock, extractBlocks } from "../doc-examples/extract";
 import { newShell, runCommand, type Shell } from "../doc-examples/run";
+import { eq } from "drizzle-orm";
 import { createDb } from "../../src/db/client";
-import { costCategories } from "../../src/db/schema";
+import { costCategories, organizations } from "../../src/db/schema";
 import { defaultCostCategoryRows } from "../../src/modules/cost-categories/service";
 import { seedBillingTenant } from "./billing-support";
 
@@ -40,9 +41,12 @@ for (const { file, blocks } of files) {
   describe(file, () => {
     let shell: Shell;
     beforeAll(async () => {
-      // As `npm start`'s workspace: a gateway account on the simulator (webhooks pointed back), the default cost categories.
+      // As `npm start`'s workspace: "Ponte Demo", a gateway account on the simulator (its webhooks pointed back
+      // here), the default cost categories.
       const tenant = await seedBillingTenant();
-      await createDb(env.DB).insert(costCategories).values(defaultCostCategoryRows(tenant, new Date().toISOString()));
+      const db = createDb(env.DB);
+      await db.insert(costCategories).values(defaultCostCategoryRows(tenant, new Date().toISOString()));
+      await db.update(organizations).set({ name: "Ponte Demo" }).where(eq(organizations.id, tenant.organizationId));
       shell = newShell({ KEY: tenant.key, PONTE_KEY: tenant.key, BASE }, (request) => SELF.fetch(request));
     });
     for (const block of blocks) {
