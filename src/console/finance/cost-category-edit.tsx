@@ -1,0 +1,132 @@
+// One cost category: edit its name, key, kind, parent and description, or delete it. A key or a delete
+// that formulas depend on is refused by the service (409 IN_USE, naming the formulas), and so is a delete
+// while expenses, children, suppliers or AWS connections point at it; the page says which, in its words.
+import type { Hono } from "hono";
+import {
+  deleteCostCategory,
+  getCostCategory,
+  listCostCategories,
+  UpdateCostCategoryBody,
+  updateCostCategory,
+} from "../../modules/cost-categories/service";
+import { type ConsoleContext, type ConsoleEnv, parseForm, shellFor } from "../context";
+import { Page } from "../layout";
+import { ActionForm, type FormField, type FormState, formAction, Outcome } from "../parts/action-form";
+import { ConfirmForm, confirmed } from "../parts/confirm";
+import { changedBody, managing } from "./form-body";
+
+export type Category = Awaited<ReturnType<typeof listCostCategories>>["rows"][number];
+export const CATEGORY_FIELDS = ["name", "key", "kind", "parentId", "description"] as const;
+const PAGE = 100;
+
+/** Every category of the workspace (the service pages by 100). */
+export async function allCategories(c: ConsoleContext): Promise<Category[]> {
+  const { deps, principal } = c.get("console");
+  const out: Category[] = [];
+  for (let offset = 0; ; offset += PAGE) {
+    const { rows, totalCount } = await listCostCategories(deps, principal, { limit: PAGE, offset }, {});
+    out.push(...rows);
+    if (rows.length < PAGE || out.length >= totalCount) return out;
+  }
+}
+
+const shownCategory = (k: Category): Record<string, string> => ({
+  name: k.name,
+  key: k.key,
+  kind: k.kind,
+  parentId: k.parentId ?? "",
+  description: k.description ?? "",
+});
+
+/** The category form's fields (an edit passes the category: its values prefilled, itself not a parent choice). */
+export function categoryFields(categories: Category[], category?: Category): FormField[] {
+  const shown = category ? shownCategory(category) : { kind: "VARIABLE" };
+  const parents = categories.filter((x) => x.parentId === null && x.id !== category?.id && (!x.archived || x.id === shown.parentId));
+  return [
+    { name: "name", label: "Name", required: true, maxlength: 120, value: shown.name },
+    {
+      name: "key",
+      label: category ? "Key" : "Key (optional; derived from the name)",
+      maxlength: 63,
+      value: shown.key,
+      hint: category ? "Formulas read this category as expenses.<key>; a key formulas use cannot change." : undefined,
+    },
+    { name: "kind", label: "Kind", type: "select", options: ["FIXED", "VARIABLE"], value: shown.kind },
+    {
+      name: "parentId",
+      label: "Parent",
+      type: "select",
+      value: shown.parentId,
+      options: [{ value: "", label: "None (top level)" }, ...parents.map((x) => ({ value: x.id, label: x.name }))],
+    },
+    { name: "description", label: "Description (optional)", maxlength: 500, value: shown.description },
+  ];
+}
+
+const session = (c: ConsoleContext) => c.get("console");
+
+async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 403 | 404 | 409 | 500 = 200) {
+  const { deps, principal } = session(c);
+  const [category, categories] = await Promise.all([getCostCategory(deps, principal, c.req.param("id") ?? ""), allCategories(c)]);
+  const base = `/console/cost-categories/${category.id}`;
+  return c.html(
+    <Page title={`Cost category: ${category.name}`} shell={shellFor(c, "/console/cost-categories")}>
+      <p>
+        <a href="/console/cost-categories">← Cost categories</a>
+      </p>
+      <h1>{category.name}</h1>
+      <p class="muted">
+        Formula variable <code>expenses.{category.key}</code>
+        {category.archived ? " · archived" : ""}
+      </p>
+      <Outcome state={state} />
+      {principal.permissions.has("finance.manage") ? (
+        <>
+          <ActionForm
+            id="edit"
+            title="Edit"
+            action={base}
+            submit="Save changes"
+            state={state}
+            fields={categoryFields(categories, category)}
+          />
+          <ConfirmForm
+            id="delete"
+            action={`${base}/delete`}
+            name="confirmDelete"
+            title="Delete this category"
+            explain="Only a category nothing uses can be deleted (no formula, expense, child, supplier default or AWS connection); otherwise archive it."
+            label="Yes, delete this category"
+            submit="Delete category"
+            state={state}
+          />
+        </>
+      ) : (
+        <p class="muted">Your role can see cost categories but not change them.</p>
+      )}
+    </Page>,
+    status,
+  );
+}
+
+export function registerCostCategoryEditPages(app: Hono<ConsoleEnv>) {
+  app.get("/cost-categories/:id/edit", (c) => render(c, {}));
+
+  formAction(app, "/cost-categories/:id", {
+    fields: CATEGORY_FIELDS,
+    run: async (c, values, id) => {
+      const { deps, principal } = managing(c);
+      const body = changedBody(values, shownCategory(await getCostCategory(deps, principal, id)), ["parentId", "description"]);
+      return updateCostCategory(deps, principal, id, parseForm(UpdateCostCategoryBody, body));
+    },
+    done: (c) => `/console/cost-categories?done=updated&id=${c.req.param("id")}`,
+    render,
+  });
+
+  formAction(app, "/cost-categories/:id/delete", {
+    fields: ["confirmDelete"],
+    run: confirmed("confirmDelete", (c, _v, id) => deleteCostCategory(managing(c).deps, managing(c).principal, id)),
+    done: "/console/cost-categories?done=deleted",
+    render,
+  });
+}
