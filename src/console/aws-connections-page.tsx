@@ -19,7 +19,7 @@ import { AWS_FIELDS, awsFields, type Connection, registerAwsConnectionEditPages 
 import { Page } from "./layout";
 import { ActionForm, bodyOf, type FormState, formAction, Outcome } from "./parts/action-form";
 import { DataTable } from "./parts/data-table";
-import { managing } from "./finance/form-body";
+import { manage } from "./finance/record-actions";
 
 const when = (iso: string | null) => (iso ? `${iso.replace("T", " ").slice(0, 19)} UTC` : "—");
 const BADGE: Record<Connection["status"], string> = { ACTIVE: "ok", FAILED: "bad", PENDING: "warn", DISABLED: "warn" };
@@ -218,30 +218,26 @@ export function registerAwsConnectionPages(app: Hono<ConsoleEnv>) {
 
   formAction(app, "/aws-connections", {
     fields: AWS_FIELDS,
-    run: (c, v) => {
+    run: manage((deps, principal, _id, v) => {
       // Only the chosen sign-in's credentials go to the service (its body is strict).
       const { roleArn, accessKeyId, secretAccessKey, ...rest } = v;
       const credentials: Record<string, string> =
         v.authType === "ROLE" ? { roleArn: roleArn ?? "" } : { accessKeyId: accessKeyId ?? "", secretAccessKey: secretAccessKey ?? "" };
-      return createAwsConnection(
-        managing(c).deps,
-        managing(c).principal,
-        parseForm(CreateAwsConnectionBody, bodyOf({ ...rest, ...credentials })),
-      );
-    },
+      return createAwsConnection(deps, principal, parseForm(CreateAwsConnectionBody, bodyOf({ ...rest, ...credentials })));
+    }),
     done: (_c, conn) => back("connected", (conn as Connection).id),
     render,
   });
 
   formAction(app, "/aws-connections/:id/verify", {
-    run: (c, _v, id) => verifyAwsConnection(managing(c).deps, managing(c).principal, id),
+    run: manage((deps, principal, id) => verifyAwsConnection(deps, principal, id)),
     done: (c) => back("verified", c.req.param("id") ?? ""),
     render,
   });
 
   formAction(app, "/aws-connections/:id/sync", {
     fields: ["from", "to"],
-    run: (c, v, id) => syncAwsConnection(managing(c).deps, managing(c).principal, id, parseForm(SyncBody, bodyOf(v))),
+    run: manage((deps, principal, id, v) => syncAwsConnection(deps, principal, id, parseForm(SyncBody, bodyOf(v)))),
     done: (c, result) => {
       const r = result as Awaited<ReturnType<typeof syncAwsConnection>>;
       const id = c.req.param("id") ?? "";
@@ -256,7 +252,7 @@ export function registerAwsConnectionPages(app: Hono<ConsoleEnv>) {
     ["enable", false],
   ] as const)
     formAction(app, `/aws-connections/:id/${name}`, {
-      run: (c, _v, id) => updateAwsConnection(managing(c).deps, managing(c).principal, id, { disabled }),
+      run: manage((deps, principal, id) => updateAwsConnection(deps, principal, id, { disabled })),
       done: (c) => back(`${name}d`, c.req.param("id") ?? ""),
       render,
     });

@@ -8,7 +8,7 @@ import { allCategories, type Category, categoryFields, CATEGORY_FIELDS, register
 import { Page } from "./layout";
 import { ActionForm, bodyOf, type FormState, formAction, Outcome } from "./parts/action-form";
 import { DataTable } from "./parts/data-table";
-import { managing } from "./finance/form-body";
+import { manage } from "./finance/record-actions";
 
 const byName = (a: Category, b: Category) => a.name.localeCompare(b.name);
 
@@ -107,7 +107,7 @@ export function registerCostCategoryPages(app: Hono<ConsoleEnv>) {
 
   formAction(app, "/cost-categories", {
     fields: CATEGORY_FIELDS,
-    run: (c, values) => createCostCategory(managing(c).deps, managing(c).principal, parseForm(CreateCostCategoryBody, bodyOf(values))),
+    run: manage((deps, principal, _id, values) => createCostCategory(deps, principal, parseForm(CreateCostCategoryBody, bodyOf(values)))),
     done: (_c, cat) => `/console/cost-categories?done=created&id=${(cat as Category).id}`,
     render,
   });
@@ -117,7 +117,7 @@ export function registerCostCategoryPages(app: Hono<ConsoleEnv>) {
     ["restore", false, "restored"],
   ] as const)
     formAction(app, `/cost-categories/:id/${name}`, {
-      run: (c, _v, id) => updateCostCategory(managing(c).deps, managing(c).principal, id, { archived }),
+      run: manage((deps, principal, id) => updateCostCategory(deps, principal, id, { archived })),
       done: (c) => `/console/cost-categories?done=${done}&id=${c.req.param("id")}`,
       render,
     });

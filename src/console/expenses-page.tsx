@@ -14,7 +14,7 @@ import { Page } from "./layout";
 import { ActionForm, bodyOf, type FormState, formAction, Outcome } from "./parts/action-form";
 import { DataTable } from "./parts/data-table";
 import { FilterBar, filtersOf } from "./parts/filter-bar";
-import { managing } from "./finance/form-body";
+import { manage } from "./finance/record-actions";
 
 const FILTERS = ["from", "to", "status", "costCategoryId", "supplierId", "source"] as const;
 const STATUS_BADGE: Record<string, string> = { PAID: "ok", PENDING: "warn", CANCELED: "" };
@@ -167,13 +167,13 @@ export function registerExpensePages(app: Hono<ConsoleEnv>) {
 
   formAction(app, "/expenses", {
     fields: EXPENSE_FIELDS,
-    run: (c, values) => createExpense(managing(c).deps, managing(c).principal, parseForm(CreateExpenseBody, bodyOf(values))),
+    run: manage((deps, principal, _id, values) => createExpense(deps, principal, parseForm(CreateExpenseBody, bodyOf(values)))),
     done: "/console/expenses?done=created",
     render,
   });
 
   formAction(app, "/expenses/:id/pay", {
-    run: (c, _values, id) => payExpense(managing(c).deps, managing(c).principal, id, {}),
+    run: manage((deps, principal, id) => payExpense(deps, principal, id, {})),
     done: "/console/expenses?done=paid",
     render,
   });

@@ -10,7 +10,7 @@ import { Page } from "./layout";
 import { ActionForm, bodyOf, type FormState, formAction, Outcome } from "./parts/action-form";
 import { DataTable } from "./parts/data-table";
 import { FilterBar } from "./parts/filter-bar";
-import { managing } from "./finance/form-body";
+import { manage } from "./finance/record-actions";
 
 const NOTICES: Record<string, string> = {
   created: "Supplier created.",
@@ -100,7 +100,7 @@ export function registerSupplierPages(app: Hono<ConsoleEnv>) {
 
   formAction(app, "/suppliers", {
     fields: SUPPLIER_FIELDS,
-    run: (c, v) => createSupplier(managing(c).deps, managing(c).principal, parseForm(CreateSupplierBody, bodyOf(v))),
+    run: manage((deps, principal, _id, v) => createSupplier(deps, principal, parseForm(CreateSupplierBody, bodyOf(v)))),
     done: "/console/suppliers?done=created",
     render,
   });
@@ -110,7 +110,7 @@ export function registerSupplierPages(app: Hono<ConsoleEnv>) {
     ["restore", false, "restored"],
   ] as const)
     formAction(app, `/suppliers/:id/${name}`, {
-      run: (c, _v, id) => updateSupplier(managing(c).deps, managing(c).principal, id, { archived }),
+      run: manage((deps, principal, id) => updateSupplier(deps, principal, id, { archived })),
       done: `/console/suppliers?done=${done}`,
       render,
     });

@@ -12,9 +12,8 @@ import {
 import { listCostCategories } from "../../modules/cost-categories/service";
 import { type ConsoleContext, type ConsoleEnv, parseForm, shellFor } from "../context";
 import { Page } from "../layout";
-import { ActionForm, type FormField, type FormState, formAction, Outcome } from "../parts/action-form";
-import { ConfirmForm, confirmed } from "../parts/confirm";
-import { changedBody, managing } from "./form-body";
+import { ActionForm, type FormField, type FormState, Outcome } from "../parts/action-form";
+import { DeleteForm, deleteAction, editAction, RecordHeading } from "./record-actions";
 
 export type Connection = Awaited<ReturnType<typeof listAwsConnections>>["rows"][number];
 type Category = Awaited<ReturnType<typeof listCostCategories>>["rows"][number];
@@ -96,10 +95,8 @@ export function awsFields(categories: Category[], conn?: Connection): FormField[
   ];
 }
 
-const session = (c: ConsoleContext) => c.get("console");
-
 async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 403 | 404 | 409 | 500 = 200) {
-  const { deps, principal } = session(c);
+  const { deps, principal } = c.get("console");
   const [conn, categories] = await Promise.all([
     getAwsConnection(deps, principal, c.req.param("id") ?? ""),
     listCostCategories(deps, principal, { limit: 100, offset: 0 }, {}),
@@ -107,26 +104,18 @@ async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 4
   const base = `/console/aws-connections/${conn.id}`;
   return c.html(
     <Page title={`AWS connection: ${conn.name}`} shell={shellFor(c, "/console/aws-connections")}>
-      <p>
-        <a href="/console/aws-connections">← AWS connections</a>
-      </p>
-      <h1>{conn.name}</h1>
-      <p class="muted">
+      <RecordHeading list="/console/aws-connections" listLabel="AWS connections" title={conn.name}>
         {conn.authType === "ROLE" ? "Role" : "Access key"} · <span data-status={conn.status}>{conn.status.toLowerCase()}</span>
         {conn.awsAccountId ? ` · account ${conn.awsAccountId}` : ""}
-      </p>
+      </RecordHeading>
       <Outcome state={state} />
       {principal.permissions.has("finance.manage") ? (
         <>
           <ActionForm id="edit" title="Edit" action={base} submit="Save changes" state={state} fields={awsFields(categories.rows, conn)} />
-          <ConfirmForm
-            id="delete"
-            action={`${base}/delete`}
-            name="confirmDelete"
-            title="Delete this connection"
+          <DeleteForm
+            base={base}
+            noun="connection"
             explain="Ponte stops importing this account's costs and forgets its credentials. The expenses it imported stay."
-            label="Yes, delete this connection"
-            submit="Delete connection"
             state={state}
           />
         </>
@@ -141,25 +130,18 @@ async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 4
 export function registerAwsConnectionEditPages(app: Hono<ConsoleEnv>, back: (done: string, id: string) => string) {
   app.get("/aws-connections/:id/edit", (c) => render(c, {}));
 
-  formAction(app, "/aws-connections/:id", {
+  editAction(app, "/aws-connections", {
     fields: AWS_FIELDS.filter((f) => f !== "authType"),
-    run: async (c, values, id) => {
-      const { deps, principal } = managing(c);
-      const conn = await getAwsConnection(deps, principal, id);
-      const shown = shownConnection(conn);
-      const body = changedBody(values, shown);
+    read: getAwsConnection,
+    shown: shownConnection,
+    update: (deps, principal, id, body, values) => {
       // A key id and its secret travel together: a new secret for the same key id sends both.
-      if (body.secretAccessKey !== undefined) body.accessKeyId = values.accessKeyId ?? "";
+      if (body.secretAccessKey !== undefined) body.accessKeyId ??= values.accessKeyId ?? "";
       return updateAwsConnection(deps, principal, id, parseForm(UpdateAwsConnectionBody, body));
     },
     done: (c) => back("updated", c.req.param("id") ?? ""),
     render,
   });
 
-  formAction(app, "/aws-connections/:id/delete", {
-    fields: ["confirmDelete"],
-    run: confirmed("confirmDelete", (c, _v, id) => deleteAwsConnection(managing(c).deps, managing(c).principal, id)),
-    done: "/console/aws-connections?done=deleted",
-    render,
-  });
+  deleteAction(app, "/aws-connections", deleteAwsConnection, "/console/aws-connections?done=deleted", render);
 }

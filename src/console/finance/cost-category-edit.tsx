@@ -11,9 +11,8 @@ import {
 } from "../../modules/cost-categories/service";
 import { type ConsoleContext, type ConsoleEnv, parseForm, shellFor } from "../context";
 import { Page } from "../layout";
-import { ActionForm, type FormField, type FormState, formAction, Outcome } from "../parts/action-form";
-import { ConfirmForm, confirmed } from "../parts/confirm";
-import { changedBody, managing } from "./form-body";
+import { ActionForm, type FormField, type FormState, Outcome } from "../parts/action-form";
+import { DeleteForm, deleteAction, editAction, RecordHeading } from "./record-actions";
 
 export type Category = Awaited<ReturnType<typeof listCostCategories>>["rows"][number];
 export const CATEGORY_FIELDS = ["name", "key", "kind", "parentId", "description"] as const;
@@ -63,22 +62,16 @@ export function categoryFields(categories: Category[], category?: Category): For
   ];
 }
 
-const session = (c: ConsoleContext) => c.get("console");
-
 async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 403 | 404 | 409 | 500 = 200) {
-  const { deps, principal } = session(c);
+  const { deps, principal } = c.get("console");
   const [category, categories] = await Promise.all([getCostCategory(deps, principal, c.req.param("id") ?? ""), allCategories(c)]);
   const base = `/console/cost-categories/${category.id}`;
   return c.html(
     <Page title={`Cost category: ${category.name}`} shell={shellFor(c, "/console/cost-categories")}>
-      <p>
-        <a href="/console/cost-categories">← Cost categories</a>
-      </p>
-      <h1>{category.name}</h1>
-      <p class="muted">
+      <RecordHeading list="/console/cost-categories" listLabel="Cost categories" title={category.name}>
         Formula variable <code>expenses.{category.key}</code>
         {category.archived ? " · archived" : ""}
-      </p>
+      </RecordHeading>
       <Outcome state={state} />
       {principal.permissions.has("finance.manage") ? (
         <>
@@ -90,14 +83,10 @@ async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 4
             state={state}
             fields={categoryFields(categories, category)}
           />
-          <ConfirmForm
-            id="delete"
-            action={`${base}/delete`}
-            name="confirmDelete"
-            title="Delete this category"
+          <DeleteForm
+            base={base}
+            noun="category"
             explain="Only a category nothing uses can be deleted (no formula, expense, child, supplier default or AWS connection); otherwise archive it."
-            label="Yes, delete this category"
-            submit="Delete category"
             state={state}
           />
         </>
@@ -112,21 +101,15 @@ async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 4
 export function registerCostCategoryEditPages(app: Hono<ConsoleEnv>) {
   app.get("/cost-categories/:id/edit", (c) => render(c, {}));
 
-  formAction(app, "/cost-categories/:id", {
+  editAction(app, "/cost-categories", {
     fields: CATEGORY_FIELDS,
-    run: async (c, values, id) => {
-      const { deps, principal } = managing(c);
-      const body = changedBody(values, shownCategory(await getCostCategory(deps, principal, id)), ["parentId", "description"]);
-      return updateCostCategory(deps, principal, id, parseForm(UpdateCostCategoryBody, body));
-    },
+    nullable: ["parentId", "description"],
+    read: getCostCategory,
+    shown: shownCategory,
+    update: (deps, principal, id, body) => updateCostCategory(deps, principal, id, parseForm(UpdateCostCategoryBody, body)),
     done: (c) => `/console/cost-categories?done=updated&id=${c.req.param("id")}`,
     render,
   });
 
-  formAction(app, "/cost-categories/:id/delete", {
-    fields: ["confirmDelete"],
-    run: confirmed("confirmDelete", (c, _v, id) => deleteCostCategory(managing(c).deps, managing(c).principal, id)),
-    done: "/console/cost-categories?done=deleted",
-    render,
-  });
+  deleteAction(app, "/cost-categories", deleteCostCategory, "/console/cost-categories?done=deleted", render);
 }

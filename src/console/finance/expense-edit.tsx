@@ -10,35 +10,29 @@ import { type ConsoleContext, type ConsoleEnv, parseForm, shellFor } from "../co
 import { Page } from "../layout";
 import { ActionForm, type FormState, formAction, Outcome } from "../parts/action-form";
 import { ConfirmForm, confirmed } from "../parts/confirm";
-import { changedBody, managing } from "./form-body";
 import { EXPENSE_FIELDS, expenseFields, shownExpense } from "./expense-form";
+import { DeleteForm, deleteAction, editAction, manage, RecordHeading } from "./record-actions";
 
-const session = (c: ConsoleContext) => c.get("console");
+const LIST = "/console/expenses";
 
 async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 403 | 404 | 409 | 500 = 200) {
-  const { deps, principal } = session(c);
-  const id = c.req.param("id") ?? "";
+  const { deps, principal } = c.get("console");
   const [expense, categories, suppliers] = await Promise.all([
-    getExpense(deps, principal, id),
+    getExpense(deps, principal, c.req.param("id") ?? ""),
     listCostCategories(deps, principal, { limit: 100, offset: 0 }, {}),
     listSuppliers(deps, principal, { limit: 100, offset: 0 }, {}),
   ]);
-  const canManage = principal.permissions.has("finance.manage");
   const imported = expense.source === "AWS";
-  const base = `/console/expenses/${expense.id}`;
+  const base = `${LIST}/${expense.id}`;
   return c.html(
-    <Page title={`Expense: ${expense.description}`} shell={shellFor(c, "/console/expenses")}>
-      <p>
-        <a href="/console/expenses">← Expenses</a>
-      </p>
-      <h1>{expense.description}</h1>
-      <p class="muted">
+    <Page title={`Expense: ${expense.description}`} shell={shellFor(c, LIST)}>
+      <RecordHeading list={LIST} listLabel="Expenses" title={expense.description}>
         {expense.currency} {expense.amount} (R$ {expense.amountBrl}) incurred on {expense.incurredOn} ·{" "}
         <span data-expense-status={expense.status}>{expense.status.toLowerCase()}</span>
         {expense.source !== "MANUAL" ? ` · ${expense.source.toLowerCase()}` : ""}
-      </p>
+      </RecordHeading>
       <Outcome state={state} />
-      {!canManage ? (
+      {!principal.permissions.has("finance.manage") ? (
         <p class="muted">Your role can see expenses but not change them.</p>
       ) : (
         <>
@@ -66,14 +60,10 @@ async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 4
             />
           ) : null}
           {!imported ? (
-            <ConfirmForm
-              id="delete"
-              action={`${base}/delete`}
-              name="confirmDelete"
-              title="Delete this expense"
+            <DeleteForm
+              base={base}
+              noun="expense"
               explain="Deleting removes it for good, from the list and from every report."
-              label="Yes, delete this expense"
-              submit="Delete expense"
               state={state}
             />
           ) : null}
@@ -87,30 +77,25 @@ async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 4
 export function registerExpenseEditPages(app: Hono<ConsoleEnv>) {
   app.get("/expenses/:id/edit", (c) => render(c, {}));
 
-  formAction(app, "/expenses/:id", {
+  editAction(app, "/expenses", {
     fields: EXPENSE_FIELDS,
-    run: async (c, values, id) => {
-      const { deps, principal } = managing(c);
-      const current = await getExpense(deps, principal, id);
-      const posted = current.source === "AWS" ? { costCategoryId: values.costCategoryId ?? "" } : values;
-      const body = changedBody(posted, shownExpense(current), ["exchangeRate", "dueDate", "supplierId"]);
-      return updateExpense(deps, principal, id, parseForm(UpdateExpenseBody, body));
-    },
-    done: "/console/expenses?done=updated",
+    nullable: ["exchangeRate", "dueDate", "supplierId"],
+    read: getExpense,
+    shown: shownExpense,
+    update: (deps, principal, id, body) => updateExpense(deps, principal, id, parseForm(UpdateExpenseBody, body)),
+    done: `${LIST}?done=updated`,
     render,
   });
 
   formAction(app, "/expenses/:id/cancel", {
     fields: ["confirmCancel"],
-    run: confirmed("confirmCancel", (c, _v, id) => updateExpense(managing(c).deps, managing(c).principal, id, { status: "CANCELED" })),
-    done: "/console/expenses?done=canceled",
+    run: confirmed(
+      "confirmCancel",
+      manage((deps, principal, id) => updateExpense(deps, principal, id, { status: "CANCELED" })),
+    ),
+    done: `${LIST}?done=canceled`,
     render,
   });
 
-  formAction(app, "/expenses/:id/delete", {
-    fields: ["confirmDelete"],
-    run: confirmed("confirmDelete", (c, _v, id) => deleteExpense(managing(c).deps, managing(c).principal, id)),
-    done: "/console/expenses?done=deleted",
-    render,
-  });
+  deleteAction(app, "/expenses", deleteExpense, `${LIST}?done=deleted`, render);
 }

@@ -22,18 +22,21 @@ export const EXPENSE_FIELDS = [
   "recurrence",
 ] as const;
 
-/** What the edit form shows for `e`, by field name (the comparison base of `changedBody`). */
-export const shownExpense = (e: ExpenseView): Record<string, string> => ({
-  description: e.description,
-  amount: e.amount,
-  currency: e.currency,
-  exchangeRate: e.exchangeRate ?? "",
-  incurredOn: e.incurredOn,
-  dueDate: e.dueDate ?? "",
-  costCategoryId: e.costCategoryId,
-  supplierId: e.supplierId ?? "",
-  recurrence: e.recurrence,
-});
+/** What the edit form shows for `e`, by field name (the comparison base of `changedBody`): an import, its category only. */
+export const shownExpense = (e: ExpenseView): Record<string, string> =>
+  e.source === "AWS"
+    ? { costCategoryId: e.costCategoryId }
+    : {
+        description: e.description,
+        amount: e.amount,
+        currency: e.currency,
+        exchangeRate: e.exchangeRate ?? "",
+        incurredOn: e.incurredOn,
+        dueDate: e.dueDate ?? "",
+        costCategoryId: e.costCategoryId,
+        supplierId: e.supplierId ?? "",
+        recurrence: e.recurrence,
+      };
 
 /** Usable choices, plus the record's own current one even when archived (so an edit does not silently move it). */
 const choices = <T extends { id: string; name: string; archived: boolean }>(rows: T[], current: string | undefined) =>

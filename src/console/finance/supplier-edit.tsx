@@ -5,9 +5,8 @@ import { listCostCategories } from "../../modules/cost-categories/service";
 import { deleteSupplier, getSupplier, UpdateSupplierBody, updateSupplier } from "../../modules/suppliers/service";
 import { type ConsoleContext, type ConsoleEnv, parseForm, shellFor } from "../context";
 import { Page } from "../layout";
-import { ActionForm, type FormField, type FormState, formAction, Outcome } from "../parts/action-form";
-import { ConfirmForm, confirmed } from "../parts/confirm";
-import { changedBody, managing } from "./form-body";
+import { ActionForm, type FormField, type FormState, Outcome } from "../parts/action-form";
+import { DeleteForm, deleteAction, editAction, RecordHeading } from "./record-actions";
 
 type SupplierView = Awaited<ReturnType<typeof getSupplier>>;
 type Category = Awaited<ReturnType<typeof listCostCategories>>["rows"][number];
@@ -43,10 +42,8 @@ export function supplierFields(categories: Category[], supplier?: SupplierView):
   ];
 }
 
-const session = (c: ConsoleContext) => c.get("console");
-
 async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 403 | 404 | 409 | 500 = 200) {
-  const { deps, principal } = session(c);
+  const { deps, principal } = c.get("console");
   const [supplier, categories] = await Promise.all([
     getSupplier(deps, principal, c.req.param("id") ?? ""),
     listCostCategories(deps, principal, { limit: 100, offset: 0 }, {}),
@@ -54,11 +51,9 @@ async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 4
   const base = `/console/suppliers/${supplier.id}`;
   return c.html(
     <Page title={`Supplier: ${supplier.name}`} shell={shellFor(c, "/console/suppliers")}>
-      <p>
-        <a href="/console/suppliers">← Suppliers</a>
-      </p>
-      <h1>{supplier.name}</h1>
-      {supplier.archived ? <p class="muted">Archived: kept on its expenses, not offered for new ones.</p> : null}
+      <RecordHeading list="/console/suppliers" listLabel="Suppliers" title={supplier.name}>
+        {supplier.archived ? "Archived: kept on its expenses, not offered for new ones." : null}
+      </RecordHeading>
       <Outcome state={state} />
       {principal.permissions.has("finance.manage") ? (
         <>
@@ -70,14 +65,10 @@ async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 4
             state={state}
             fields={supplierFields(categories.rows, supplier)}
           />
-          <ConfirmForm
-            id="delete"
-            action={`${base}/delete`}
-            name="confirmDelete"
-            title="Delete this supplier"
+          <DeleteForm
+            base={base}
+            noun="supplier"
             explain="Only a supplier no expense points at can be deleted; otherwise archive it."
-            label="Yes, delete this supplier"
-            submit="Delete supplier"
             state={state}
           />
         </>
@@ -92,21 +83,15 @@ async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 4
 export function registerSupplierEditPages(app: Hono<ConsoleEnv>) {
   app.get("/suppliers/:id/edit", (c) => render(c, {}));
 
-  formAction(app, "/suppliers/:id", {
+  editAction(app, "/suppliers", {
     fields: SUPPLIER_FIELDS,
-    run: async (c, values, id) => {
-      const { deps, principal } = managing(c);
-      const body = changedBody(values, shownSupplier(await getSupplier(deps, principal, id)), OPTIONAL);
-      return updateSupplier(deps, principal, id, parseForm(UpdateSupplierBody, body));
-    },
+    nullable: OPTIONAL,
+    read: getSupplier,
+    shown: shownSupplier,
+    update: (deps, principal, id, body) => updateSupplier(deps, principal, id, parseForm(UpdateSupplierBody, body)),
     done: "/console/suppliers?done=updated",
     render,
   });
 
-  formAction(app, "/suppliers/:id/delete", {
-    fields: ["confirmDelete"],
-    run: confirmed("confirmDelete", (c, _v, id) => deleteSupplier(managing(c).deps, managing(c).principal, id)),
-    done: "/console/suppliers?done=deleted",
-    render,
-  });
+  deleteAction(app, "/suppliers", deleteSupplier, "/console/suppliers?done=deleted", render);
 }
