@@ -76,6 +76,20 @@ describe("console AWS connections page", () => {
     expect(stored?.n).toBe(Number(counts?.[1]));
     expect(syncedHtml).toContain(`through ${to}`);
     expect(await (await page("/console/aws-connections", cookie)).text()).not.toContain(SECRET);
+
+    // An imported expense's edit page offers only its category, and re-filing it is saved.
+    const imported = await env.DB.prepare("SELECT id FROM expenses WHERE workspace_id = ? AND source = 'AWS' LIMIT 1")
+      .bind(workspaceId)
+      .first<{ id: string }>();
+    const software = /<option value="([0-9a-f-]{36})"[^>]*>Software</.exec(emptyHtml)?.[1] ?? "";
+    const editHtml = await (await page(`/console/expenses/${imported?.id}/edit`, cookie)).text();
+    expect(editHtml).toContain("Imported from AWS: only its category can change");
+    expect(editHtml).not.toContain('name="amount"');
+    expect(editHtml).not.toContain("Delete expense");
+    const refiled = await form(`/console/expenses/${imported?.id}`, cookie, { costCategoryId: software });
+    expect(refiled.headers.get("location")).toBe("/console/expenses?done=updated");
+    const api = await callWithCookie<{ data: Record<string, unknown> }>("GET", `/api/v1/expenses/${imported?.id}`, cookie);
+    expect(api.body.data).toMatchObject({ source: "AWS", costCategoryId: software });
   });
 
   it("a role connection shows its external id; a refused key shows FAILED and AWS's error; bad input re-renders with a 400", async () => {

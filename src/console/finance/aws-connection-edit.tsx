@@ -10,10 +10,9 @@ import {
   updateAwsConnection,
 } from "../../modules/aws-connections/service";
 import { listCostCategories } from "../../modules/cost-categories/service";
-import { type ConsoleContext, type ConsoleEnv, parseForm, shellFor } from "../context";
-import { Page } from "../layout";
-import { ActionForm, type FormField, type FormState, Outcome } from "../parts/action-form";
-import { DeleteForm, deleteAction, editAction, RecordHeading } from "./record-actions";
+import { type ConsoleContext, type ConsoleEnv, parseForm } from "../context";
+import type { FormField, FormState } from "../parts/action-form";
+import { DeleteForm, deleteAction, editAction, RecordPage } from "./record-actions";
 
 export type Connection = Awaited<ReturnType<typeof listAwsConnections>>["rows"][number];
 type Category = Awaited<ReturnType<typeof listCostCategories>>["rows"][number];
@@ -103,26 +102,29 @@ async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 4
   ]);
   const base = `/console/aws-connections/${conn.id}`;
   return c.html(
-    <Page title={`AWS connection: ${conn.name}`} shell={shellFor(c, "/console/aws-connections")}>
-      <RecordHeading list="/console/aws-connections" listLabel="AWS connections" title={conn.name}>
-        {conn.authType === "ROLE" ? "Role" : "Access key"} · <span data-status={conn.status}>{conn.status.toLowerCase()}</span>
-        {conn.awsAccountId ? ` · account ${conn.awsAccountId}` : ""}
-      </RecordHeading>
-      <Outcome state={state} />
-      {principal.permissions.has("finance.manage") ? (
+    <RecordPage
+      c={c}
+      list="/console/aws-connections"
+      listLabel="AWS connections"
+      plural="AWS connections"
+      title={conn.name}
+      about={
         <>
-          <ActionForm id="edit" title="Edit" action={base} submit="Save changes" state={state} fields={awsFields(categories.rows, conn)} />
-          <DeleteForm
-            base={base}
-            noun="connection"
-            explain="Ponte stops importing this account's costs and forgets its credentials. The expenses it imported stay."
-            state={state}
-          />
+          {conn.authType === "ROLE" ? "Role" : "Access key"} · <span data-status={conn.status}>{conn.status.toLowerCase()}</span>
+          {conn.awsAccountId ? ` · account ${conn.awsAccountId}` : ""}
         </>
-      ) : (
-        <p class="muted">Your role can see AWS connections but not change them.</p>
-      )}
-    </Page>,
+      }
+      base={base}
+      fields={awsFields(categories.rows, conn)}
+      state={state}
+    >
+      <DeleteForm
+        base={base}
+        noun="connection"
+        explain="Ponte stops importing this account's costs and forgets its credentials. The expenses it imported stay."
+        state={state}
+      />
+    </RecordPage>,
     status,
   );
 }

@@ -9,10 +9,9 @@ import {
   UpdateCostCategoryBody,
   updateCostCategory,
 } from "../../modules/cost-categories/service";
-import { type ConsoleContext, type ConsoleEnv, parseForm, shellFor } from "../context";
-import { Page } from "../layout";
-import { ActionForm, type FormField, type FormState, Outcome } from "../parts/action-form";
-import { DeleteForm, deleteAction, editAction, RecordHeading } from "./record-actions";
+import { type ConsoleContext, type ConsoleEnv, parseForm } from "../context";
+import type { FormField, FormState } from "../parts/action-form";
+import { DeleteForm, deleteAction, editAction, RecordPage } from "./record-actions";
 
 export type Category = Awaited<ReturnType<typeof listCostCategories>>["rows"][number];
 export const CATEGORY_FIELDS = ["name", "key", "kind", "parentId", "description"] as const;
@@ -67,33 +66,28 @@ async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 4
   const [category, categories] = await Promise.all([getCostCategory(deps, principal, c.req.param("id") ?? ""), allCategories(c)]);
   const base = `/console/cost-categories/${category.id}`;
   return c.html(
-    <Page title={`Cost category: ${category.name}`} shell={shellFor(c, "/console/cost-categories")}>
-      <RecordHeading list="/console/cost-categories" listLabel="Cost categories" title={category.name}>
-        Formula variable <code>expenses.{category.key}</code>
-        {category.archived ? " · archived" : ""}
-      </RecordHeading>
-      <Outcome state={state} />
-      {principal.permissions.has("finance.manage") ? (
+    <RecordPage
+      c={c}
+      list="/console/cost-categories"
+      listLabel="Cost categories"
+      title={category.name}
+      about={
         <>
-          <ActionForm
-            id="edit"
-            title="Edit"
-            action={base}
-            submit="Save changes"
-            state={state}
-            fields={categoryFields(categories, category)}
-          />
-          <DeleteForm
-            base={base}
-            noun="category"
-            explain="Only a category nothing uses can be deleted (no formula, expense, child, supplier default or AWS connection); otherwise archive it."
-            state={state}
-          />
+          Formula variable <code>expenses.{category.key}</code>
+          {category.archived ? " · archived" : ""}
         </>
-      ) : (
-        <p class="muted">Your role can see cost categories but not change them.</p>
-      )}
-    </Page>,
+      }
+      base={base}
+      fields={categoryFields(categories, category)}
+      state={state}
+    >
+      <DeleteForm
+        base={base}
+        noun="category"
+        explain="Only a category nothing uses can be deleted (no formula, expense, child, supplier default or AWS connection); otherwise archive it."
+        state={state}
+      />
+    </RecordPage>,
     status,
   );
 }

@@ -6,12 +6,11 @@ import { listCostCategories } from "../../modules/cost-categories/service";
 import { UpdateExpenseBody } from "../../modules/expenses/rows";
 import { deleteExpense, getExpense, updateExpense } from "../../modules/expenses/service";
 import { listSuppliers } from "../../modules/suppliers/service";
-import { type ConsoleContext, type ConsoleEnv, parseForm, shellFor } from "../context";
-import { Page } from "../layout";
-import { ActionForm, type FormState, formAction, Outcome } from "../parts/action-form";
+import { type ConsoleContext, type ConsoleEnv, parseForm } from "../context";
+import { type FormState, formAction } from "../parts/action-form";
 import { ConfirmForm, confirmed } from "../parts/confirm";
 import { EXPENSE_FIELDS, expenseFields, shownExpense } from "./expense-form";
-import { DeleteForm, deleteAction, editAction, manage, RecordHeading } from "./record-actions";
+import { DeleteForm, deleteAction, editAction, manage, RecordPage } from "./record-actions";
 
 const LIST = "/console/expenses";
 
@@ -25,51 +24,41 @@ async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 4
   const imported = expense.source === "AWS";
   const base = `${LIST}/${expense.id}`;
   return c.html(
-    <Page title={`Expense: ${expense.description}`} shell={shellFor(c, LIST)}>
-      <RecordHeading list={LIST} listLabel="Expenses" title={expense.description}>
-        {expense.currency} {expense.amount} (R$ {expense.amountBrl}) incurred on {expense.incurredOn} ·{" "}
-        <span data-expense-status={expense.status}>{expense.status.toLowerCase()}</span>
-        {expense.source !== "MANUAL" ? ` · ${expense.source.toLowerCase()}` : ""}
-      </RecordHeading>
-      <Outcome state={state} />
-      {!principal.permissions.has("finance.manage") ? (
-        <p class="muted">Your role can see expenses but not change them.</p>
-      ) : (
+    <RecordPage
+      c={c}
+      list={LIST}
+      listLabel="Expenses"
+      title={expense.description}
+      about={
         <>
-          {imported ? (
-            <p class="muted">Imported from AWS: only its category can change, and it cannot be deleted (a re-sync would bring it back).</p>
-          ) : null}
-          <ActionForm
-            id="edit"
-            title="Edit"
-            action={base}
-            submit="Save changes"
-            state={state}
-            fields={expenseFields({ categories: categories.rows, suppliers: suppliers.rows, today: expense.incurredOn, expense })}
-          />
-          {!imported && expense.status !== "CANCELED" ? (
-            <ConfirmForm
-              id="cancel"
-              action={`${base}/cancel`}
-              name="confirmCancel"
-              title="Cancel this expense"
-              explain="A canceled expense stays on record but leaves the totals and reports."
-              label="Yes, cancel this expense"
-              submit="Cancel expense"
-              state={state}
-            />
-          ) : null}
-          {!imported ? (
-            <DeleteForm
-              base={base}
-              noun="expense"
-              explain="Deleting removes it for good, from the list and from every report."
-              state={state}
-            />
-          ) : null}
+          {expense.currency} {expense.amount} (R$ {expense.amountBrl}) incurred on {expense.incurredOn} ·{" "}
+          <span data-expense-status={expense.status}>{expense.status.toLowerCase()}</span>
+          {expense.source !== "MANUAL" ? ` · ${expense.source.toLowerCase()}` : ""}
         </>
-      )}
-    </Page>,
+      }
+      note={
+        imported ? "Imported from AWS: only its category can change, and it cannot be deleted (a re-sync would bring it back)." : undefined
+      }
+      base={base}
+      fields={expenseFields({ categories: categories.rows, suppliers: suppliers.rows, today: expense.incurredOn, expense })}
+      state={state}
+    >
+      {!imported && expense.status !== "CANCELED" ? (
+        <ConfirmForm
+          id="cancel"
+          action={`${base}/cancel`}
+          name="confirmCancel"
+          title="Cancel this expense"
+          explain="A canceled expense stays on record but leaves the totals and reports."
+          label="Yes, cancel this expense"
+          submit="Cancel expense"
+          state={state}
+        />
+      ) : null}
+      {!imported ? (
+        <DeleteForm base={base} noun="expense" explain="Deleting removes it for good, from the list and from every report." state={state} />
+      ) : null}
+    </RecordPage>,
     status,
   );
 }

@@ -7,8 +7,9 @@ import type { Hono } from "hono";
 import type { Child } from "hono/jsx";
 import { type Principal, requirePermission } from "../../access/principal";
 import type { Deps } from "../../deps";
-import type { ConsoleContext, ConsoleEnv } from "../context";
-import { type FormState, formAction } from "../parts/action-form";
+import { type ConsoleContext, type ConsoleEnv, shellFor } from "../context";
+import { Page } from "../layout";
+import { ActionForm, type FormField, type FormState, formAction, Outcome } from "../parts/action-form";
 import { ConfirmForm, confirmed } from "../parts/confirm";
 
 type Render = (c: ConsoleContext, state: FormState, status: 400) => Promise<Response>;
@@ -107,13 +108,45 @@ export const DeleteForm = (props: { base: string; noun: string; explain: string;
   />
 );
 
-/** The top of an edit page: back to the list, the record's name, a line about it. */
-export const RecordHeading = (props: { list: string; listLabel: string; title: string; children?: Child }) => (
-  <>
-    <p>
-      <a href={props.list}>← {props.listLabel}</a>
-    </p>
-    <h1>{props.title}</h1>
-    {props.children ? <p class="muted">{props.children}</p> : null}
-  </>
-);
+/**
+ * An edit page: back to the list, the record's name and a line about it, the last outcome, then for a manager
+ * the edit form (`fields`, posting to `editAction`'s route) and the page's other forms (`children`); for a reader
+ * a line saying the role cannot change it.
+ */
+export function RecordPage(props: {
+  c: ConsoleContext;
+  /** The list's path, e.g. "/console/suppliers", and its name, e.g. "Suppliers". */
+  list: string;
+  listLabel: string;
+  /** What a reader "can see" (default the list's name in lower case). */
+  plural?: string;
+  title: string;
+  about?: Child;
+  /** A line above the edit form (e.g. what cannot change). */
+  note?: Child;
+  base: string;
+  fields: FormField[];
+  state: FormState;
+  children?: Child;
+}) {
+  const { c, state } = props;
+  return (
+    <Page title={`${props.listLabel}: ${props.title}`} shell={shellFor(c, props.list)}>
+      <p>
+        <a href={props.list}>← {props.listLabel}</a>
+      </p>
+      <h1>{props.title}</h1>
+      {props.about ? <p class="muted">{props.about}</p> : null}
+      <Outcome state={state} />
+      {c.get("console").principal.permissions.has("finance.manage") ? (
+        <>
+          {props.note ? <p class="muted">{props.note}</p> : null}
+          <ActionForm id="edit" title="Edit" action={props.base} submit="Save changes" state={state} fields={props.fields} />
+          {props.children}
+        </>
+      ) : (
+        <p class="muted">Your role can see {props.plural ?? props.listLabel.toLowerCase()} but not change them.</p>
+      )}
+    </Page>
+  );
+}

@@ -3,10 +3,9 @@
 import type { Hono } from "hono";
 import { listCostCategories } from "../../modules/cost-categories/service";
 import { deleteSupplier, getSupplier, UpdateSupplierBody, updateSupplier } from "../../modules/suppliers/service";
-import { type ConsoleContext, type ConsoleEnv, parseForm, shellFor } from "../context";
-import { Page } from "../layout";
-import { ActionForm, type FormField, type FormState, Outcome } from "../parts/action-form";
-import { DeleteForm, deleteAction, editAction, RecordHeading } from "./record-actions";
+import { type ConsoleContext, type ConsoleEnv, parseForm } from "../context";
+import type { FormField, FormState } from "../parts/action-form";
+import { DeleteForm, deleteAction, editAction, RecordPage } from "./record-actions";
 
 type SupplierView = Awaited<ReturnType<typeof getSupplier>>;
 type Category = Awaited<ReturnType<typeof listCostCategories>>["rows"][number];
@@ -50,32 +49,23 @@ async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 4
   ]);
   const base = `/console/suppliers/${supplier.id}`;
   return c.html(
-    <Page title={`Supplier: ${supplier.name}`} shell={shellFor(c, "/console/suppliers")}>
-      <RecordHeading list="/console/suppliers" listLabel="Suppliers" title={supplier.name}>
-        {supplier.archived ? "Archived: kept on its expenses, not offered for new ones." : null}
-      </RecordHeading>
-      <Outcome state={state} />
-      {principal.permissions.has("finance.manage") ? (
-        <>
-          <ActionForm
-            id="edit"
-            title="Edit"
-            action={base}
-            submit="Save changes"
-            state={state}
-            fields={supplierFields(categories.rows, supplier)}
-          />
-          <DeleteForm
-            base={base}
-            noun="supplier"
-            explain="Only a supplier no expense points at can be deleted; otherwise archive it."
-            state={state}
-          />
-        </>
-      ) : (
-        <p class="muted">Your role can see suppliers but not change them.</p>
-      )}
-    </Page>,
+    <RecordPage
+      c={c}
+      list="/console/suppliers"
+      listLabel="Suppliers"
+      title={supplier.name}
+      about={supplier.archived ? "Archived: kept on its expenses, not offered for new ones." : undefined}
+      base={base}
+      fields={supplierFields(categories.rows, supplier)}
+      state={state}
+    >
+      <DeleteForm
+        base={base}
+        noun="supplier"
+        explain="Only a supplier no expense points at can be deleted; otherwise archive it."
+        state={state}
+      />
+    </RecordPage>,
     status,
   );
 }
