@@ -274,6 +274,12 @@ describe("console finance edit pages", () => {
     expect(await followed(created, cookie, `/console/cost-categories?done=created&id=${snacks}`)).toContain(
       "Created Snacks (expenses.snacks).",
     );
+    await form("/console/expenses", { description: "Coffee", amount: "30", incurredOn: "2026-04-01", costCategoryId: snacks }, cookie);
+    const inUse = await form(`/console/cost-categories/${snacks}/delete`, { confirmDelete: "yes" }, cookie);
+    expect(inUse.status).toBe(409);
+    expect(await inUse.text()).toContain("This category is in use (1 expense); archive it instead.");
+    const [coffee] = await expenseRows(workspaceId);
+    await form(`/console/expenses/${coffee!.id}/delete`, { confirmDelete: "yes" }, cookie);
     const deleted = await form(`/console/cost-categories/${snacks}/delete`, { confirmDelete: "yes" }, cookie);
     expect(await followed(deleted, cookie, "/console/cost-categories?done=deleted")).toContain("Category deleted.");
     expect((await api(`/api/v1/cost-categories/${snacks}`, cookie)).status).toBe(404);

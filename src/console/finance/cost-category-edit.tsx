@@ -9,6 +9,9 @@ import {
   UpdateCostCategoryBody,
   updateCostCategory,
 } from "../../modules/cost-categories/service";
+import type { Principal } from "../../access/principal";
+import type { Deps } from "../../deps";
+import { ApiError } from "../../http/errors";
 import { type ConsoleContext, type ConsoleEnv, parseForm } from "../context";
 import type { FormField, FormState } from "../parts/action-form";
 import { DeleteForm, deleteAction, editAction, RecordPage } from "./record-actions";
@@ -92,6 +95,27 @@ async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 4
   );
 }
 
+const USERS = [
+  ["expenses", "expense", "expenses"],
+  ["children", "child category", "child categories"],
+  ["suppliers", "supplier's default", "suppliers' default"],
+  ["awsConnections", "AWS connection", "AWS connections"],
+] as const;
+
+/** The service's delete; its 409 IN_USE counts (not formulas: those it names itself) said in words. */
+async function deleteInWords(deps: Deps, principal: Principal, id: string) {
+  try {
+    return await deleteCostCategory(deps, principal, id);
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.code !== "IN_USE" || err.details.formulas) throw err;
+    const uses = USERS.flatMap(([field, one, many]) => {
+      const n = Number(err.details[field] ?? 0);
+      return n > 0 ? [`${n} ${n === 1 ? one : many}`] : [];
+    });
+    throw new ApiError("IN_USE", `This category is in use (${uses.join(", ")}); archive it instead.`, err.details);
+  }
+}
+
 export function registerCostCategoryEditPages(app: Hono<ConsoleEnv>) {
   app.get("/cost-categories/:id/edit", (c) => render(c, {}));
 
@@ -105,5 +129,5 @@ export function registerCostCategoryEditPages(app: Hono<ConsoleEnv>) {
     render,
   });
 
-  deleteAction(app, "/cost-categories", deleteCostCategory, "/console/cost-categories?done=deleted", render);
+  deleteAction(app, "/cost-categories", deleteInWords, "/console/cost-categories?done=deleted", render);
 }
