@@ -1,21 +1,30 @@
 // Expenses: filters (dates, category, supplier, status, source), the list with its BRL total, "mark
-// paid" on a pending one, and a form to record one (BRL, or USD with its rate; monthly/yearly).
-// All through the expenses service.
+// paid" on a pending one, a link to each one's edit page (edit, cancel, delete: finance/expense-edit.tsx),
+// and a form to record one (BRL, or USD with its rate; monthly/yearly). All through the expenses service.
 import type { Hono } from "hono";
 import { formatMoney, parseMoney } from "../lib/money";
 import { listCostCategories } from "../modules/cost-categories/service";
 import { CreateExpenseBody, EXPENSE_SOURCES, EXPENSE_STATUSES, ExpenseListQuery, type ExpenseFilters } from "../modules/expenses/rows";
 import { createExpense, listExpenses, payExpense } from "../modules/expenses/service";
 import { listSuppliers } from "../modules/suppliers/service";
-import { type ConsoleContext, type ConsoleEnv, isExpected, parseForm, plainError, redirectingAction, shellFor } from "./context";
+import { type ConsoleContext, type ConsoleEnv, isExpected, parseForm, plainError, shellFor } from "./context";
+import { registerExpenseEditPages } from "./finance/expense-edit";
+import { EXPENSE_FIELDS, expenseFields } from "./finance/expense-form";
 import { Page } from "./layout";
 import { ActionForm, bodyOf, type FormState, formAction, Outcome } from "./parts/action-form";
 import { DataTable } from "./parts/data-table";
 import { FilterBar, filtersOf } from "./parts/filter-bar";
+import { manage } from "./finance/record-actions";
 
 const FILTERS = ["from", "to", "status", "costCategoryId", "supplierId", "source"] as const;
 const STATUS_BADGE: Record<string, string> = { PAID: "ok", PENDING: "warn", CANCELED: "" };
-const NOTICES: Record<string, string> = { created: "Expense recorded.", paid: "Expense marked paid." };
+const NOTICES: Record<string, string> = {
+  created: "Expense recorded.",
+  paid: "Expense marked paid.",
+  updated: "Expense updated.",
+  canceled: "Expense canceled: it stays listed but leaves the totals.",
+  deleted: "Expense deleted.",
+};
 
 async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 403 | 404 | 409 | 500 = 200) {
   const { deps, principal } = c.get("console");
@@ -116,15 +125,22 @@ async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 4
             label: "Actions",
             hiddenLabel: true,
             cell: (e) =>
-              canManage && e.status === "PENDING" && e.source !== "AWS" ? (
-                <ActionForm
-                  id={`pay-${e.id}`}
-                  bare
-                  action={`/console/expenses/${e.id}/pay`}
-                  submit="Mark paid"
-                  submitClass="secondary"
-                  submitLabel={`Mark paid: “${e.description}” of ${e.incurredOn}`}
-                />
+              canManage ? (
+                <>
+                  <a href={`/console/expenses/${e.id}/edit`} aria-label={`Edit “${e.description}” of ${e.incurredOn}`}>
+                    Edit
+                  </a>
+                  {e.status === "PENDING" && e.source !== "AWS" ? (
+                    <ActionForm
+                      id={`pay-${e.id}`}
+                      bare
+                      action={`/console/expenses/${e.id}/pay`}
+                      submit="Mark paid"
+                      submitClass="secondary"
+                      submitLabel={`Mark paid: “${e.description}” of ${e.incurredOn}`}
+                    />
+                  ) : null}
+                </>
               ) : null,
           },
         ]}
@@ -136,45 +152,7 @@ async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 4
           action="/console/expenses"
           submit="Record expense"
           state={state}
-          fields={[
-            { name: "description", label: "Description", required: true, maxlength: 500 },
-            { name: "amount", label: "Amount", required: true, inputmode: "decimal", placeholder: "129.90" },
-            { name: "currency", label: "Currency", type: "select", options: ["BRL", "USD"], value: "BRL" },
-            { name: "exchangeRate", label: "Exchange rate (BRL per USD)", inputmode: "decimal", placeholder: "5.4321", id: "e-rate" },
-            { name: "incurredOn", label: "Incurred on", type: "date", required: true, value: today, id: "e-incurred" },
-            { name: "dueDate", label: "Due date", type: "date", id: "e-due" },
-            {
-              name: "costCategoryId",
-              label: "Category",
-              type: "select",
-              id: "e-category",
-              options: [
-                { value: "", label: "The supplier's default" },
-                ...categories.rows.filter((k) => !k.archived).map((k) => ({ value: k.id, label: k.name })),
-              ],
-            },
-            {
-              name: "supplierId",
-              label: "Supplier",
-              type: "select",
-              id: "e-supplier",
-              options: [
-                { value: "", label: "None" },
-                ...suppliers.rows.filter((s) => !s.archived).map((s) => ({ value: s.id, label: s.name })),
-              ],
-            },
-            {
-              name: "recurrence",
-              label: "Repeats",
-              type: "select",
-              value: "NONE",
-              options: [
-                { value: "NONE", label: "Does not repeat" },
-                { value: "MONTHLY", label: "monthly" },
-                { value: "YEARLY", label: "yearly" },
-              ],
-            },
-          ]}
+          fields={expenseFields({ categories: categories.rows, suppliers: suppliers.rows, today })}
         />
       ) : (
         <p class="muted">Your role can see expenses but not record or pay them.</p>
@@ -184,23 +162,21 @@ async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 4
   );
 }
 
-const FIELDS = ["description", "amount", "currency", "exchangeRate", "incurredOn", "dueDate", "costCategoryId", "supplierId", "recurrence"];
-
 export function registerExpensePages(app: Hono<ConsoleEnv>) {
   app.get("/expenses", (c) => render(c, { notice: NOTICES[c.req.query("done") ?? ""] }));
 
   formAction(app, "/expenses", {
-    fields: FIELDS,
-    run: (c, values) => createExpense(c.get("console").deps, c.get("console").principal, parseForm(CreateExpenseBody, bodyOf(values))),
+    fields: EXPENSE_FIELDS,
+    run: manage((deps, principal, _id, values) => createExpense(deps, principal, parseForm(CreateExpenseBody, bodyOf(values)))),
     done: "/console/expenses?done=created",
     render,
   });
 
-  redirectingAction(
-    app,
-    "/expenses/:id/pay",
-    "/console/expenses?done=paid",
-    (c, id) => payExpense(c.get("console").deps, c.get("console").principal, id, {}),
+  formAction(app, "/expenses/:id/pay", {
+    run: manage((deps, principal, id) => payExpense(deps, principal, id, {})),
+    done: "/console/expenses?done=paid",
     render,
-  );
+  });
+
+  registerExpenseEditPages(app);
 }

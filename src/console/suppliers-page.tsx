@@ -1,19 +1,23 @@
-// Suppliers: search, create (CPF/CNPJ checked, default category), archive, delete (refused while
-// expenses point at the supplier). All through the suppliers service.
+// Suppliers: search, create (CPF/CNPJ checked, default category), archive and restore; each one's edit
+// page (finance/supplier-edit.tsx) edits it and deletes it (refused while expenses point at the supplier).
+// All through the suppliers service.
 import type { Hono } from "hono";
 import { listCostCategories } from "../modules/cost-categories/service";
-import { CreateSupplierBody, deleteSupplier, createSupplier, listSuppliers, updateSupplier } from "../modules/suppliers/service";
-import { type ConsoleContext, type ConsoleEnv, parseForm, redirectingAction, shellFor } from "./context";
+import { CreateSupplierBody, createSupplier, listSuppliers, updateSupplier } from "../modules/suppliers/service";
+import { type ConsoleContext, type ConsoleEnv, parseForm, shellFor } from "./context";
+import { registerSupplierEditPages, SUPPLIER_FIELDS, supplierFields } from "./finance/supplier-edit";
 import { Page } from "./layout";
-import { ActionForm, type FormState, formAction, Outcome } from "./parts/action-form";
+import { ActionForm, bodyOf, type FormState, formAction, Outcome } from "./parts/action-form";
 import { DataTable } from "./parts/data-table";
 import { FilterBar } from "./parts/filter-bar";
+import { manage } from "./finance/record-actions";
 
 const NOTICES: Record<string, string> = {
   created: "Supplier created.",
   archived: "Supplier archived: it stays on its expenses and leaves the default lists.",
   restored: "Supplier restored.",
   deleted: "Supplier deleted.",
+  updated: "Supplier updated.",
 };
 
 async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 403 | 404 | 409 | 500 = 200) {
@@ -58,6 +62,9 @@ async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 4
             cell: (s) =>
               canManage ? (
                 <>
+                  <a href={`/console/suppliers/${s.id}/edit`} aria-label={`Edit supplier ${s.name}`}>
+                    Edit
+                  </a>{" "}
                   <ActionForm
                     id={`toggle-${s.id}`}
                     bare
@@ -65,14 +72,6 @@ async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 4
                     submit={s.archived ? "Restore" : "Archive"}
                     submitClass="secondary"
                     submitLabel={`${s.archived ? "Restore" : "Archive"} supplier ${s.name}`}
-                  />{" "}
-                  <ActionForm
-                    id={`delete-${s.id}`}
-                    bare
-                    action={`/console/suppliers/${s.id}/delete`}
-                    submit="Delete"
-                    submitClass="danger"
-                    submitLabel={`Delete supplier ${s.name}`}
                   />
                 </>
               ) : null,
@@ -86,17 +85,7 @@ async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 4
           action="/console/suppliers"
           submit="Add supplier"
           state={state}
-          fields={[
-            { name: "name", label: "Name", required: true, maxlength: 200 },
-            { name: "cpfCnpj", label: "CPF or CNPJ (optional)", maxlength: 20 },
-            { name: "email", label: "Email (optional)", type: "email", maxlength: 254 },
-            {
-              name: "defaultCostCategoryId",
-              label: "Default cost category",
-              type: "select",
-              options: [{ value: "", label: "None" }, ...categories.rows.map((k) => ({ value: k.id, label: k.name }))],
-            },
-          ]}
+          fields={supplierFields(categories.rows)}
         />
       ) : (
         <p class="muted">Your role can see suppliers but not change them.</p>
@@ -110,26 +99,21 @@ export function registerSupplierPages(app: Hono<ConsoleEnv>) {
   app.get("/suppliers", (c) => render(c, { notice: NOTICES[c.req.query("done") ?? ""] }));
 
   formAction(app, "/suppliers", {
-    fields: ["name", "cpfCnpj", "email", "defaultCostCategoryId"],
-    run: (c, v) =>
-      createSupplier(
-        c.get("console").deps,
-        c.get("console").principal,
-        parseForm(CreateSupplierBody, {
-          name: v.name,
-          cpfCnpj: v.cpfCnpj || null,
-          email: v.email || null,
-          defaultCostCategoryId: v.defaultCostCategoryId || null,
-        }),
-      ),
+    fields: SUPPLIER_FIELDS,
+    run: manage((deps, principal, _id, v) => createSupplier(deps, principal, parseForm(CreateSupplierBody, bodyOf(v)))),
     done: "/console/suppliers?done=created",
     render,
   });
 
-  const action = (name: string, run: (c: ConsoleContext, id: string) => Promise<unknown>, done: string) =>
-    redirectingAction(app, `/suppliers/:id/${name}`, `/console/suppliers?done=${done}`, run, render);
-  const session = (c: ConsoleContext) => c.get("console");
-  action("archive", (c, id) => updateSupplier(session(c).deps, session(c).principal, id, { archived: true }), "archived");
-  action("restore", (c, id) => updateSupplier(session(c).deps, session(c).principal, id, { archived: false }), "restored");
-  action("delete", (c, id) => deleteSupplier(session(c).deps, session(c).principal, id), "deleted");
+  for (const [name, archived, done] of [
+    ["archive", true, "archived"],
+    ["restore", false, "restored"],
+  ] as const)
+    formAction(app, `/suppliers/:id/${name}`, {
+      run: manage((deps, principal, id) => updateSupplier(deps, principal, id, { archived })),
+      done: `/console/suppliers?done=${done}`,
+      render,
+    });
+
+  registerSupplierEditPages(app);
 }

@@ -133,6 +133,7 @@ async function main() {
 
   // 7. Finance: add a supplier, record a USD expense at its rate, filter, mark it paid.
   await financeFlow(page, base, shot);
+  await expenseEditFlow(page, base, shot);
   await awsAndProfitabilityFlow(page, base, shot);
   // 7b. The data pages: customers, payments (and one payment with its timeline), subscriptions, plans, gateway log, audit.
   for (const [i, path] of ["customers", "payments", "subscriptions", "plans", "gateway-logs", "audit"].entries()) {
@@ -498,6 +499,23 @@ async function financeFlow(page, base, shot) {
   await page.waitForURL(`${base}/console/expenses?done=paid`);
   check((await page.locator("table").textContent()).includes("paid"), "marking the expense paid shows it as paid");
   await shot("18-expense-paid");
+}
+
+// 7a. Edit an expense through its edit page at 1280 px (the finance pages can do what the API can): the
+// USD expense financeFlow recorded gets a new description and amount, converted at its own rate.
+async function expenseEditFlow(page, base, shot) {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${base}/console/expenses`);
+  await page.getByRole("link", { name: "Edit “Cloud servers” of 2026-11-02" }).click();
+  await page.waitForURL(/\/console\/expenses\/[0-9a-f-]{36}\/edit$/);
+  await page.getByLabel("Description").fill("Cloud servers (November)");
+  await page.getByLabel("Amount").fill("120.00");
+  await shot("18b-expense-edit");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await page.waitForURL(`${base}/console/expenses?done=updated`);
+  const table = await page.locator("table").textContent();
+  check(table.includes("Cloud servers (November)") && table.includes("651.85"), "the edited expense shows its new amount at its rate");
+  await shot("18c-expense-edited");
 }
 
 // AWS connections against the simulator's AWS: connect by role, verify, sync; a refused role shows its

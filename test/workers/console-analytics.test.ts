@@ -309,8 +309,10 @@ describe("console cost categories", () => {
       .bind(t.workspaceId)
       .first<{ id: string }>())!;
     const created = await form("/console/cost-categories", t.cookie, { name: "Cloud hosting", kind: "VARIABLE", parentId: parent.id });
-    expect(created.status).toBe(201);
-    expect(await created.text()).toContain("Created Cloud hosting (expenses.cloud_hosting).");
+    expect(created.status).toBe(303);
+    expect(await (await page(created.headers.get("location")!, t.cookie)).text()).toContain(
+      "Created Cloud hosting (expenses.cloud_hosting).",
+    );
     const child = (await env.DB.prepare(
       "SELECT id, parent_id, archived FROM cost_categories WHERE workspace_id = ? AND key = 'cloud_hosting'",
     )
@@ -319,8 +321,8 @@ describe("console cost categories", () => {
     expect(child).toMatchObject({ parent_id: parent.id, archived: 0 });
 
     const archived = await form(`/console/cost-categories/${child.id}/archive`, t.cookie);
-    expect(archived.status).toBe(200);
-    expect(await archived.text()).toContain("Cloud hosting archived.");
+    expect(archived.status).toBe(303);
+    expect(await (await page(archived.headers.get("location")!, t.cookie)).text()).toContain("Cloud hosting archived.");
     expect(await count("SELECT archived AS n FROM cost_categories WHERE id = ?", child.id)).toBe(1);
     await form(`/console/cost-categories/${child.id}/restore`, t.cookie);
     expect(await count("SELECT archived AS n FROM cost_categories WHERE id = ?", child.id)).toBe(0);

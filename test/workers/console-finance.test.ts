@@ -1,8 +1,10 @@
-// The console's finance pages: suppliers (search, add, archive, delete refused in use) and expenses
-// (record, filters, mark paid), rendered server-side through the same services as the API.
+// The console's finance pages: suppliers (search, add, edit, archive, delete refused in use), expenses
+// (record, filters, mark paid, edit, cancel, delete) and cost categories (edit, delete; a key formulas use
+// is refused naming them), rendered server-side through the same services as the API, whose answers the
+// tests read back.
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { seedMember, signUpUser } from "./auth-support";
+import { callWithCookie, seedMember, signUpUser } from "./auth-support";
 import { BASE } from "./support";
 
 async function form(path: string, fields: Record<string, string>, cookie: string) {
@@ -14,6 +16,17 @@ async function form(path: string, fields: Record<string, string>, cookie: string
   });
 }
 const page = (path: string, cookie: string) => SELF.fetch(`${BASE}${path}`, { redirect: "manual", headers: { Cookie: cookie } });
+/** The page a successful action redirects to (303), as HTML. */
+async function followed(res: Response, cookie: string, location: string) {
+  expect(res.status).toBe(303);
+  expect(res.headers.get("location")).toBe(location);
+  return (await page(location, cookie)).text();
+}
+/** The API's answer (data) for a record, read with the same session. */
+const api = async <T = Record<string, unknown>>(path: string, cookie: string) => {
+  const res = await callWithCookie<{ data: T }>("GET", path, cookie);
+  return { status: res.status, data: res.body.data };
+};
 const categoryId = async (workspaceId: string, key: string) =>
   (await env.DB.prepare("SELECT id FROM cost_categories WHERE workspace_id = ? AND key = ?")
     .bind(workspaceId, key)
@@ -57,7 +70,10 @@ describe("console suppliers", () => {
       cookie,
     );
     expect(rec.status).toBe(303);
-    const del = await form(`/console/suppliers/${supplier!.id}/delete`, {}, cookie);
+    const unconfirmed = await form(`/console/suppliers/${supplier!.id}/delete`, {}, cookie);
+    expect(unconfirmed.status).toBe(400);
+    expect(await unconfirmed.text()).toContain("tick the box to confirm; nothing was changed");
+    const del = await form(`/console/suppliers/${supplier!.id}/delete`, { confirmDelete: "yes" }, cookie);
     expect(del.status).toBe(409);
     expect(await del.text()).toContain("archive it instead");
     expect((await form(`/console/suppliers/${supplier!.id}/archive`, {}, cookie)).status).toBe(303);
@@ -125,5 +141,147 @@ describe("console expenses", () => {
     const res = await form(`/console/expenses/${row!.id}/pay`, {}, viewer.cookie);
     expect(res.status).toBe(403);
     expect((await expenseRows(workspaceId))[0]?.status).toBe("PENDING");
+  });
+});
+
+describe("console finance edit pages", () => {
+  it("edits an expense (a refused edit keeps the input), cancels and deletes it only once confirmed", async () => {
+    const { cookie, workspaceId } = await signUpUser();
+    const infra = await categoryId(workspaceId, "infrastructure");
+    await form("/console/expenses", { description: "Rent", amount: "1000", incurredOn: "2026-04-01", costCategoryId: infra }, cookie);
+    const [row] = await expenseRows(workspaceId);
+    const edit = `/console/expenses/${row!.id}`;
+    expect(await (await page("/console/expenses", cookie)).text()).toContain(`href="${edit}/edit"`);
+    const shown = await (await page(`${edit}/edit`, cookie)).text();
+    expect(shown).toContain('value="Rent"');
+    expect(shown).toContain('value="1000.00"');
+
+    const fields = { description: "Rent April", amount: "12.345", currency: "BRL", exchangeRate: "", incurredOn: "2026-04-01" };
+    const bad = await form(edit, { ...fields, dueDate: "2026-04-10", costCategoryId: infra, supplierId: "", recurrence: "NONE" }, cookie);
+    expect(bad.status).toBe(400);
+    const badHtml = await bad.text();
+    expect(badHtml).toContain('value="Rent April"');
+    expect(badHtml).toContain('value="12.345"');
+    expect(badHtml).toMatch(/id="edit-amount" name="amount"[^>]*aria-invalid="true"/);
+    expect((await api(`/api/v1/expenses/${row!.id}`, cookie)).data).toMatchObject({ description: "Rent", amount: "1000.00" });
+
+    const saved = await form(
+      edit,
+      { ...fields, amount: "1200.50", dueDate: "2026-04-10", costCategoryId: infra, recurrence: "NONE" },
+      cookie,
+    );
+    const list = await followed(saved, cookie, "/console/expenses?done=updated");
+    expect(list).toContain("Expense updated.");
+    expect(list).toContain("Rent April");
+    expect((await api(`/api/v1/expenses/${row!.id}`, cookie)).data).toMatchObject({
+      description: "Rent April",
+      amount: "1200.50",
+      amountBrl: "1200.50",
+      dueDate: "2026-04-10",
+      status: "PENDING",
+    });
+
+    const unconfirmed = await form(`${edit}/cancel`, {}, cookie);
+    expect(unconfirmed.status).toBe(400);
+    expect(await unconfirmed.text()).toMatch(/id="cancel-confirmCancel"[^>]*aria-invalid="true"/);
+    expect((await api(`/api/v1/expenses/${row!.id}`, cookie)).data).toMatchObject({ status: "PENDING" });
+    const canceled = await form(`${edit}/cancel`, { confirmCancel: "yes" }, cookie);
+    expect(await followed(canceled, cookie, "/console/expenses?done=canceled")).toContain("Expense canceled");
+    expect((await api(`/api/v1/expenses/${row!.id}`, cookie)).data).toMatchObject({ status: "CANCELED" });
+    expect(await (await page(`${edit}/edit`, cookie)).text()).not.toContain("Cancel expense");
+
+    const deleted = await form(`${edit}/delete`, { confirmDelete: "yes" }, cookie);
+    expect(await followed(deleted, cookie, "/console/expenses?done=deleted")).toContain("No expenses match.");
+    expect((await api(`/api/v1/expenses/${row!.id}`, cookie)).status).toBe(404);
+  });
+
+  it("a viewer gets no edit forms; a forged edit, delete or category change is refused and changes nothing", async () => {
+    const { cookie, organizationId, workspaceId } = await signUpUser();
+    const infra = await categoryId(workspaceId, "infrastructure");
+    await form("/console/expenses", { description: "Rent", amount: "1000", incurredOn: "2026-04-01", costCategoryId: infra }, cookie);
+    const [row] = await expenseRows(workspaceId);
+    const viewer = await seedMember(organizationId, "viewer");
+    const view = await (await page(`/console/expenses/${row!.id}/edit`, viewer.cookie)).text();
+    expect(view).toContain("Your role can see expenses but not change them.");
+    expect(view).not.toContain("Save changes");
+    const edited = await form(`/console/expenses/${row!.id}`, { description: "Hacked", amount: "1" }, viewer.cookie);
+    expect(edited.status).toBe(403);
+    expect(await edited.text()).toContain("lacks the &#39;finance.manage&#39; permission");
+    expect((await form(`/console/expenses/${row!.id}/delete`, { confirmDelete: "yes" }, viewer.cookie)).status).toBe(403);
+    expect(await expenseRows(workspaceId)).toMatchObject([{ description: "Rent", amount_brl_cents: 100_000 }]);
+    const renamed = await form(
+      `/console/cost-categories/${infra}`,
+      { name: "Hacked", key: "infrastructure", kind: "FIXED" },
+      viewer.cookie,
+    );
+    expect(renamed.status).toBe(403);
+    expect((await api(`/api/v1/cost-categories/${infra}`, cookie)).data).toMatchObject({ name: "Infrastructure" });
+  });
+
+  it("edits a supplier (a bad email keeps the input) and deletes an unused one once confirmed", async () => {
+    const { cookie, workspaceId } = await signUpUser();
+    await form("/console/suppliers", { name: "Padaria" }, cookie);
+    const { data } = await api<{ id: string }[]>("/api/v1/suppliers", cookie);
+    const edit = `/console/suppliers/${data[0]!.id}`;
+    expect(await (await page("/console/suppliers", cookie)).text()).toContain(`href="${edit}/edit"`);
+    const bad = await form(edit, { name: "Padaria Central", email: "not-an-email" }, cookie);
+    expect(bad.status).toBe(400);
+    const badHtml = await bad.text();
+    expect(badHtml).toContain('value="Padaria Central"');
+    expect(badHtml).toContain('value="not-an-email"');
+    expect(badHtml).toContain('id="edit-email-error"');
+    const software = await categoryId(workspaceId, "software");
+    const saved = await form(edit, { name: "Padaria Central", email: "pao@example.com.br", defaultCostCategoryId: software }, cookie);
+    expect(await followed(saved, cookie, "/console/suppliers?done=updated")).toContain("Padaria Central");
+    expect((await api(`/api/v1/suppliers/${data[0]!.id}`, cookie)).data).toMatchObject({
+      name: "Padaria Central",
+      email: "pao@example.com.br",
+      defaultCostCategoryId: software,
+    });
+    const deleted = await form(`${edit}/delete`, { confirmDelete: "yes" }, cookie);
+    expect(await followed(deleted, cookie, "/console/suppliers?done=deleted")).toContain("Supplier deleted.");
+    expect((await api(`/api/v1/suppliers/${data[0]!.id}`, cookie)).status).toBe(404);
+  });
+
+  it("edits a cost category; a key or a delete that a formula depends on is refused naming the formula", async () => {
+    const { cookie, workspaceId } = await signUpUser();
+    const software = await categoryId(workspaceId, "software");
+    const formula = await callWithCookie("POST", "/api/v1/formulas", cookie, {
+      body: { key: "software_share", name: "Software share", expression: "expenses.software / revenue * 100", unit: "PERCENT" },
+    });
+    expect(formula.status).toBe(201);
+    const edit = `/console/cost-categories/${software}`;
+    expect(await (await page("/console/cost-categories", cookie)).text()).toContain(`href="${edit}/edit"`);
+    const rekey = await form(edit, { name: "Software", key: "saas", kind: "FIXED", parentId: "", description: "" }, cookie);
+    expect(rekey.status).toBe(409);
+    const rekeyHtml = await rekey.text();
+    expect(rekeyHtml).toContain("Formulas software_share use expenses.software");
+    expect(rekeyHtml).toContain('value="saas"');
+    const undeletable = await form(`${edit}/delete`, { confirmDelete: "yes" }, cookie);
+    expect(undeletable.status).toBe(409);
+    expect(await undeletable.text()).toContain("Formulas software_share use expenses.software; change or delete them");
+    const saved = await form(edit, { name: "SaaS tools", key: "software", kind: "FIXED", description: "Licences" }, cookie);
+    expect(await followed(saved, cookie, `/console/cost-categories?done=updated&id=${software}`)).toContain(
+      "SaaS tools saved (expenses.software).",
+    );
+    expect((await api(`/api/v1/cost-categories/${software}`, cookie)).data).toMatchObject({
+      name: "SaaS tools",
+      key: "software",
+      description: "Licences",
+    });
+    const created = await form("/console/cost-categories", { name: "Snacks", kind: "VARIABLE" }, cookie);
+    const snacks = await categoryId(workspaceId, "snacks");
+    expect(await followed(created, cookie, `/console/cost-categories?done=created&id=${snacks}`)).toContain(
+      "Created Snacks (expenses.snacks).",
+    );
+    await form("/console/expenses", { description: "Coffee", amount: "30", incurredOn: "2026-04-01", costCategoryId: snacks }, cookie);
+    const inUse = await form(`/console/cost-categories/${snacks}/delete`, { confirmDelete: "yes" }, cookie);
+    expect(inUse.status).toBe(409);
+    expect(await inUse.text()).toContain("This category is in use (1 expense); archive it instead.");
+    const [coffee] = await expenseRows(workspaceId);
+    await form(`/console/expenses/${coffee!.id}/delete`, { confirmDelete: "yes" }, cookie);
+    const deleted = await form(`/console/cost-categories/${snacks}/delete`, { confirmDelete: "yes" }, cookie);
+    expect(await followed(deleted, cookie, "/console/cost-categories?done=deleted")).toContain("Category deleted.");
+    expect((await api(`/api/v1/cost-categories/${snacks}`, cookie)).status).toBe(404);
   });
 });
