@@ -6,14 +6,32 @@
 // permission check, drizzle's query building and result mapping, and the envelope run for real.
 // Compare with bench:auth, where the same requests cross wrangler dev's runtime and its simulated D1.
 // It also reports what a segment's first request in an isolate pays to load and build its routes.
-//   npm run bench:js          (REQUESTS=20000 to change)
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+//   npm run bench:js          (REQUESTS=20000 to change; PROFILE=dir writes a V8 CPU profile of each
+//                              case's timed loop to dir/<case>.cpuprofile, for DevTools or bench/profile-top.mjs)
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "../scripts/lib/local.mjs";
 import { envNumber, importBundled, printSummary } from "./lib/harness.mjs";
 
 const REQUESTS = envNumber("REQUESTS", 20_000);
+const PROFILE = process.env.PROFILE;
+if (PROFILE) mkdirSync(PROFILE, { recursive: true });
+async function startProfiler() {
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.setSamplingInterval", { interval: 50 });
+  await session.post("Profiler.start");
+  return {
+    async stop() {
+      const { profile } = await session.post("Profiler.stop");
+      session.disconnect();
+      return profile;
+    },
+  };
+}
 const dir = mkdtempSync(join(tmpdir(), "ponte-bench-js-"));
 process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
 writeFileSync(
@@ -69,6 +87,9 @@ const orgRow = [
   "Ponte Demo",
   "01900000-0000-7000-8000-00000000d002",
   "America/Sao_Paulo",
+  30,
+  90,
+  400,
   "2026-01-01T00:00:00.000Z",
   "2026-01-01T00:00:00.000Z",
 ];
@@ -102,9 +123,12 @@ for (const { name, segment, path, headers } of cases) {
     if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
   };
   for (let i = 0; i < 2000; i++) await once(); // warm: JIT, the key cache, the router's memo
+  const profiler = PROFILE ? await startProfiler() : undefined;
   const t0 = performance.now();
   for (let i = 0; i < REQUESTS; i++) await once();
-  result[name] = { path, microsecondsPerRequest: +(((performance.now() - t0) / REQUESTS) * 1000).toFixed(1) };
+  const elapsed = performance.now() - t0;
+  if (profiler) writeFileSync(join(PROFILE, `${name}.cpuprofile`), JSON.stringify(await profiler.stop()));
+  result[name] = { path, microsecondsPerRequest: +((elapsed / REQUESTS) * 1000).toFixed(1) };
 }
 console.log(JSON.stringify({ node: process.version, requests: REQUESTS, firstRequest, ...result }, null, 2));
 printSummary({
