@@ -7,7 +7,9 @@
 // Compare with bench:auth, where the same requests cross wrangler dev's runtime and its simulated D1.
 // It also reports what a segment's first request in an isolate pays to load and build its routes.
 //   npm run bench:js          (REQUESTS=20000, ROUNDS=9 to change; PROFILE=dir writes a V8 CPU profile of each
-//                              case's extra loop to dir/<case>.cpuprofile, for DevTools or bench/profile-top.mjs)
+//                              case's extra loop to dir/<case>.cpuprofile, for DevTools or bench/profile-top.mjs;
+//                              AGAINST=/path/to/another/checkout adds its health and read to the same interleaved
+//                              rounds, the A/B of two commits in one process: git worktree add --detach DIR COMMIT)
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { tmpdir } from "node:os";
@@ -55,6 +57,20 @@ export async function firstRequestBuilds() {
 }`,
 );
 const { appFor, firstRequestBuilds } = await importBundled(join(dir, "entry.ts"), join(dir, "app.mjs"));
+// Another checkout's app, bundled the same way (its packages resolved from this checkout's node_modules).
+const AGAINST = process.env.AGAINST;
+let appAgainst;
+if (AGAINST) {
+  writeFileSync(
+    join(dir, "against.ts"),
+    `import { groupsFor } from ${JSON.stringify(join(AGAINST, "src/route-groups"))};
+import { createApp } from ${JSON.stringify(join(AGAINST, "src/app"))};
+export async function appFor(segment: string) { return createApp(await Promise.all(groupsFor(segment).map((g) => g.load(segment)))); }`,
+  );
+  ({ appFor: appAgainst } = await importBundled(join(dir, "against.ts"), join(dir, "against.mjs"), {
+    nodePaths: [join(ROOT, "node_modules")],
+  }));
+}
 
 // First, in this fresh process, what each segment's first request pays: evaluating its modules the
 // first time (shared modules are paid by whichever segment loads them first) and building its routes.
@@ -119,6 +135,9 @@ const cases = [
     headers: { Authorization: `Bearer ${key}` },
   },
 ];
+if (appAgainst) {
+  for (const c of cases.filter((x) => x.segment)) cases.push({ ...c, name: `${c.name}Against`, app: await appAgainst(c.segment) });
+}
 for (const c of cases) c.app ??= await appFor(c.segment);
 /** Runs `n` requests of a case; wall and CPU (user + system of this process) microseconds per request. */
 async function run({ app, path, headers }, n) {
@@ -151,9 +170,9 @@ for (const c of cases) {
   };
 }
 if (PROFILE) {
-  for (const c of cases.filter((x) => x.segment)) {
+  for (const c of cases.filter((x) => x.segment && !x.name.endsWith("Against"))) {
     const profiler = await startProfiler();
-    await run(c, perRound * 2);
+    await run(c, Math.max(perRound * 2, Math.round(REQUESTS / 2)));
     writeFileSync(join(PROFILE, `${c.name}.cpuprofile`), JSON.stringify(await profiler.stop()));
   }
 }
@@ -166,5 +185,8 @@ printSummary({
   // Ponte's own code: CPU per request over the bare handler's (Node's Request/Response/body plumbing).
   authReadOwnMicros: own("authenticatedRead"),
   healthOwnMicros: own("health"),
+  ...(AGAINST
+    ? { against: AGAINST, againstAuthReadOwnMicros: own("authenticatedReadAgainst"), againstHealthOwnMicros: own("healthAgainst") }
+    : {}),
   busiestSegmentFirstRequestMs: +Math.max(...builds.rows.map((r) => r.loadMs + r.buildMs)).toFixed(2),
 });
