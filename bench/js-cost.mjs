@@ -6,14 +6,34 @@
 // permission check, drizzle's query building and result mapping, and the envelope run for real.
 // Compare with bench:auth, where the same requests cross wrangler dev's runtime and its simulated D1.
 // It also reports what a segment's first request in an isolate pays to load and build its routes.
-//   npm run bench:js          (REQUESTS=20000 to change)
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+//   npm run bench:js          (REQUESTS=20000, ROUNDS=9 to change; PROFILE=dir writes a V8 CPU profile of each
+//                              case's extra loop to dir/<case>.cpuprofile, for DevTools or bench/profile-top.mjs;
+//                              AGAINST=/path/to/another/checkout adds its health and read to the same interleaved
+//                              rounds, the A/B of two commits in one process: git worktree add --detach DIR COMMIT)
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "../scripts/lib/local.mjs";
 import { envNumber, importBundled, printSummary } from "./lib/harness.mjs";
 
 const REQUESTS = envNumber("REQUESTS", 20_000);
+const PROFILE = process.env.PROFILE;
+if (PROFILE) mkdirSync(PROFILE, { recursive: true });
+async function startProfiler() {
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.setSamplingInterval", { interval: 50 });
+  await session.post("Profiler.start");
+  return {
+    async stop() {
+      const { profile } = await session.post("Profiler.stop");
+      session.disconnect();
+      return profile;
+    },
+  };
+}
 const dir = mkdtempSync(join(tmpdir(), "ponte-bench-js-"));
 process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
 writeFileSync(
@@ -37,6 +57,20 @@ export async function firstRequestBuilds() {
 }`,
 );
 const { appFor, firstRequestBuilds } = await importBundled(join(dir, "entry.ts"), join(dir, "app.mjs"));
+// Another checkout's app, bundled the same way (its packages resolved from this checkout's node_modules).
+const AGAINST = process.env.AGAINST;
+let appAgainst;
+if (AGAINST) {
+  writeFileSync(
+    join(dir, "against.ts"),
+    `import { groupsFor } from ${JSON.stringify(join(AGAINST, "src/route-groups"))};
+import { createApp } from ${JSON.stringify(join(AGAINST, "src/app"))};
+export async function appFor(segment: string) { return createApp(await Promise.all(groupsFor(segment).map((g) => g.load(segment)))); }`,
+  );
+  ({ appFor: appAgainst } = await importBundled(join(dir, "against.ts"), join(dir, "against.mjs"), {
+    nodePaths: [join(ROOT, "node_modules")],
+  }));
+}
 
 // First, in this fresh process, what each segment's first request pays: evaluating its modules the
 // first time (shared modules are paid by whichever segment loads them first) and building its routes.
@@ -69,6 +103,9 @@ const orgRow = [
   "Ponte Demo",
   "01900000-0000-7000-8000-00000000d002",
   "America/Sao_Paulo",
+  30,
+  90,
+  400,
   "2026-01-01T00:00:00.000Z",
   "2026-01-01T00:00:00.000Z",
 ];
@@ -84,7 +121,12 @@ DB.withSession = () => ({ ...DB, getBookmark: () => null });
 const env = { DB, ENVIRONMENT: "local", API_RATE_LIMITER: { limit: async () => ({ success: true }) } };
 const ctx = { waitUntil() {}, passThroughOnException() {} };
 
+// A bare handler through the same Request/Response/body plumbing: what Node itself costs per request
+// (in workerd those objects are native), so Ponte's own part is the difference.
+const bareEnvelope = JSON.stringify({ data: { ...Object.fromEntries(orgRow.map((v, i) => [i, v])) }, meta: { requestId: "req_x" } });
+const bare = { fetch: async () => new Response(bareEnvelope, { headers: { "Content-Type": "application/json" } }) };
 const cases = [
+  { name: "bare", app: bare, path: "/api/v1/health", headers: {} },
   { name: "health", segment: "health", path: "/api/v1/health", headers: {} },
   {
     name: "authenticatedRead",
@@ -93,23 +135,58 @@ const cases = [
     headers: { Authorization: `Bearer ${key}` },
   },
 ];
-const result = {};
-for (const { name, segment, path, headers } of cases) {
-  const app = await appFor(segment);
-  const once = async () => {
+if (appAgainst) {
+  for (const c of cases.filter((x) => x.segment)) cases.push({ ...c, name: `${c.name}Against`, app: await appAgainst(c.segment) });
+}
+for (const c of cases) c.app ??= await appFor(c.segment);
+/** Runs `n` requests of a case; wall and CPU (user + system of this process) microseconds per request. */
+async function run({ app, path, headers }, n) {
+  const [wall0, cpu0] = [performance.now(), process.cpuUsage()];
+  for (let i = 0; i < n; i++) {
     const res = await app.fetch(new Request(`http://127.0.0.1${path}`, { headers }), env, ctx);
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
-  };
-  for (let i = 0; i < 2000; i++) await once(); // warm: JIT, the key cache, the router's memo
-  const t0 = performance.now();
-  for (let i = 0; i < REQUESTS; i++) await once();
-  result[name] = { path, microsecondsPerRequest: +(((performance.now() - t0) / REQUESTS) * 1000).toFixed(1) };
+  }
+  const cpu = process.cpuUsage(cpu0);
+  return { wall: ((performance.now() - wall0) / n) * 1000, cpu: (cpu.user + cpu.system) / n };
 }
-console.log(JSON.stringify({ node: process.version, requests: REQUESTS, firstRequest, ...result }, null, 2));
+for (const c of cases) await run(c, 2000); // warm: JIT, the key cache, the router's memo
+// Rounds interleave the cases (bare, health, read, bare, …) so a busy machine weighs on all alike;
+// each figure is the median over the rounds. CPU time is this process's alone, the steadier figure on a
+// shared machine; wall time includes waiting for a core.
+const ROUNDS = envNumber("ROUNDS", 9);
+const perRound = Math.max(1, Math.round(REQUESTS / ROUNDS));
+const samples = Object.fromEntries(cases.map((c) => [c.name, []]));
+for (let r = 0; r < ROUNDS; r++) for (const c of cases) samples[c.name].push(await run(c, perRound));
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const result = {};
+for (const c of cases) {
+  const cpu = samples[c.name].map((x) => x.cpu);
+  result[c.name] = {
+    path: c.path,
+    microsecondsPerRequest: +median(samples[c.name].map((x) => x.wall)).toFixed(1),
+    cpuMicrosecondsPerRequest: +median(cpu).toFixed(1),
+    cpuSpread: [+Math.min(...cpu).toFixed(1), +Math.max(...cpu).toFixed(1)],
+  };
+}
+if (PROFILE) {
+  for (const c of cases.filter((x) => x.segment && !x.name.endsWith("Against"))) {
+    const profiler = await startProfiler();
+    await run(c, Math.max(perRound * 2, Math.round(REQUESTS / 2)));
+    writeFileSync(join(PROFILE, `${c.name}.cpuprofile`), JSON.stringify(await profiler.stop()));
+  }
+}
+const own = (name) => +(result[name].cpuMicrosecondsPerRequest - result.bare.cpuMicrosecondsPerRequest).toFixed(1);
+console.log(JSON.stringify({ node: process.version, requests: REQUESTS, rounds: ROUNDS, firstRequest, ...result }, null, 2));
 printSummary({
   bench: "js",
   authReadMicros: result.authenticatedRead.microsecondsPerRequest,
   healthMicros: result.health.microsecondsPerRequest,
+  // Ponte's own code: CPU per request over the bare handler's (Node's Request/Response/body plumbing).
+  authReadOwnMicros: own("authenticatedRead"),
+  healthOwnMicros: own("health"),
+  ...(AGAINST
+    ? { against: AGAINST, againstAuthReadOwnMicros: own("authenticatedReadAgainst"), againstHealthOwnMicros: own("healthAgainst") }
+    : {}),
   busiestSegmentFirstRequestMs: +Math.max(...builds.rows.map((r) => r.loadMs + r.buildMs)).toFixed(2),
 });

@@ -4,8 +4,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { API_VERSION, type Env } from "./config";
 import type { AppEnv } from "./http/app-env";
-import { d1QueryCounter } from "./http/query-counter";
-import { bodyGuard } from "./http/body-guard";
+import { BODY_METHODS, bodyGuard } from "./http/body-guard";
 import { DOCS_CSP, DOCS_PAGE } from "./http/docs-page";
 import { handleError, notFoundHandler, validationHook } from "./http/error-handler";
 import { MemoTrieRouter } from "./http/memo-router";
@@ -83,11 +82,11 @@ export function createApp(registrars: readonly Registrar[], root?: RootFetch) {
   enforceQueryRule(app);
 
   app.use("*", requestId());
-  app.use("*", d1QueryCounter());
   app.use("*", provideDeps());
   // The Asaas dialect (access_token requests only): translates ids and bodies in, Asaas's shapes out.
   app.use("/api/v1/*", asaasDialect(root ?? ((req, env, ctx) => app.fetch(req, env, ctx))));
-  app.use("/api/v1/*", bodyGuard());
+  // Only requests that may carry a body pass the body rules: a GET does not enter the middleware at all.
+  app.on(BODY_METHODS, "/api/v1/*", bodyGuard());
 
   for (const register of registrars) register(app);
 

@@ -238,7 +238,7 @@ export async function seededState(prefix) {
  * Bundles Ponte source (`entry`, TypeScript) into `outfile` as the worker's bundle resolves it (workerd
  * conditions, `cloudflare:*` left external), so a benchmark can import it in Node; resolves to the module.
  */
-export async function importBundled(entry, outfile) {
+export async function importBundled(entry, outfile, { nodePaths = [] } = {}) {
   await build({
     entryPoints: [entry],
     bundle: true,
@@ -249,6 +249,7 @@ export async function importBundled(entry, outfile) {
     mainFields: ["module", "main"],
     conditions: ["workerd", "worker", "import"],
     logLevel: "error",
+    nodePaths,
   });
   return import(outfile);
 }

@@ -8,7 +8,9 @@ import { LIMITS } from "../config";
 import type { AppEnv } from "./app-env";
 import { ApiError } from "./errors";
 
-const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+/** The methods whose requests may carry a body: the app registers the guard for these only. */
+export const BODY_METHODS = ["POST", "PUT", "PATCH", "DELETE"];
+const METHODS_WITH_BODY = new Set(BODY_METHODS);
 
 function mediaType(header: string | undefined): string {
   return ((header ?? "").split(";", 1)[0] ?? "").trim().toLowerCase();

@@ -6,12 +6,14 @@
 // The database is a D1 session (Sessions API): a read (GET/HEAD) may be served by the nearest read
 // replica, a write starts on the primary, and the response carries the session's bookmark in
 // `X-D1-Bookmark`. A client that sends that bookmark back gets a session at least as fresh as it, so
-// it always reads its own writes, even from a replica.
+// it always reads its own writes, even from a replica. Under D1_QUERY_COUNTING a request that asks gets
+// its round trips counted on that binding (src/http/query-counter.ts).
 import type { MiddlewareHandler } from "hono";
 import { createDb } from "../db/client";
 import { forwardStagedAudit } from "../db/org-logs/audit-forward";
 import type { Deps } from "../deps";
 import type { AppEnv } from "./app-env";
+import { countQueriesIfAsked } from "./query-counter";
 
 export const BOOKMARK_HEADER = "X-D1-Bookmark";
 /** What a D1 bookmark looks like (hex groups and dashes); anything else is ignored, never an error. */
@@ -35,6 +37,7 @@ function lazySession(db: D1Database, constraintOrBookmark: string) {
 }
 
 export const provideDeps = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  const reportQueries = countQueriesIfAsked(c);
   const sent = c.req.header(BOOKMARK_HEADER);
   const readOnly = c.req.method === "GET" || c.req.method === "HEAD";
   const session = lazySession(c.env.DB, sent && BOOKMARK.test(sent) ? sent : readOnly ? "first-unconstrained" : "first-primary");
@@ -67,4 +70,5 @@ export const provideDeps = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   for (const organizationId of deps.stagedAudit ?? []) deps.waitUntil(forwardStagedAudit(c.env, organizationId));
   const bookmark = session.bookmark();
   if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
+  reportQueries?.();
 };

@@ -2,6 +2,7 @@
 import { eq } from "drizzle-orm";
 import { type Principal, requirePermission } from "../../access/principal";
 import type { Deps } from "../../deps";
+import { rowByIdReader } from "../../db/row-by-id";
 import { organizations, workspaces } from "../../db/schema";
 import { ApiError, notFound } from "../../http/errors";
 import type { TimeZone } from "../../lib/time-zones";
@@ -11,9 +12,11 @@ import { auditEntry } from "../audit/service";
 type OrganizationRow = typeof organizations.$inferSelect;
 export const presentOrganization = (row: OrganizationRow) => ({ ...row, object: "organization" as const });
 
+const organizationById = rowByIdReader(organizations);
+
 export async function currentOrganization(deps: Deps, principal: Principal) {
   requirePermission(principal, "organizations.read");
-  const row = await deps.db.select().from(organizations).where(eq(organizations.id, principal.organizationId)).get();
+  const row = await organizationById(deps.db, principal.organizationId);
   if (!row) throw notFound("organization", principal.organizationId);
   return row;
 }
