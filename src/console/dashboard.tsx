@@ -159,44 +159,38 @@ function Charts({ view }: { view: DashboardView }) {
           { label: "Expenses", unit: "BRL" },
         ]}
       />
-      <div class="grid">
-        <div>
-          <h2>
-            <a href={`/console/metrics?metric=mrr&from=${months[0]}&to=${view.to}&interval=month`}>MRR, last 12 months</a>
-          </h2>
-          <Chart
-            id="mrr-history"
-            label="MRR at the end of each month (BRL)"
-            x={months}
-            series={[{ label: "MRR", color: "#047857", unit: "BRL", values: view.mrrHistory.map((m) => m.mrr) }]}
-          />
-          <ChartTable
-            chart="mrr-history"
-            caption="MRR at the end of each month"
-            head="Month"
-            rows={view.mrrHistory.map((m) => ({ label: m.month, values: [m.mrr] }))}
-            columns={[{ label: "MRR", unit: "BRL" }]}
-          />
-        </div>
-        <div>
-          <h2>
-            <a href={`/console/expenses?from=${view.from}&to=${view.to}`}>Expenses by category</a>
-          </h2>
-          <BarChart
-            id="expenses-by-category"
-            label={`Expenses by cost category, ${view.from} to ${view.to} (BRL)`}
-            color="#b45309"
-            bars={view.expensesByCategory.map((e) => ({ label: e.name, value: e.amount }))}
-          />
-          <ChartTable
-            chart="expenses-by-category"
-            caption="Expenses by cost category"
-            head="Category"
-            rows={view.expensesByCategory.map((e) => ({ label: e.name, values: [e.amount] }))}
-            columns={[{ label: "Expenses", unit: "BRL" }]}
-          />
-        </div>
-      </div>
+      <h2>
+        <a href={`/console/metrics?metric=mrr&from=${months[0]}&to=${view.to}&interval=month`}>MRR, last 12 months</a>
+      </h2>
+      <Chart
+        id="mrr-history"
+        label="MRR at the end of each month (BRL)"
+        x={months}
+        series={[{ label: "MRR", color: "#047857", unit: "BRL", values: view.mrrHistory.map((m) => m.mrr) }]}
+      />
+      <ChartTable
+        chart="mrr-history"
+        caption="MRR at the end of each month"
+        head="Month"
+        rows={view.mrrHistory.map((m) => ({ label: m.month, values: [m.mrr] }))}
+        columns={[{ label: "MRR", unit: "BRL" }]}
+      />
+      <h2>
+        <a href={`/console/expenses?from=${view.from}&to=${view.to}`}>Expenses by category</a>
+      </h2>
+      <BarChart
+        id="expenses-by-category"
+        label={`Expenses by cost category, ${view.from} to ${view.to} (BRL)`}
+        color="#b45309"
+        bars={view.expensesByCategory.map((e) => ({ label: e.name, value: e.amount }))}
+      />
+      <ChartTable
+        chart="expenses-by-category"
+        caption="Expenses by cost category"
+        head="Category"
+        rows={view.expensesByCategory.map((e) => ({ label: e.name, values: [e.amount] }))}
+        columns={[{ label: "Expenses", unit: "BRL" }]}
+      />
     </>
   );
 }
@@ -234,10 +228,8 @@ function DashboardPage({ c, view }: { c: ConsoleContext; view: DashboardView }) 
       <Cards view={view} />
       <Charts view={view} />
       <RankToggle view={view} />
-      <div class="grid">
-        <Top title="Top customers" rows={view.topCustomers} kind="customers" view={view} />
-        <Top title="Top plans" rows={view.topPlans} kind="plans" view={view} />
-      </div>
+      <Top title="Top customers" rows={view.topCustomers} kind="customers" view={view} />
+      <Top title="Top plans" rows={view.topPlans} kind="plans" view={view} />
       <h2>
         <a href={`/console/payments?status=PENDING&${encodeURIComponent("dueDate[ge]")}=${today}`}>Next charges due</a>
       </h2>
