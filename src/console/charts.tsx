@@ -41,8 +41,24 @@ export function formatMetric(value: string | null, unit: Unit): string {
 }
 
 /** A line chart: x = the periods' first days, one line per series. */
-export function Chart({ id, label, x, series }: { id: string; label: string; x: string[]; series: ChartSeries[] }) {
-  const spec = JSON.stringify({ x, series: series.map((s) => ({ label: s.label, color: s.color, unit: s.unit, values: s.values })) });
+export function Chart({
+  id,
+  label,
+  x,
+  series,
+  xLabel,
+}: {
+  id: string;
+  label: string;
+  x: string[];
+  series: ChartSeries[];
+  xLabel?: "Day" | "Month";
+}) {
+  const spec = JSON.stringify({
+    x,
+    ...(xLabel ? { xLabel } : {}),
+    series: series.map((s) => ({ label: s.label, color: s.color, unit: s.unit, values: s.values })),
+  });
   return (
     <figure class="chart card" id={id}>
       <figcaption class="muted">{label}</figcaption>

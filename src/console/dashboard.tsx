@@ -166,6 +166,7 @@ function Charts({ view }: { view: DashboardView }) {
         id="mrr-history"
         label="MRR at the end of each month (BRL)"
         x={months}
+        xLabel="Month"
         series={[{ label: "MRR", color: "#047857", unit: "BRL", values: view.mrrHistory.map((m) => m.mrr) }]}
       />
       <ChartTable
