@@ -1,5 +1,5 @@
 // Draws every [data-chart] element of a console page with uPlot (public/vendor/uplot, loaded before
-// this file). The data attribute holds {x: ["YYYY-MM-DD", …], series: [{label, color, values}]}; values
+// this file). The data attribute holds {x: ["YYYY-MM-DD", …], xLabel?, series: [{label, color, values}]}; values
 // are exact decimal strings, turned into numbers here only to place pixels. No network, no inline code.
 (() => {
   const charts = [];
@@ -17,15 +17,23 @@
       return;
     }
     const format = formatter(spec.series[0]?.unit);
+    const xLabel = spec.xLabel ?? "Day";
     const data = [spec.x.map(day), ...spec.series.map((s) => s.values.map((v) => (v === null ? null : Number(v))))];
     const opts = {
       width: Math.max(el.clientWidth, 300),
       height: 280,
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"),
       scales: { x: { time: true } },
-      axes: [{}, { size: 70, values: (_u, ticks) => ticks.map(format) }],
+      // The y axis as wide as its longest label (R$ 30,000.00 does not fit a fixed width).
+      axes: [
+        {},
+        {
+          size: (_u, labels) => 16 + 7.5 * Math.max(5, ...(labels ?? []).map((l) => String(l).length)),
+          values: (_u, ticks) => ticks.map(format),
+        },
+      ],
       series: [
-        { label: "Day", value: (_u, ts) => (ts == null ? "—" : new Date(ts * 1000).toISOString().slice(0, 10)) },
+        { label: xLabel, value: (_u, ts) => (ts == null ? "—" : new Date(ts * 1000).toISOString().slice(0, xLabel === "Month" ? 7 : 10)) },
         ...spec.series.map((s) => ({
           label: s.label,
           stroke: s.color,

@@ -1,8 +1,9 @@
 // Live validation of a formula's expression: 300 ms after the last keystroke, posts it to the box's
-// data-validate-url (same origin, the session cookie) and shows the variables it uses, or the error
+// data-validate-url (same origin, the session cookie) and shows what each variable refers to, or the error
 // with a caret under the position the server names. No inline code; the CSP admits this file as 'self'.
 (() => {
   const DELAY_MS = 300;
+  const KINDS = { metric: "metric", expenses: "cost category", formula: "formula" };
 
   function show(status, parts) {
     status.replaceChildren(...parts);
@@ -48,8 +49,20 @@
       }
       if (body.data.valid) {
         box.setAttribute("aria-invalid", "false");
-        const vars = body.data.variables.map((v) => `${v.name} (${v.kind})`).join(", ");
-        show(status, [text("p", "badge ok", vars ? `Valid. Uses ${vars}.` : "Valid.")]);
+        // What each variable names (the metric, cost category or formula), as the saved formula will answer it.
+        const refs = body.data.references ?? [];
+        const parts = [text("p", "badge ok", refs.length ? "Valid. It uses:" : "Valid.")];
+        if (refs.length) {
+          const list = document.createElement("ul");
+          list.setAttribute("data-references", "");
+          for (const r of refs) {
+            const item = document.createElement("li");
+            item.append(text("code", "", r.variable), ` — ${KINDS[r.kind] ?? r.kind} ${r.name ?? "(unknown)"}`);
+            list.append(item);
+          }
+          parts.push(list);
+        }
+        show(status, parts);
         return;
       }
       box.setAttribute("aria-invalid", "true");

@@ -4,9 +4,11 @@ import type { Hono } from "hono";
 import { formulaSeriesByKey, listFormulas } from "../modules/analytics/formulas-service";
 import { METRIC_KEYS } from "../modules/analytics/metric-catalogue";
 import { SeriesQuery, type SeriesResult, listMetrics, metricSeries } from "../modules/analytics/metrics-service";
-import { CHART_ASSETS, Chart, formatMetric } from "./charts";
+import { CHART_ASSETS, Chart, ChartTable, formatMetric } from "./charts";
 import { type ConsoleEnv, isExpected, parseForm, plainError, shellFor, statusOf } from "./context";
-import { Alert, Page } from "./layout";
+import { Page } from "./layout";
+import { Outcome } from "./parts/action-form";
+import { FilterBar } from "./parts/filter-bar";
 
 const INTERVALS = ["day", "week", "month"] as const;
 
@@ -17,19 +19,15 @@ export function registerMetricsPage(app: Hono<ConsoleEnv>) {
     const { rows: formulas } = await listFormulas(deps, principal, { limit: 100, offset: 0 });
     const asked = {
       metric: c.req.query("metric") || "revenue",
-      from: c.req.query("from") ?? "",
-      to: c.req.query("to") ?? "",
+      from: c.req.query("from") || undefined,
+      to: c.req.query("to") || undefined,
       interval: c.req.query("interval") || "day",
     };
     let series: SeriesResult | null = null;
-    let error: string | null = null;
+    let error: string | undefined;
     let status = 200;
     try {
-      const query = parseForm(SeriesQuery, {
-        from: asked.from || undefined,
-        to: asked.to || undefined,
-        interval: asked.interval,
-      });
+      const query = parseForm(SeriesQuery, { from: asked.from, to: asked.to, interval: asked.interval });
       series = METRIC_KEYS.has(asked.metric)
         ? await metricSeries(deps, principal, asked.metric, query)
         : await formulaSeriesByKey(deps, principal, asked.metric, query);
@@ -40,56 +38,26 @@ export function registerMetricsPage(app: Hono<ConsoleEnv>) {
     }
     const description =
       catalogue.find((m) => m.key === asked.metric)?.description ?? formulas.find((f) => f.key === asked.metric)?.expression;
+    const options = [
+      ...catalogue.map((m) => ({ value: m.key, label: `${m.name} (${m.unit})` })),
+      ...formulas.map((f) => ({ value: f.key, label: `Formula: ${f.name} (${f.unit})` })),
+    ];
     return c.html(
       <Page title="Metrics" shell={shellFor(c, "/console/metrics")} {...CHART_ASSETS}>
         <h1>Metrics</h1>
-        <form method="get" action="/console/metrics" class="card">
-          <div class="grid">
-            <div>
-              <label for="metric">Metric</label>
-              <select id="metric" name="metric">
-                <optgroup label="Catalogue">
-                  {catalogue.map((m) => (
-                    <option value={m.key} selected={m.key === asked.metric}>
-                      {m.name} ({m.unit})
-                    </option>
-                  ))}
-                </optgroup>
-                {formulas.length > 0 ? (
-                  <optgroup label="Your formulas">
-                    {formulas.map((f) => (
-                      <option value={f.key} selected={f.key === asked.metric}>
-                        {f.name} ({f.unit})
-                      </option>
-                    ))}
-                  </optgroup>
-                ) : null}
-              </select>
-            </div>
-            <div>
-              <label for="from">From</label>
-              <input id="from" name="from" type="date" value={series?.from ?? asked.from} />
-            </div>
-            <div>
-              <label for="to">To</label>
-              <input id="to" name="to" type="date" value={series?.to ?? asked.to} />
-            </div>
-            <div>
-              <label for="interval">Interval</label>
-              <select id="interval" name="interval">
-                {INTERVALS.map((i) => (
-                  <option value={i} selected={i === asked.interval}>
-                    {i}
-                  </option>
-                ))}
-              </select>
-            </div>
-          </div>
-          <div class="actions">
-            <button type="submit">Show</button>
-          </div>
-        </form>
-        {error ? <Alert kind="error">{error}</Alert> : null}
+        <FilterBar
+          c={c}
+          path="/console/metrics"
+          label="Choose a metric and a range"
+          submit="Show"
+          fields={[
+            { name: "metric", label: "Metric", options, any: false, value: asked.metric },
+            { name: "from", label: "From", type: "date", value: series?.from },
+            { name: "to", label: "To", type: "date", value: series?.to },
+            { name: "interval", label: "Interval", options: INTERVALS, any: false, value: asked.interval },
+          ]}
+        />
+        <Outcome state={{ error }} />
         {series ? (
           <>
             <h2>
@@ -108,22 +76,14 @@ export function registerMetricsPage(app: Hono<ConsoleEnv>) {
               x={series.points.map((p) => p.periodStart)}
               series={[{ label: series.name, color: "#1d4ed8", unit: series.unit, values: series.points.map((p) => p.value) }]}
             />
-            <table data-table="series">
-              <thead>
-                <tr>
-                  <th scope="col">Period from</th>
-                  <th scope="col">{series.name}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {series.points.map((p) => (
-                  <tr>
-                    <td>{p.periodStart}</td>
-                    <td data-value={p.value ?? ""}>{formatMetric(p.value, series.unit)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <ChartTable
+              chart="series"
+              caption={`${series.name} by ${series.interval}`}
+              head="Period from"
+              rows={series.points.map((p) => ({ label: p.periodStart, values: [p.value] }))}
+              columns={[{ label: series.name, unit: series.unit }]}
+              open
+            />
           </>
         ) : null}
       </Page>,

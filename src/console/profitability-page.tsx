@@ -2,9 +2,12 @@
 // customer or cost category, with totals; the same report GET /api/v1/profitability answers (its service).
 import type { Hono } from "hono";
 import { GROUPINGS, ProfitabilityQuery, SHARED_COST_RULE, profitability } from "../modules/analytics/profitability";
-import { formatMetric } from "./charts";
+import { type Unit, formatMetric } from "./charts";
 import { type ConsoleEnv, isExpected, parseForm, plainError, shellFor, statusOf } from "./context";
-import { Alert, Page } from "./layout";
+import { Page } from "./layout";
+import { Outcome } from "./parts/action-form";
+import { DataTable } from "./parts/data-table";
+import { FilterBar } from "./parts/filter-bar";
 
 type Report = Awaited<ReturnType<typeof profitability>>;
 type Amounts = Report["totals"];
@@ -14,29 +17,27 @@ const LABELS: Record<(typeof GROUPINGS)[number], string> = {
   customer: "Customer",
   costCategory: "Cost category",
 };
-
-const Cells = ({ a }: { a: Amounts }) => (
-  <>
-    <td>{formatMetric(a.revenue, "BRL")}</td>
-    <td>{formatMetric(a.refunds, "BRL")}</td>
-    <td>{formatMetric(a.paymentFees, "BRL")}</td>
-    <td>{formatMetric(a.netRevenue, "BRL")}</td>
-    <td>{formatMetric(a.directCosts, "BRL")}</td>
-    <td>{formatMetric(a.sharedCosts, "BRL")}</td>
-    <td>{formatMetric(a.grossProfit, "BRL")}</td>
-    <td>{formatMetric(a.margin, "PERCENT")}</td>
-  </>
-);
+const FIGURES: [label: string, key: keyof Amounts, unit: Unit][] = [
+  ["Revenue", "revenue", "BRL"],
+  ["Refunds", "refunds", "BRL"],
+  ["Payment fees", "paymentFees", "BRL"],
+  ["Net revenue", "netRevenue", "BRL"],
+  ["Direct costs", "directCosts", "BRL"],
+  ["Shared costs", "sharedCosts", "BRL"],
+  ["Gross profit", "grossProfit", "BRL"],
+  ["Margin", "margin", "PERCENT"],
+];
+const amount = (a: Amounts, key: keyof Amounts, unit: Unit) => formatMetric(a[key] as string | null, unit);
 
 export function registerProfitabilityPage(app: Hono<ConsoleEnv>) {
   app.get("/profitability", async (c) => {
     const { deps, principal } = c.get("console");
-    const asked = { groupBy: c.req.query("groupBy") || "month", from: c.req.query("from") ?? "", to: c.req.query("to") ?? "" };
+    const groupBy = c.req.query("groupBy") || "month";
     let report: Report | null = null;
-    let error: string | null = null;
+    let error: string | undefined;
     let status = 200;
     try {
-      const query = parseForm(ProfitabilityQuery, { groupBy: asked.groupBy, from: asked.from || undefined, to: asked.to || undefined });
+      const query = parseForm(ProfitabilityQuery, { groupBy, from: c.req.query("from") || undefined, to: c.req.query("to") || undefined });
       report = await profitability(deps, principal, query);
     } catch (err) {
       if (!isExpected(err)) throw err;
@@ -46,66 +47,50 @@ export function registerProfitabilityPage(app: Hono<ConsoleEnv>) {
     return c.html(
       <Page title="Profitability" shell={shellFor(c, "/console/profitability")}>
         <h1>Profitability</h1>
-        <form method="get" action="/console/profitability" class="card">
-          <div class="grid">
-            <div>
-              <label for="groupBy">Rows by</label>
-              <select id="groupBy" name="groupBy">
-                {GROUPINGS.map((g) => (
-                  <option value={g} selected={g === asked.groupBy}>
-                    {LABELS[g]}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div>
-              <label for="from">From</label>
-              <input id="from" name="from" type="date" value={report?.from ?? asked.from} />
-            </div>
-            <div>
-              <label for="to">To</label>
-              <input id="to" name="to" type="date" value={report?.to ?? asked.to} />
-            </div>
-          </div>
-          <div class="actions">
-            <button type="submit">Show</button>
-          </div>
-        </form>
-        {error ? <Alert kind="error">{error}</Alert> : null}
+        <FilterBar
+          c={c}
+          path="/console/profitability"
+          label="Choose the rows and the range"
+          submit="Show"
+          fields={[
+            {
+              name: "groupBy",
+              label: "Rows by",
+              any: false,
+              value: groupBy,
+              options: GROUPINGS.map((g) => ({ value: g, label: LABELS[g] })),
+            },
+            { name: "from", label: "From", type: "date", value: report?.from },
+            { name: "to", label: "To", type: "date", value: report?.to },
+          ]}
+        />
+        <Outcome state={{ error }} />
         {report ? (
           <>
             <p class="muted">
               {report.from} to {report.to} ({report.timeZone}). {SHARED_COST_RULE}
             </p>
-            <table data-table="profitability">
-              <thead>
-                <tr>
-                  <th scope="col">{LABELS[report.groupBy]}</th>
-                  <th scope="col">Revenue</th>
-                  <th scope="col">Refunds</th>
-                  <th scope="col">Payment fees</th>
-                  <th scope="col">Net revenue</th>
-                  <th scope="col">Direct costs</th>
-                  <th scope="col">Shared costs</th>
-                  <th scope="col">Gross profit</th>
-                  <th scope="col">Margin</th>
-                </tr>
-              </thead>
-              <tbody>
-                {report.rows.map((r) => (
-                  <tr>
-                    <th scope="row">{r.key === null ? <span class="muted">Not attributed</span> : (r.name ?? r.key)}</th>
-                    <Cells a={r} />
-                  </tr>
-                ))}
-              </tbody>
-              <tfoot>
+            <DataTable
+              rows={report.rows}
+              empty="Nothing in this range."
+              attrs={{ "data-table": "profitability" }}
+              columns={[
+                {
+                  label: LABELS[report.groupBy],
+                  cell: (r) => (r.key === null ? <span class="muted">Not attributed</span> : (r.name ?? r.key)),
+                  rowHeader: true,
+                },
+                ...FIGURES.map(([label, key, unit]) => ({ label, cell: (r: Amounts) => amount(r, key, unit) })),
+              ]}
+              footer={
                 <tr data-totals>
                   <th scope="row">Total</th>
-                  <Cells a={report.totals} />
+                  {FIGURES.map(([, key, unit]) => (
+                    <td>{amount(report.totals, key, unit)}</td>
+                  ))}
                 </tr>
-              </tfoot>
-            </table>
+              }
+            />
           </>
         ) : null}
       </Page>,

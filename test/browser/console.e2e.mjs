@@ -69,6 +69,7 @@ async function main() {
 
   // 0. The living demo: sign in with what `npm start` prints, walk every sidebar group at 1280 and at 390 px.
   await demoFlow(page, base, shot, consoleSignIn);
+  await dashboardDesignFlow(page, base, shot, consoleSignIn);
 
   // 1. Unauthenticated: the console sends us to sign in.
   await page.goto(`${base}/console`);
@@ -251,6 +252,38 @@ async function demoFlow(page, base, shot, signIn) {
   await page.waitForURL(`${base}/console/sign-in`);
 }
 
+/**
+ * The Dashboard as designed (issue 27 #2), on the demo history: three charts each with its captioned table, cards
+ * that link to their explanation, the rankBy toggle; at 1280 and at 390 px, axe on both. Signs in and out itself.
+ */
+async function dashboardDesignFlow(page, base, shot, signIn) {
+  await page.goto(`${base}/console/sign-in`);
+  await page.getByLabel("Email", { exact: true }).fill(signIn.email);
+  await page.getByLabel("Password", { exact: true }).fill(signIn.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(`${base}/console/dashboard`);
+  await chartDrawn(page, "#revenue-vs-expenses", "dashboard revenue vs expenses (demo)");
+  await chartDrawn(page, "#mrr-history", "dashboard MRR over 12 months (demo)");
+  check((await page.locator("#expenses-by-category svg rect").count()) > 0, "the expenses-by-category bars are drawn");
+  for (const table of ["revenue-vs-expenses", "mrr-history", "expenses-by-category"])
+    check((await page.locator(`table[data-table="${table}"] caption`).count()) === 1, `the ${table} chart has a captioned table`);
+  const cards = await page.locator("[data-card]").count();
+  check((await page.locator("[data-card] a[href]").count()) === cards, "every dashboard card links to the page explaining it");
+  await shot("00-dashboard-design-1280");
+  await page.locator("[data-rank-toggle]").getByRole("link", { name: "MRR" }).click();
+  await page.waitForURL(/rankBy=mrr/);
+  check((await page.getByRole("heading", { name: "Top customers by MRR" }).count()) === 1, "the toggle ranks the top lists by MRR");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${base}/console/dashboard`);
+  await chartDrawn(page, "#mrr-history", "dashboard MRR at 390 px");
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  check(width <= 390, `the dashboard fits 390 px (${width} px wide)`);
+  await shot("00-dashboard-design-390");
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL(`${base}/console/sign-in`);
+}
+
 /** uPlot drew into the chart: a canvas with a non-zero size inside the figure. */
 async function chartDrawn(page, selector, what) {
   const canvas = page.locator(`${selector} canvas`).first();
@@ -287,12 +320,12 @@ async function analyticsFlow(page, base, shot) {
   await shot("18-formula-invalid");
   await box.fill("(billed - expenses) / billed * 100");
   await status.locator(".badge.ok").waitFor();
-  check((await status.textContent()).includes("billed (metric)"), "a valid expression lists its variables");
-  await page.getByLabel("Key (other formulas use it as a variable)").fill("billed_margin");
+  check((await status.textContent()).includes("billed — metric Billed"), "a valid expression lists what each variable refers to");
+  await page.getByLabel("Key", { exact: true }).fill("billed_margin");
   await page.getByLabel("Name", { exact: true }).fill("Billed margin");
   await page.getByLabel("Unit", { exact: true }).selectOption("PERCENT");
   await page.getByRole("button", { name: "Create formula" }).click();
-  await page.waitForURL(/\/console\/formulas\/[0-9a-f-]{36}\?created=1$/);
+  await page.waitForURL(/\/console\/formulas\/[0-9a-f-]{36}\?done=created$/);
   check((await page.locator("main").textContent()).includes("Formula created."), "the formula is created");
   await chartDrawn(page, "#formula-series", "formula series");
   await shot("19-formula");

@@ -3,20 +3,11 @@
 // sign-in redirects and the same-origin rule on every POST. Data is the rollups the metrics service reads.
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { addDays, localDay } from "../../src/lib/time-zones";
+import { addDays } from "../../src/lib/time-zones";
 import { PASSWORD, seedMember, sessionCookieFrom, signUpUser, uniqueEmail } from "./auth-support";
+import { form, page, rollups, tableRows, today } from "./console-analytics-support";
 import { BASE } from "./support";
 
-async function form(path: string, cookie: string, fields: Record<string, string> = {}, headers: Record<string, string> = {}) {
-  return SELF.fetch(`${BASE}${path}`, {
-    method: "POST",
-    body: new URLSearchParams(fields),
-    redirect: "manual",
-    headers: { Origin: BASE, Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded", ...headers },
-  });
-}
-const page = (path: string, cookie?: string) =>
-  SELF.fetch(`${BASE}${path}`, { redirect: "manual", headers: cookie ? { Cookie: cookie } : {} });
 const validate = (cookie: string, expression: string, headers: Record<string, string> = { Origin: BASE }) =>
   SELF.fetch(`${BASE}/console/formulas/validate`, {
     method: "POST",
@@ -24,23 +15,6 @@ const validate = (cookie: string, expression: string, headers: Record<string, st
     headers: { Cookie: cookie, "Content-Type": "application/json", ...headers },
     body: JSON.stringify({ expression }),
   });
-
-const today = () => localDay(new Date(), "America/Sao_Paulo");
-
-/** Daily rollup rows (integer cents or counts), as the metrics service stores them. */
-async function rollups(t: { organizationId: string; workspaceId: string }, rows: [metric: string, day: string, value: number][]) {
-  await env.DB.batch(
-    rows.map(([metric, day, value]) =>
-      env.DB.prepare("INSERT INTO metric_daily (organization_id, workspace_id, day, metric, value) VALUES (?, ?, ?, ?, ?)").bind(
-        t.organizationId,
-        t.workspaceId,
-        day,
-        metric,
-        value,
-      ),
-    ),
-  );
-}
 
 /** The text of the dashboard card of `key`, whitespace collapsed. */
 function card(html: string, key: string): string {
@@ -184,15 +158,18 @@ describe("console formulas", () => {
       description: "",
     });
     expect(created.status).toBe(303);
-    const id = /\/console\/formulas\/([0-9a-f-]{36})\?created=1$/.exec(created.headers.get("location") ?? "")?.[1];
+    const id = /\/console\/formulas\/([0-9a-f-]{36})\?done=created$/.exec(created.headers.get("location") ?? "")?.[1];
     expect(id).toBeDefined();
     const detail = await (await page(created.headers.get("location")!, t.cookie)).text();
     expect(detail).toContain("Formula created.");
     expect(detail).toMatch(/data-total[^>]*>75 %</); // (200 − 50) / 200 × 100 over the 30 days
     expect(detail).toContain('<script src="/console/formulas.js" defer');
-    // What each variable refers to (the API's references).
-    expect(detail).toContain("<code>revenue</code> — metric Revenue");
-    expect(detail).toContain("<code>expenses</code> — metric Expenses");
+    // What each variable refers to (the API's references), each name linking to the page that explains it.
+    expect(tableRows(detail, "data-references")).toEqual([
+      ["revenue", "metric", "Revenue"],
+      ["expenses", "metric", "Expenses"],
+    ]);
+    expect(detail).toContain('<a href="/console/metrics?metric=expenses">Expenses</a>');
     expect(await (await page("/console/formulas", t.cookie)).text()).toContain("(revenue - expenses) / revenue * 100");
     // The explorer offers it next to the catalogue.
     expect(await (await page("/console/metrics?metric=margin", t.cookie)).text()).toMatch(/data-total[^>]*>75 %</);
@@ -204,8 +181,8 @@ describe("console formulas", () => {
       unit: "BRL",
       description: "",
     });
-    expect(edited.status).toBe(200);
-    expect(await edited.text()).toContain("Saved.");
+    expect(edited.status).toBe(303);
+    expect(await (await page(edited.headers.get("location")!, t.cookie)).text()).toContain("Saved.");
     expect(await env.DB.prepare("SELECT expression, unit FROM formulas WHERE id = ?").bind(id!).first()).toEqual({
       expression: "revenue / 100",
       unit: "BRL",
@@ -250,11 +227,19 @@ describe("POST /console/formulas/validate", () => {
     const res = await validate(t.cookie, "revenue - expenses.infrastructure");
     expect(res.status).toBe(200);
     const body = (await res.json()) as { data: { valid: boolean; variables: { name: string; kind: string; position: number }[] } };
+    const infrastructure = (await env.DB.prepare("SELECT id FROM cost_categories WHERE workspace_id = ? AND key = 'infrastructure'")
+      .bind(t.workspaceId)
+      .first<{ id: string }>())!;
     expect(body.data).toEqual({
       valid: true,
       variables: [
         { name: "revenue", kind: "metric", position: 0 },
         { name: "expenses.infrastructure", kind: "expenses", position: 10 },
+      ],
+      // What each variable names, before the formula is saved: the editor lists these.
+      references: [
+        { variable: "revenue", kind: "metric", id: "revenue", name: "Revenue" },
+        { variable: "expenses.infrastructure", kind: "expenses", id: infrastructure.id, name: "Infrastructure" },
       ],
     });
   });

@@ -17,6 +17,7 @@ interface FormulaBody {
   expression: string;
   unit: string;
   variables: string[];
+  references: { variable: string; kind: string; id: string | null; name: string | null }[];
 }
 interface SeriesBody {
   points: { periodStart: string; value: string | null }[];
@@ -91,13 +92,15 @@ describe("formulas CRUD", () => {
 });
 
 describe("POST /formulas/validate", () => {
-  it("answers the variables and their kinds, or a 400 naming position and reason", async () => {
+  it("answers the variables, their kinds and what each refers to (as a saved formula would), or a 400 naming position and reason", async () => {
     const t = await seedTenant();
-    expect((await create(t, { key: "base", expression: "revenue" })).status).toBe(201);
+    const base = await create(t, { key: "base", expression: "revenue" });
+    expect(base.status).toBe(201);
     const db = createDb(env.DB);
     const now = new Date().toISOString();
+    const cloudId = newId();
     await db.insert(costCategories).values({
-      id: newId(),
+      id: cloudId,
       organizationId: t.organizationId,
       workspaceId: t.workspaceId,
       key: "cloud",
@@ -116,7 +119,16 @@ describe("POST /formulas/validate", () => {
         { name: "base", kind: "formula", position: 6 },
         { name: "expenses.cloud", kind: "expenses", position: 13 },
       ],
+      references: [
+        { variable: "base", kind: "formula", id: base.body.data.id, name: "F" },
+        { variable: "expenses.cloud", kind: "expenses", id: cloudId, name: "Cloud" },
+      ],
     });
+    // A metric is named by the catalogue; a formula saved with this expression answers the same references.
+    const metricOnly = await validate("mrr * 12");
+    expect(metricOnly.body.data).toMatchObject({ references: [{ variable: "mrr", kind: "metric", id: "mrr", name: "MRR" }] });
+    const saved = await create(t, { key: "both", expression: "round(base - expenses.cloud, 2)" });
+    expect(saved.body.data.references).toEqual((okRes.body.data as unknown as FormulaBody).references);
     const cases: [string, number, string][] = [
       ["revenue.total", 7, "member access"],
       ["sqrt(revenue)", 0, "unknown function 'sqrt'"],

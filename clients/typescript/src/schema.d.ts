@@ -7225,18 +7225,19 @@ export interface components {
             /** @description The variables the expression uses, in order of first use. */
             variables: string[];
             /** @description What each variable refers to, in the order of `variables`. A category or formula in use cannot be re-keyed or deleted (409 IN_USE). */
-            references: {
-                /** @example expenses.infrastructure */
-                variable: string;
-                /** @enum {string} */
-                kind: "metric" | "expenses" | "formula";
-                /** @description The metric's key, the cost category's id or the formula's id. */
-                id: string | null;
-                /** @description Its display name (the category's or formula's current name). */
-                name: string | null;
-            }[];
+            references: components["schemas"]["FormulaReference"][];
             createdAt: string;
             updatedAt: string;
+        };
+        FormulaReference: {
+            /** @example expenses.infrastructure */
+            variable: string;
+            /** @enum {string} */
+            kind: "metric" | "expenses" | "formula";
+            /** @description The metric's key, the cost category's id or the formula's id. */
+            id: string | null;
+            /** @description Its display name (the category's or formula's current name). */
+            name: string | null;
         };
         CreateFormula: {
             /** @description Slug, unique in the workspace; other formulas use it as a variable. Not a metric key. */
@@ -7258,6 +7259,8 @@ export interface components {
                 /** @description 0-based position of its first use. */
                 position: number;
             }[];
+            /** @description What each variable refers to, in the order of `variables`: the same as the formula record would answer once saved. */
+            references: components["schemas"]["FormulaReference"][];
         };
         ValidateFormula: {
             expression: string;
@@ -25996,12 +25999,7 @@ export interface operations {
                      *             "variables"
                      *           ],
                      *           "references": [
-                     *             {
-                     *               "variable": "expenses.infrastructure",
-                     *               "kind": "metric",
-                     *               "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
-                     *               "name": "Maria Silva"
-                     *             }
+                     *             {}
                      *           ],
                      *           "createdAt": "2026-11-21T20:38:35.123Z",
                      *           "updatedAt": "2026-11-21T20:38:35.123Z"
@@ -26306,6 +26304,14 @@ export interface operations {
                      *             "name": "Maria Silva",
                      *             "kind": "metric",
                      *             "position": 1
+                     *           }
+                     *         ],
+                     *         "references": [
+                     *           {
+                     *             "variable": "expenses.infrastructure",
+                     *             "kind": "metric",
+                     *             "id": "01936d2b-5f3a-7c4e-9b1d-2a6f8e0c4d57",
+                     *             "name": "Maria Silva"
                      *           }
                      *         ]
                      *       },

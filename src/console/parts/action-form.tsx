@@ -30,9 +30,13 @@ export interface FormField {
   placeholder?: string;
   inputmode?: "decimal" | "numeric";
   maxlength?: number;
-  hint?: string;
+  hint?: Child;
   /** The element id (default `<form id>-<name>`). */
   id?: string;
+  /** Extra attributes of the control (e.g. `pattern`, data-* hooks of a page script). */
+  attrs?: Record<string, string | undefined>;
+  /** Ids of further elements that describe the control (e.g. a live status region). */
+  describedBy?: string;
 }
 
 /** The outcome of the last action: the notice or the error, in words. */
@@ -49,8 +53,10 @@ export function Field({ field, formId, state }: { field: FormField; formId: stri
   const id = field.id ?? `${formId}-${field.name}`;
   const value = state.values?.[field.name] ?? field.value ?? "";
   const error = state.fieldErrors?.[field.name];
-  const described = [error ? `${id}-error` : "", field.hint ? `${id}-hint` : ""].filter(Boolean).join(" ") || undefined;
+  const described =
+    [error ? `${id}-error` : "", field.hint ? `${id}-hint` : "", field.describedBy ?? ""].filter(Boolean).join(" ") || undefined;
   const common = {
+    ...field.attrs,
     id,
     name: field.name,
     required: field.required,

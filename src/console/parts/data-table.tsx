@@ -15,6 +15,8 @@ export interface Column<T> {
   /** Shown only to screen readers (e.g. an actions column). */
   hiddenLabel?: boolean;
   mono?: boolean;
+  /** The cell names its row (a `<th scope="row">`). */
+  rowHeader?: boolean;
 }
 
 /** `?page=N` (1-based) → the services' { limit, offset }. */
@@ -67,6 +69,8 @@ export function DataTable<T>(props: {
   attrs?: Record<string, string>;
   rowAttrs?: (row: T) => Record<string, string | undefined>;
   caption?: string;
+  /** Rows of a `<tfoot>` (e.g. the totals), under the columns. */
+  footer?: Child;
   paging?: Paging;
 }) {
   const { columns, rows } = props;
@@ -90,12 +94,21 @@ export function DataTable<T>(props: {
             <tbody>
               {rows.map((row) => (
                 <tr {...(props.rowAttrs?.(row) ?? {})}>
-                  {columns.map((col) => (
-                    <td class={col.mono ? "mono" : undefined}>{col.href ? <a href={col.href(row)}>{col.cell(row)}</a> : col.cell(row)}</td>
-                  ))}
+                  {columns.map((col) => {
+                    const content = col.href ? <a href={col.href(row)}>{col.cell(row)}</a> : col.cell(row);
+                    const cls = col.mono ? "mono" : undefined;
+                    return col.rowHeader ? (
+                      <th scope="row" class={cls}>
+                        {content}
+                      </th>
+                    ) : (
+                      <td class={cls}>{content}</td>
+                    );
+                  })}
                 </tr>
               ))}
             </tbody>
+            {props.footer ? <tfoot>{props.footer}</tfoot> : null}
           </table>
         </div>
       )}

@@ -8,10 +8,12 @@ export interface FilterField {
   name: string;
   label: string;
   options?: readonly FilterOption[];
-  /** The select's empty choice (default "Any"). */
-  any?: string;
+  /** The select's empty choice (default "Any"); false: none (the field always has a value). */
+  any?: string | false;
   placeholder?: string;
   type?: "text" | "date" | "checkbox";
+  /** Shown when the query does not give the field (e.g. the range a report defaulted to). */
+  value?: string | undefined;
 }
 
 /** The query's non-empty values among `names`, trimmed. */
@@ -43,7 +45,7 @@ export function FilterBar({
     <form method="get" action={path} class="card" aria-label={label}>
       <div class="grid">
         {fields.map((f) => {
-          const value = c.req.query(f.name) ?? "";
+          const value = c.req.query(f.name) || f.value || "";
           const id = `f-${f.name.replace(/[^a-z0-9]/gi, "-")}`;
           if (f.type === "checkbox")
             return (
@@ -56,7 +58,7 @@ export function FilterBar({
               <label for={id}>{f.label}</label>
               {f.options ? (
                 <select id={id} name={f.name}>
-                  <option value="">{f.any ?? "Any"}</option>
+                  {f.any === false ? null : <option value="">{f.any ?? "Any"}</option>}
                   {f.options.map(optionOf).map((o) => (
                     <option value={o.value} selected={value === o.value}>
                       {o.label}

@@ -30,6 +30,15 @@ export const UpdateFormulaBody = z
   .openapi("UpdateFormula");
 export const ValidateFormulaBody = z.object({ expression: z.string().max(MAX_EXPRESSION_LENGTH) }).openapi("ValidateFormula");
 
+const FormulaReference = z
+  .object({
+    variable: z.string().openapi({ example: "expenses.infrastructure" }),
+    kind: z.enum(["metric", "expenses", "formula"]),
+    id: z.string().nullable().openapi({ description: "The metric's key, the cost category's id or the formula's id." }),
+    name: z.string().nullable().openapi({ description: "Its display name (the category's or formula's current name)." }),
+  })
+  .openapi("FormulaReference");
+
 export const Formula = z
   .object({
     id: z.uuid(),
@@ -40,19 +49,10 @@ export const Formula = z
     unit: UnitEnum,
     description: z.string().nullable(),
     variables: z.array(z.string()).openapi({ description: "The variables the expression uses, in order of first use." }),
-    references: z
-      .array(
-        z.object({
-          variable: z.string().openapi({ example: "expenses.infrastructure" }),
-          kind: z.enum(["metric", "expenses", "formula"]),
-          id: z.string().nullable().openapi({ description: "The metric's key, the cost category's id or the formula's id." }),
-          name: z.string().nullable().openapi({ description: "Its display name (the category's or formula's current name)." }),
-        }),
-      )
-      .openapi({
-        description:
-          "What each variable refers to, in the order of `variables`. A category or formula in use cannot be re-keyed or deleted (409 IN_USE).",
-      }),
+    references: z.array(FormulaReference).openapi({
+      description:
+        "What each variable refers to, in the order of `variables`. A category or formula in use cannot be re-keyed or deleted (409 IN_USE).",
+    }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -67,5 +67,8 @@ export const FormulaValidation = z
         position: z.number().int().openapi({ description: "0-based position of its first use." }),
       }),
     ),
+    references: z.array(FormulaReference).openapi({
+      description: "What each variable refers to, in the order of `variables`: the same as the formula record would answer once saved.",
+    }),
   })
   .openapi("FormulaValidation");

@@ -133,8 +133,17 @@ const formulaRefs = (f: ParsedFormula) => f.variables.map((v) => v.name).filter(
 
 export async function validateFormula(deps: Deps, principal: Principal, expression: string) {
   requirePermission(principal, "analytics.read");
-  const formula = check(expression, await vocabulary(deps, tenantOf(principal)), null);
-  return { valid: true as const, variables: formula.variables.map((v) => ({ name: v.name, kind: kindOf(v.name), position: v.position })) };
+  const vocab = await vocabulary(deps, tenantOf(principal));
+  const formula = check(expression, vocab, null);
+  return {
+    valid: true as const,
+    variables: formula.variables.map((v) => ({ name: v.name, kind: kindOf(v.name), position: v.position })),
+    // What each variable names, as a saved formula answers it: an editor shows it before saving.
+    references: referencesOf(
+      formula.variables.map((v) => v.name),
+      namedIn(vocab),
+    ),
+  };
 }
 
 export async function findFormulaRow(deps: Deps, tenant: Tenant, id: string): Promise<FormulaRow> {

@@ -28,7 +28,7 @@ const TimeZoneName = z
     description:
       "Days of the metrics, profitability and dashboard in this zone. A change rebuilds every workspace's daily rollups in the request (needs analytics.manage and an organization-wide credential).",
   });
-const UpdateOrganization = z
+export const UpdateOrganization = z
   .strictObject({ name: z.string().trim().min(1).max(100).optional(), timeZone: TimeZoneName.optional() })
   .refine((b) => b.name !== undefined || b.timeZone !== undefined, "give name, timeZone or both")
   .openapi("UpdateOrganization");
