@@ -11,6 +11,7 @@ import { demoHistorySql } from "./lib/demo-history.mjs";
 import { mirrorIntoRunningSimulator } from "./lib/demo-mirror.mjs";
 import { demoOwnerSql } from "./lib/demo-owner.mjs";
 import { DEMO, PERMISSIONS_ALL, applyMigrations, executeSql, newTestKey, sqlString, uuidv7 } from "./lib/local.mjs";
+import { DEFAULT_COST_CATEGORIES } from "../src/modules/cost-categories/defaults.ts";
 import { gatewayAccountSql } from "./lib/seed-gateway.mjs";
 
 /** `demo`: add the demo history if the demo workspace has no plans yet (`demoHistory`: what it holds). */
@@ -75,19 +76,10 @@ export async function rebuildDemoRollupsIfMissing(demo) {
   return body.data;
 }
 
-/** The demo workspace's default cost categories (the same set as src/modules/cost-categories/service.ts). */
-const DEFAULT_COST_CATEGORIES = [
-  ["infrastructure", "Infrastructure", "VARIABLE"],
-  ["software", "Software", "FIXED"],
-  ["payroll", "Payroll", "FIXED"],
-  ["taxes", "Taxes", "VARIABLE"],
-  ["marketing", "Marketing", "VARIABLE"],
-  ["payment_fees", "Payment fees", "VARIABLE"],
-  ["other", "Other", "VARIABLE"],
-];
+/** The demo workspace's default cost categories: the set every workspace starts with (src/modules/cost-categories/defaults.ts). */
 function defaultCostCategoriesSql(now) {
   return DEFAULT_COST_CATEGORIES.map(
-    ([key, name, kind]) =>
+    ({ key, name, kind }) =>
       `INSERT OR IGNORE INTO cost_categories (id, organization_id, workspace_id, parent_id, key, name, kind, description, archived, created_at, updated_at)
   VALUES (${sqlString(uuidv7())}, ${sqlString(DEMO.organizationId)}, ${sqlString(DEMO.workspaceId)}, NULL, ${sqlString(key)}, ${sqlString(name)}, ${sqlString(kind)}, NULL, 0, ${sqlString(now)}, ${sqlString(now)});`,
   ).join("\n");

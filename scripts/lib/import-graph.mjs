@@ -1,6 +1,7 @@
-// The import graph of src/: every relative import (value or `import type`), the layer of each file,
-// file-level circles, folder-level circles and upward edges. Shared by `npm run graph`
-// (scripts/import-graph.mjs) and the layering test (test/unit/layering.test.ts).
+// The import graph: every relative import (value or `import type`, static or `import("…")`) of the
+// TypeScript and JavaScript files under a set of folders, the layer of each file of src/, file-level
+// circles, folder-level circles and upward edges. Shared by `npm run graph` (scripts/import-graph.mjs)
+// and the layering test (test/unit/layering.test.ts).
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
@@ -19,14 +20,26 @@ export const LAYERS = [
   ["app", "route-groups", "lazy-app", "scheduled", "index", "console"],
 ];
 
+/**
+ * Every folder that holds code: the worker, the upstream simulator (with its build and tests), the scripts,
+ * the tests, the benchmarks, the typed client and the console's browser scripts. No file in them may import
+ * in a circle, within a folder or across folders (a script importing src/ is fine; src/ never imports back).
+ */
+export const CODE_ROOTS = ["src", "sim", "scripts", "test", "bench", "clients", "public"];
+
 const EXTENSIONS = [".ts", ".tsx", "/index.ts", "/index.tsx"];
+const SOURCE = /\.(?:tsx?|mts|mjs|js)$/;
+const DECLARATIONS = /\.d\.m?ts$/;
+/** Built output, dependencies and tool state: not source. */
+const SKIPPED = new Set(["node_modules", "dist", "baselines"]);
 
 function walk(dir) {
   const out = [];
   for (const name of readdirSync(dir)) {
+    if (name.startsWith(".") || SKIPPED.has(name)) continue;
     const path = join(dir, name);
     if (statSync(path).isDirectory()) out.push(...walk(path));
-    else if (/\.tsx?$/.test(name) && !name.endsWith(".d.ts")) out.push(path);
+    else if (SOURCE.test(name) && !DECLARATIONS.test(name)) out.push(path);
   }
   return out;
 }
@@ -54,21 +67,26 @@ export function layerOf(file) {
   return index;
 }
 
-/** Files (relative to root, e.g. "src/lib/ids.ts") and their relative imports inside src/. */
-export function importGraph(root, dir = "src") {
-  const src = join(root, dir);
-  const files = walk(src).sort();
+/**
+ * Files (relative to root, e.g. "src/lib/ids.ts") and their relative imports of files under the same
+ * folders: `dirs` is one folder ("src", the default) or several (e.g. CODE_ROOTS).
+ */
+export function importGraph(root, dirs = "src") {
+  const folders = (Array.isArray(dirs) ? dirs : [dirs]).map((dir) => join(root, dir));
+  const inside = (path) => folders.some((folder) => path.startsWith(`${folder}/`));
+  const files = folders.flatMap((folder) => walk(folder)).sort();
   const edges = new Map();
   for (const file of files) {
     const text = readFileSync(file, "utf8")
-      .replace(/\/\*[\s\S]*?\*\//g, "")
+      // A block comment, not a "/*" inside a string or glob ("**/*", "/*").
+      .replace(/(^|[^"'`*\w/])\/\*[\s\S]*?\*\//g, "$1")
       .replace(/^\s*\/\/.*$/gm, "");
     const targets = new Set();
     for (const match of text.matchAll(IMPORT_RE)) {
       const spec = match[1] ?? match[2];
       if (!spec?.startsWith(".")) continue;
       const target = resolveImport(file, spec);
-      if (target?.startsWith(src)) targets.add(relative(root, target));
+      if (target && inside(target)) targets.add(relative(root, target));
     }
     edges.set(relative(root, file), [...targets].sort());
   }
@@ -121,6 +139,21 @@ export function folderGraph(edges) {
     }
   }
   return new Map([...folders].map(([k, v]) => [k, [...v].sort()]));
+}
+
+/**
+ * The code roots and the ones each imports: `sim/src` and `sim` (its build and tests) apart, every other file
+ * by its top folder. E.g. "scripts" → ["src"].
+ */
+export function rootGraph(edges) {
+  const rootOf = (file) => (file.startsWith("sim/src/") ? "sim/src" : file.split("/")[0]);
+  const roots = new Map();
+  for (const [file, targets] of edges) {
+    const from = rootOf(file);
+    if (!roots.has(from)) roots.set(from, new Set());
+    for (const target of targets) if (rootOf(target) !== from) roots.get(from).add(rootOf(target));
+  }
+  return new Map([...roots].sort().map(([k, v]) => [k, [...v].sort()]));
 }
 
 /** Edges from a file to a file in a higher layer. */

@@ -1,8 +1,17 @@
-// Handlers of the catalogue operations that routes.ts does not route natively, by catalogue operationId.
-// Every catalogue operation is answered by a native route or by this table (sim/test/catalogue-walk.test.ts
-// checks both); a catalogue operation with neither answers 501 not_simulated (index.ts).
+// The simulator's handler of each catalogue operation, by catalogue operationId: the catalogue
+// (src/compat/catalogue.ts) is the one route table, its upstream method and path what a request matches
+// (routes.ts). Every catalogue operation has a handler here (sim/test/catalogue-walk.test.ts checks it); one
+// without would answer 501 not_simulated (index.ts).
 import * as acc from "./accounts";
-import type { Handler } from "./context";
+import { tokenizeCreditCard } from "./cards";
+import { bodyObject, type Handler } from "./context";
+import * as customers from "./customers";
+import * as actions from "./payment-actions";
+import { installmentPaymentBook, subscriptionPaymentBook } from "./payment-book";
+import * as links from "./payment-links";
+import * as payments from "./payments";
+import * as subscriptions from "./subscriptions";
+import * as webhooks from "./webhooks";
 import * as fin from "./finance";
 import * as fiscal from "./fiscal";
 import * as ins from "./installments";
@@ -21,6 +30,62 @@ const inv = fiscal.invoiceHandlers;
 const cfg = fiscal.invoiceSettingsHandlers;
 
 export const CATALOGUE_HANDLERS: Readonly<Record<string, Handler>> = {
+  // Customers, payments, subscriptions, payment links, sandbox actions and webhooks: the state the API syncs with.
+  "criar-novo-cliente": customers.createCustomer,
+  "listar-clientes": customers.listCustomers,
+  "recuperar-um-unico-cliente": customers.getCustomer,
+  "atualizar-cliente-existente": customers.updateCustomer,
+  "remover-cliente": customers.deleteCustomer,
+  "restaurar-cliente-removido": customers.restoreCustomer,
+  "criar-nova-cobranca": payments.createPayment,
+  "criar-cobranca-com-cartao-de-credito": payments.createPayment,
+  "listar-cobrancas": payments.listPayments,
+  "recuperar-uma-unica-cobranca": payments.getPayment,
+  "atualizar-cobranca-existente": payments.updatePayment,
+  "excluir-cobranca": payments.deletePayment,
+  "restaurar-cobranca-removida": payments.restorePayment,
+  "recuperar-status-de-uma-cobranca": payments.getPaymentStatus,
+  "criar-nova-cobranca-com-dados-resumidos-na-resposta": payments.createPayment,
+  "criar-cobranca-com-cartao-de-credito-com-dados-resumidos-na-resposta": payments.createPayment,
+  "listar-cobrancas-com-dados-resumidos": payments.listPayments,
+  "recuperar-uma-unica-cobranca-com-dados-resumidos": payments.getPayment,
+  "atualizar-cobranca-existente-com-dados-resumidos-na-resposta": payments.updatePayment,
+  "excluir-cobranca-com-dados-resumidos": payments.deletePayment,
+  "restaurar-cobranca-removida-com-dados-resumidos-na-resposta": payments.restorePayment,
+  "obter-linha-digitavel-do-boleto": actions.getIdentificationField,
+  "obter-qr-code-para-pagamentos-via-pix": actions.getPixQrCode,
+  "estornar-cobranca": actions.refundPayment,
+  "listar-estornos-de-uma-cobranca": actions.listPaymentRefunds,
+  "tokenizacao-de-cartao-de-credito": (ctx) => tokenizeCreditCard(ctx.account, bodyObject(ctx)),
+  "criar-nova-assinatura": subscriptions.createSubscription,
+  "criar-assinatura-com-cartao-de-credito": subscriptions.createSubscription,
+  "listar-assinaturas": subscriptions.listSubscriptions,
+  "recuperar-uma-unica-assinatura": subscriptions.getSubscription,
+  "atualizar-assinatura-existente": subscriptions.updateSubscription,
+  "remover-assinatura": subscriptions.deleteSubscription,
+  "atualizar-cartao-de-credito-assinatura": subscriptions.updateSubscriptionCard,
+  "listar-cobrancas-de-uma-assinatura": subscriptions.listSubscriptionPayments,
+  "gerar-carne-de-assinatura": subscriptionPaymentBook,
+  "gerar-carne-de-parcelamento": installmentPaymentBook,
+  "criar-um-link-de-pagamentos": links.createPaymentLink,
+  "listar-links-de-pagamentos": links.listPaymentLinks,
+  "recuperar-um-unico-link-de-pagamentos": links.getPaymentLink,
+  "atualizar-um-link-de-pagamentos": links.updatePaymentLink,
+  "remover-um-link-de-pagamentos": links.deletePaymentLink,
+  "restaurar-um-link-de-pagamentos": links.restorePaymentLink,
+  "criar-novo-checkout": links.createCheckout,
+  "cancelar-um-checkout": links.cancelCheckout,
+  "confirmar-pagamento": actions.sandboxConfirm,
+  "forcar-vencimento": actions.sandboxOverdue,
+  "aprovar-conta": acc.approveAccount,
+  "criar-novo-webhook": webhooks.createWebhookConfig,
+  "listar-webhooks": webhooks.listWebhookConfigs,
+  "recuperar-um-unico-webhook": webhooks.getWebhookConfig,
+  "atualizar-webhook-existente": webhooks.updateWebhookConfig,
+  "remover-webhook": webhooks.deleteWebhookConfig,
+  "remover-penalizacao-webhook": webhooks.removeWebhookBackoff,
+
+  // The rest of the upstream's surface.
   "recuperar-notificacoes-de-um-cliente": cs.notificationHandlers.list,
   "capturar-cobranca-com-pre-autorizacao": pay.captureAuthorizedPayment,
   "pagar-uma-cobranca-com-cartao-de-credito": pay.payWithCreditCard,

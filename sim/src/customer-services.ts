@@ -4,17 +4,10 @@ import { bodyObject, type Handler, type SimContext } from "./context";
 import { getIn, insert, listRecords, resource } from "./engine";
 import { badRequest, isObject, listBody, readPage, type Json } from "./http";
 import { findCustomer } from "./customers";
-import { collection } from "./records";
+import { collection, upstreamEnum } from "./records";
 
 // ── notifications ────────────────────────────────────────────────────────────
-const EVENTS = [
-  "PAYMENT_CREATED",
-  "PAYMENT_UPDATED",
-  "PAYMENT_RECEIVED",
-  "PAYMENT_OVERDUE",
-  "PAYMENT_DUEDATE_WARNING",
-  "SEND_LINHA_DIGITAVEL",
-];
+const EVENTS = upstreamEnum("NotificationEvent");
 const notificationsOf = (ctx: SimContext, customer: string) => collection(ctx.account, `notifications:${customer}`);
 
 /** A customer's notification settings: the upstream's defaults, one per event, made with the customer. */

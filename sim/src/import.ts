@@ -7,6 +7,7 @@ import { bodyObject, type Handler } from "./context";
 import { applyFields, customerRecord } from "./customers";
 import { asNumber, badRequest, isDateString, isObject, type Json, money, UpstreamError } from "./http";
 import { paymentRecord, readBillingType, readValue } from "./payment-records";
+import { upstreamEnum } from "./records";
 import type { Customer, Payment, PaymentStatus, Refund, Subscription } from "./state";
 import { readCycle, subscriptionRecord } from "./subscriptions";
 
@@ -25,7 +26,7 @@ const PAYMENT_STATUSES: readonly PaymentStatus[] = [
   "CHARGEBACK_REQUESTED",
   "DUNNING_REQUESTED",
 ];
-const SUBSCRIPTION_STATUSES = ["ACTIVE", "INACTIVE", "EXPIRED"] as const;
+const SUBSCRIPTION_STATUSES = upstreamEnum<Subscription["status"]>("SubscriptionStatus");
 const DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
 /** A 400 naming where in the body the problem is (`payments[3].dueDate: …`). */
@@ -84,7 +85,7 @@ function subscriptionFrom(item: Json, where: string, hasCustomer: (id: string) =
   const customer = optionalString(item, "customer", where);
   if (!customer || !hasCustomer(customer)) throw invalid(`${where}.customer`, "must name a customer of the account or of this import");
   const status = item.status ?? "ACTIVE";
-  if (!SUBSCRIPTION_STATUSES.includes(status as (typeof SUBSCRIPTION_STATUSES)[number]))
+  if (!SUBSCRIPTION_STATUSES.includes(status as Subscription["status"]))
     throw invalid(`${where}.status`, `one of ${SUBSCRIPTION_STATUSES.join(", ")}`);
   const subscription = subscriptionRecord(
     {

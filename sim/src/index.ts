@@ -87,9 +87,9 @@ async function handleUpstream(request: Request, env: SimEnv, exec: ExecutionCont
     form: parsed.form,
     origin: url.origin,
     events: [],
-    operation: resolved.kind === "catalogue" ? resolved.operation : undefined,
+    operation: resolved.operation,
   };
-  const handler = resolved.kind === "native" ? resolved.route.handler : CATALOGUE_HANDLERS[resolved.operation.operationId];
+  const handler = CATALOGUE_HANDLERS[resolved.operation.operationId];
   // Every catalogue operation has a handler (checked by sim/test/catalogue-walk.test.ts); never answer a made-up body.
   if (!handler) return errorResponse(501, "not_simulated", `O simulador não implementa ${method} ${url.pathname}.`);
   let response: Response;

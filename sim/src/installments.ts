@@ -4,7 +4,7 @@
 import type { ChargedCard } from "./cards";
 import { bodyObject, emit, type Handler, type SimContext } from "./context";
 import { addMonths, asNumber, badRequest, dateTime, isDateString, isoDate, listBody, money, notFound, readPage, type Json } from "./http";
-import { createPaymentRecord, filterPayments, OPEN_STATUSES, readBillingType, readCard } from "./payment-records";
+import { createPaymentRecord, filterPayments, OPEN_STATUSES, REFUNDABLE_STATUSES, readBillingType, readCard } from "./payment-records";
 import { sumMoney } from "./records";
 import type { BillingType, Payment, Refund } from "./state";
 
@@ -197,12 +197,10 @@ export const updateInstallmentSplits: Handler = (ctx) => {
   return { splits: saved };
 };
 
-const REFUNDABLE = new Set(["RECEIVED", "CONFIRMED", "RECEIVED_IN_CASH"]);
-
 /** `POST /installments/{id}/refund`: refunds every paid instalment in full (PAYMENT_REFUNDED each); answers the plan. */
 export const refundInstallment: Handler = (ctx) => {
   const plan = findInstallment(ctx);
-  const paid = planPayments(ctx, String(plan.id)).filter((p) => REFUNDABLE.has(p.status));
+  const paid = planPayments(ctx, String(plan.id)).filter((p) => REFUNDABLE_STATUSES.has(p.status));
   if (paid.length === 0) throw badRequest("invalid_action", "O parcelamento não possui parcelas pagas para estornar.");
   const now = dateTime();
   for (const p of paid) {

@@ -3,15 +3,13 @@ import { buildBoleto } from "./boleto";
 import { buildPixPayload } from "./brcode";
 import { bodyObject, emit, type Handler, type SimContext } from "./context";
 import { addDays, asNumber, badRequest, dateTime, isoDate, listBody, money, readPage } from "./http";
-import { findPayment, OPEN_STATUSES } from "./payment-records";
+import { findPayment, OPEN_STATUSES, REFUNDABLE_STATUSES } from "./payment-records";
 import { qrPngBase64 } from "./qr";
 import type { Payment, Refund } from "./state";
 
-const REFUNDABLE = new Set(["RECEIVED", "CONFIRMED", "RECEIVED_IN_CASH"]);
-
 export const refundPayment: Handler = (ctx) => {
   const payment = findPayment(ctx.account, ctx.params.id);
-  if (payment.deleted || !REFUNDABLE.has(payment.status)) {
+  if (payment.deleted || !REFUNDABLE_STATUSES.has(payment.status)) {
     throw badRequest("invalid_action", "Só é possível estornar cobranças recebidas ou confirmadas.");
   }
   const body = bodyObject(ctx);

@@ -7,6 +7,7 @@ import { type Resource, createIn, getIn, listIn, removeIn, updateIn } from "./en
 import { addDays, asNumber, badRequest, isDateString, isoDate, listBody, money, notFound, readPage, type Json } from "./http";
 import { getIdentificationField, getPixQrCode } from "./payment-actions";
 import { findPayment, netValueOf, OPEN_STATUSES } from "./payment-records";
+import { upstreamEnum } from "./records";
 import type { Payment } from "./state";
 
 const openPayment = (ctx: SimContext, what: string): Payment => {
@@ -189,11 +190,11 @@ const documents: Resource = {
   parent: (ctx) => void findPayment(ctx.account, ctx.params.id),
 };
 
-const DOCUMENT_TYPES = new Set(["INVOICE", "CONTRACT", "MEDIA", "DOCUMENT", "SPREADSHEET", "PROGRAM", "OTHER"]);
+const DOCUMENT_TYPES = upstreamEnum("PaymentDocumentType");
 
 export const paymentDocuments = {
   upload: createIn(documents, ["type"], (ctx, record, body) => {
-    if (!DOCUMENT_TYPES.has(String(body.type))) throw badRequest("invalid_type", "Tipo de documento inválido.");
+    if (!DOCUMENT_TYPES.includes(String(body.type))) throw badRequest("invalid_type", "Tipo de documento inválido.");
     const file = ctx.form?.get("file");
     if (!file || typeof file === "string") throw badRequest("invalid_file", "Envie o arquivo no campo file.");
     const extension = file.name.includes(".") ? (file.name.split(".").pop() ?? "") : "";
@@ -211,7 +212,8 @@ export const paymentDocuments = {
   list: listIn(documents),
   get: getIn(documents),
   update: updateIn(documents, (_ctx, record, body) => {
-    if (body.type !== undefined && !DOCUMENT_TYPES.has(String(body.type))) throw badRequest("invalid_type", "Tipo de documento inválido.");
+    if (body.type !== undefined && !DOCUMENT_TYPES.includes(String(body.type)))
+      throw badRequest("invalid_type", "Tipo de documento inválido.");
     record.name = record.name || "";
   }),
   remove: removeIn(documents),

@@ -9,6 +9,8 @@ export const BILLING_TYPES: readonly BillingType[] = ["PIX", "BOLETO", "CREDIT_C
 
 /** Statuses a payment may still be deleted, updated, confirmed from. */
 export const OPEN_STATUSES = new Set(["PENDING", "OVERDUE"]);
+/** The statuses a payment (or an instalment of a plan) can be refunded from. */
+export const REFUNDABLE_STATUSES = new Set(["RECEIVED", "CONFIRMED", "RECEIVED_IN_CASH"]);
 
 export function netValueOf(value: number, billingType: BillingType): number {
   const fee = billingType === "CREDIT_CARD" ? value * 0.0299 + 0.49 : billingType === "PIX" ? 0.99 : 1.99;

@@ -4,7 +4,7 @@ import { brCodeText, crc16, emvField } from "./brcode";
 import { bodyObject, type Handler, type SimContext } from "./context";
 import { createIn, find, getIn, insert, listIn, resource, statusIn } from "./engine";
 import { asNumber, badRequest, isDateString, isoDate, money, type Json } from "./http";
-import { collection } from "./records";
+import { collection, upstreamEnum } from "./records";
 import { qrPngBase64 } from "./qr";
 
 /** A static Pix BR Code for a key (point of initiation "11"), CRC included. */
@@ -84,14 +84,14 @@ export const tokenBucket: Handler = ({ account }) => {
   return { availableTokens: Math.max(0, TOKEN_BUCKET_SIZE - used) };
 };
 
-const KEY_TYPES = new Set(["CPF", "CNPJ", "EMAIL", "PHONE", "EVP"]);
+const KEY_TYPES = upstreamEnum("PixAddressKeyType");
 
 /** `GET /pix/addressKeys/external?key=&type=`: who owns a key at another institution. */
 export const externalKey: Handler = (ctx) => {
   const key = ctx.query.get("key");
   const type = ctx.query.get("type");
   if (!key) throw badRequest("invalid_key", "Informe a chave Pix (key).");
-  if (!type || !KEY_TYPES.has(type)) throw badRequest("invalid_type", "Informe o tipo da chave (CPF, CNPJ, EMAIL, PHONE, EVP).");
+  if (!type || !KEY_TYPES.includes(type)) throw badRequest("invalid_type", `Informe o tipo da chave (${KEY_TYPES.join(", ")}).`);
   if ((tokenBucket(ctx) as Json).availableTokens === 0) throw badRequest("rate_limited", "Limite de consultas de chaves atingido.");
   return {
     key,

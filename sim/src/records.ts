@@ -5,6 +5,16 @@ import { UPSTREAM_ENUMS, type UpstreamField, upstreamDto } from "../../src/compa
 import { asNumber, dateTime, isObject, isoDate, money, newId, type Json } from "./http";
 import type { Account } from "./state";
 
+/**
+ * One of the upstream's enums (src/compat/upstream-shapes.ts, generated from its API reference): the simulator
+ * checks a request against it instead of keeping its own copy. A name the reference lacks fails at load.
+ */
+export function upstreamEnum<T extends string = string>(name: string): readonly T[] {
+  const values = UPSTREAM_ENUMS[name];
+  if (!values) throw new Error(`src/compat/upstream-shapes.ts has no enum ${name}`);
+  return values as readonly T[];
+}
+
 function defaultOf(field: UpstreamField): unknown {
   if (field.array) return [];
   switch (field.kind) {

@@ -3,9 +3,10 @@ import { acceptCard, chargeToken, type ChargedCard } from "./cards";
 import { bodyObject, emit, type Handler, type SimContext } from "./context";
 import { addDays, addMonths, badRequest, isDateString, isoDate, listBody, newId, notFound, readPage } from "./http";
 import { createPaymentRecord, filterPayments, netValueOf, readBillingType, readCard, readValue } from "./payment-records";
+import { upstreamEnum } from "./records";
 import { newestFirst, type Account, type BillingType, type Cycle, type Payment, type Subscription } from "./state";
 
-export const CYCLES: readonly Cycle[] = ["WEEKLY", "BIWEEKLY", "MONTHLY", "BIMONTHLY", "QUARTERLY", "SEMIANNUALLY", "YEARLY"];
+export const CYCLES = upstreamEnum<Cycle>("SubscriptionCycle");
 
 export function nextCycleDate(date: string, cycle: Cycle): string {
   switch (cycle) {

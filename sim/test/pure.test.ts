@@ -141,8 +141,12 @@ describe("routing", () => {
     expect(matchPath("/v3/payments/{id}", "/v3/payments/pay_1/refund")).toBeNull();
   });
 
-  it("resolves native routes and falls back to the catalogue", () => {
-    expect(resolve("GET", "/v3/payments/pay_1")).toMatchObject({ kind: "native" });
+  it("resolves a request to the most specific catalogue operation", () => {
+    expect(resolve("GET", "/v3/payments/pay_1")).toMatchObject({
+      kind: "catalogue",
+      operation: { operationId: "recuperar-uma-unica-cobranca" },
+      params: { id: "pay_1" },
+    });
     expect(resolve("GET", "/v3/payments/limits")).toMatchObject({
       kind: "catalogue",
       operation: { operationId: "recuperando-limites-de-cobrancas-1" },

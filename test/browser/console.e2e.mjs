@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
 import { join } from "node:path";
-import { browserRun, SHOTS } from "./harness.mjs";
+import { browserRun, openPage, SHOTS } from "./harness.mjs";
 
 // The analytics and data pages and the demo walk add page loads; a shared, loaded machine needs the room (E2E_TIMEOUT_MS overrides).
 const OVERALL_TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 600_000);
@@ -55,13 +55,7 @@ async function main() {
   // The demo history, as `npm start` writes it: the printed demo sign-in must land on a dashboard with a year in it.
   const { baseUrl: base, consoleSignIn } = await startWorker({ demoHistory: true });
   const context = await openBrowser({ width: 1280, height: 900 });
-  const page = context.pages()[0] ?? (await context.newPage());
-  page.setDefaultTimeout(15_000);
-  const jsErrors = [];
-  page.on("pageerror", (err) => jsErrors.push(`pageerror: ${err.message}`));
-  page.on("console", (msg) => {
-    if (msg.type() === "error") jsErrors.push(`console.error: ${msg.text()}`);
-  });
+  const { page, jsErrors } = await openPage(context, { timeoutMs: 15_000 });
   const shot = async (name) => {
     await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
     await axeCheck(page, name);

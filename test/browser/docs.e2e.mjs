@@ -7,7 +7,7 @@
 // that leaves localhost (every request is intercepted; others are aborted and reported).
 // Needs /usr/bin/chromium (scripts/ensure-chromium.sh installs it). Screenshots: test-results/screenshots/.
 import { join } from "node:path";
-import { browserRun, SHOTS } from "./harness.mjs";
+import { browserRun, openPage, SHOTS } from "./harness.mjs";
 
 const { check, startWorker, openBrowser, run } = browserRun("docs", { timeoutMs: 900_000 });
 
@@ -51,13 +51,7 @@ async function main() {
     offHost.push(url.href);
     return route.abort();
   });
-  const page = context.pages()[0] ?? (await context.newPage());
-  page.setDefaultTimeout(60_000);
-  const jsErrors = [];
-  page.on("pageerror", (err) => jsErrors.push(`pageerror: ${err.message}`));
-  page.on("console", (msg) => {
-    if (msg.type() === "error") jsErrors.push(`console.error: ${msg.text()}`);
-  });
+  const { page, jsErrors } = await openPage(context, { timeoutMs: 60_000 });
   const shot = (name) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
 
   // 1. The reference renders the document from this host.

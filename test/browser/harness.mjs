@@ -25,9 +25,24 @@ const CHROMIUM_ARGS = [
 ];
 
 /**
- * One browser test run: `log`, `check(condition, message)`, `cleanup(fn)` (run last-registered first… in the
- * order given: `first` puts it ahead), `startWorker()`, `openBrowser(viewport)`, and `run(main)`, which runs
- * `main`, then the cleanups once, prints the closing line and exits 0 or 1. The run fails after `timeoutMs`.
+ * The browser context's page, waiting at most `timeoutMs` for each step, with every uncaught page error and
+ * console error (a CSP violation is one) collected in `jsErrors`: a test checks it is empty at the end.
+ */
+export async function openPage(context, { timeoutMs }) {
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(timeoutMs);
+  const jsErrors = [];
+  page.on("pageerror", (err) => jsErrors.push(`pageerror: ${err.message}`));
+  page.on("console", (msg) => {
+    if (msg.type() === "error") jsErrors.push(`console.error: ${msg.text()}`);
+  });
+  return { page, jsErrors };
+}
+
+/**
+ * One browser test run: `log`, `check(condition, message)`, `cleanup(fn)` (run in the order registered;
+ * `first` puts it ahead), `startWorker()`, `openBrowser(viewport)`, and `run(main)`, which runs `main`, then
+ * the cleanups once, prints the closing line and exits 0 or 1. The run fails after `timeoutMs`.
  */
 export function browserRun(name, { timeoutMs }) {
   const cleanups = [];

@@ -1,11 +1,22 @@
-// The layer direction of src/ (docs/architecture.md, Layers): lib ← db ← http ← access ← gateway/events/compat/billing
+// The layer direction of src/ (docs/architecture.md): lib ← db ← http ← access ← gateway/events/compat/billing
 // ← modules ← app/scheduled/console. A lower layer never imports a higher one, nothing imports in a
-// circle, and a few rules that keep each layer honest. `npm run graph` prints the same graph.
+// circle, and a few rules that keep each layer honest. Then all the code (src, sim, scripts, test, bench,
+// clients, public): no circle within or across folders. `npm run graph` prints the same graphs.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { LAYERS, circles, folderGraph, folderOf, importGraph, layerOf, upwardEdges } from "../../scripts/lib/import-graph.mjs";
+import {
+  CODE_ROOTS,
+  LAYERS,
+  circles,
+  folderGraph,
+  folderOf,
+  importGraph,
+  layerOf,
+  rootGraph,
+  upwardEdges,
+} from "../../scripts/lib/import-graph.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const edges = importGraph(root);
@@ -72,5 +83,36 @@ describe("layering of src/", () => {
     expect(circles(fake)).toEqual([["src/db/a.ts", "src/http/b.ts"]]);
     expect(upwardEdges(fake)).toEqual([["src/db/a.ts", "src/http/b.ts"]]);
     expect(LAYERS[0]).toContain("lib");
+  });
+});
+
+describe("all the code: src, sim, scripts, test, bench, clients, public", () => {
+  const all = importGraph(root, CODE_ROOTS);
+
+  it("walks the TypeScript and JavaScript of every folder and sees imports across them", () => {
+    expect(all.get("sim/src/installments.ts")).toContain("sim/src/payment-records.ts");
+    expect(all.get("scripts/lib/local.mjs")).toContain("src/lib/permissions.ts");
+    expect(all.get("scripts/lib/listen.mjs")).toContain("src/events/kinds.ts");
+    expect(all.get("test/browser/console.e2e.mjs")).toContain("test/browser/harness.mjs");
+    expect([...all.keys()].some((file) => file.includes("node_modules") || file.startsWith("sim/dist/"))).toBe(false);
+  });
+
+  it("no file-level circle anywhere", () => {
+    expect(circles(all)).toEqual([]);
+  });
+
+  it("no circle between folders, and src/ imports nothing outside itself", () => {
+    const roots = rootGraph(all);
+    expect(circles(roots)).toEqual([]);
+    expect(roots.get("src")).toEqual([]);
+  });
+
+  it("finds a circle that crosses folders", () => {
+    const fake = new Map([
+      ["scripts/lib/a.mjs", ["src/lib/b.ts"]],
+      ["src/lib/b.ts", ["scripts/lib/a.mjs"]],
+    ]);
+    expect(circles(fake)).toEqual([["scripts/lib/a.mjs", "src/lib/b.ts"]]);
+    expect(circles(rootGraph(fake))).toEqual([["scripts", "src"]]);
   });
 });

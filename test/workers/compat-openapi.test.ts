@@ -4,9 +4,8 @@ import { describe, expect, it } from "vitest";
 import { CATALOGUE } from "../../src/compat/catalogue";
 import { catalogueRoute, documentedPath } from "../../src/compat/catalogue-route";
 import type { OpenApiDocument, OperationObject } from "../openapi-types";
+import { METHODS } from "../unit/openapi-walk";
 import { call } from "./support";
-
-const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 
 async function operations() {
   const res = await call("GET", "/api/v1/openapi.json");

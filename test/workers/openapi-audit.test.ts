@@ -3,16 +3,15 @@
 // compatibility operation, platform tags on the native product operations, money that accepts numbers.
 import type { OpenAPIObject, OperationObject, ParameterObject, SchemaObject } from "openapi3-ts/oas31";
 import { describe, expect, it } from "vitest";
+import { operationsOf as documentedOperations } from "../unit/openapi-walk";
 import { call } from "./support";
 
-const METHODS = ["get", "put", "post", "delete", "patch"] as const;
 const load = async () => (await call<OpenAPIObject>("GET", "/api/v1/openapi.json")).body;
 const operationsOf = (doc: OpenAPIObject) =>
-  Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
-    METHODS.flatMap((m) =>
-      item[m] ? [{ label: `${m.toUpperCase()} ${path}`, op: item[m] as OperationObject & Record<string, unknown> }] : [],
-    ),
-  );
+  documentedOperations(doc).map(({ path, method, op }) => ({
+    label: `${method.toUpperCase()} ${path}`,
+    op: op as OperationObject & Record<string, unknown>,
+  }));
 
 describe("the OpenAPI document after the audit", () => {
   it("lists every tag it uses once, at the top, each with a description", async () => {

@@ -12,6 +12,7 @@ import { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { explainable, fullScansOf } from "../../scripts/lib/query-plans.mjs";
 import { buildApp } from "../../src/app";
+import { NAV_GROUPS } from "../../src/console/layout";
 import * as schema from "../../src/db/schema";
 import { countingD1, type RecordedStatement } from "../../src/db/query-counter";
 import { GROUPINGS } from "../../src/modules/analytics/profitability";
@@ -23,27 +24,10 @@ import { documentedLists } from "./list-operations";
 import { openApiDocument } from "./openapi-operations";
 import { BASE } from "./support";
 
-const CONSOLE_PAGES = [
-  "",
-  "customers",
-  "payments",
-  "subscriptions",
-  "plans",
-  "suppliers",
-  "expenses",
-  "cost-categories",
-  "gateway-logs",
-  "webhook-logs",
-  "webhooks",
-  "audit",
-  "metrics",
-  "profitability",
-  "dashboard",
-  "formulas",
-  "aws-connections",
-  "api-keys",
-  "team",
-];
+/** Every console page of the sidebar (src/console/layout.tsx), "" for the overview. */
+const CONSOLE_PAGES = NAV_GROUPS.flatMap((group) => group.items.map(([href]) => href))
+  .filter((href) => href.startsWith("/console"))
+  .map((href) => href.slice("/console".length).replace(/^\//, ""));
 
 let demo: DemoWorkspace;
 let cookie: string;

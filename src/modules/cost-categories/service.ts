@@ -11,6 +11,7 @@ import type { PageRequest } from "../../http/pagination";
 import { newId } from "../../lib/ids";
 import type { Tenant } from "../../lib/tenant";
 import { refuseIfCategoryInUse } from "../analytics/formula-references";
+import { DEFAULT_COST_CATEGORIES } from "./defaults";
 
 export type CostCategoryRow = typeof costCategories.$inferSelect;
 
@@ -66,18 +67,7 @@ export function presentCostCategory(row: CostCategoryRow) {
   };
 }
 
-/** The set every workspace starts with (kind as a finance team would file it). */
-export const DEFAULT_COST_CATEGORIES = [
-  { key: "infrastructure", name: "Infrastructure", kind: "VARIABLE" },
-  { key: "software", name: "Software", kind: "FIXED" },
-  { key: "payroll", name: "Payroll", kind: "FIXED" },
-  { key: "taxes", name: "Taxes", kind: "VARIABLE" },
-  { key: "marketing", name: "Marketing", kind: "VARIABLE" },
-  { key: "payment_fees", name: "Payment fees", kind: "VARIABLE" },
-  { key: "other", name: "Other", kind: "VARIABLE" },
-] as const;
-
-/** Rows for the default set of one workspace; insert them in the batch that creates the workspace. */
+/** Rows for the default set (./defaults.ts) of one workspace; insert them in the batch that creates the workspace. */
 export function defaultCostCategoryRows(tenant: Tenant, now: string): CostCategoryRow[] {
   return DEFAULT_COST_CATEGORIES.map((d) => ({
     id: newId(),
