@@ -11,10 +11,12 @@ type Environment = "local" | "sandbox" | "production";
 const ENVIRONMENT_TESTS = ["test/workers/environments.test.ts"];
 
 /**
- * Files that fail when they run in a runtime other files have used (isolate: false): under their
- * concurrent requests workerd reports "Cannot perform I/O on behalf of a different request" and a request
- * never completes. Alone, or first in a runtime, they pass. The shared state behind it is not found yet
- * (docs/testing.md); until it is, they get a fresh runtime each.
+ * Files that fail when they run late in a runtime other files have used (isolate: false): after many files,
+ * workerd reports "Cannot perform I/O on behalf of a different request / Durable Object (I/O type:
+ * RefcountedFulfiller)" and requests hang. The cause is in the test tooling, not in Ponte: in this runtime every
+ * dynamic import() is I/O, and vite's module runner shares one in-flight module lookup between all the request
+ * and Durable Object contexts importing that module at once (docs/testing.md, "One runtime per project"). These
+ * are the files it hit in CI's order (small files run last); they get a fresh runtime each.
  */
 const FRESH_RUNTIME_TESTS = ["test/workers/query-rule.test.ts", "test/workers/webhooks-handoff.test.ts"];
 
