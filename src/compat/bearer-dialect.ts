@@ -5,8 +5,9 @@ import type { Deps } from "../deps";
 import type { Tenant } from "../lib/tenant";
 import type { BearerAnswer } from "./bearer-vocabulary";
 import { nativeIdsOf } from "./upstream-ids";
+import { loadOnce } from "../lib/load-once";
 
-const vocabulary = () => import("./bearer-vocabulary");
+const vocabulary = loadOnce(() => import("./bearer-vocabulary"));
 
 /** A passthrough operation's upstream answer for a Bearer caller: data (and a list's pagination) in Ponte's conventions. */
 export async function bearerPassthroughAnswer(deps: Deps, tenant: Tenant, operationId: string, body: unknown): Promise<BearerAnswer> {

@@ -18,9 +18,10 @@ import { bearerPassthroughAnswer } from "./bearer-dialect";
 import { speaksAsaas } from "./asaas-dialect/request";
 import { segmentOf } from "../http/segment";
 import { unknownQueryError, unknownQueryNames } from "../http/query-rule";
+import { loadOnce } from "../lib/load-once";
 
 /** The upstream shapes are loaded on the first request that carries a query string (they are large; docs/concepts.md "One rule for query strings"). */
-const queryNames = () => import("./passthrough-query");
+const queryNames = loadOnce(() => import("./passthrough-query"));
 
 /** The query rule for a passthrough operation: the names its upstream shape documents, or forwarded unchecked. */
 async function checkQuery(url: string, operationId: string): Promise<void> {

@@ -6,8 +6,9 @@ import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../config";
 import type { Fetcher } from "./deliver";
 import type { EndpointObject } from "./endpoint-runner";
+import { loadOnce } from "../lib/load-once";
 
-const runner = () => import("./endpoint-runner");
+const runner = loadOnce(() => import("./endpoint-runner"));
 
 export class EndpointDO extends DurableObject<Env> {
   /** Outbound fetch (unset: the runtime's); tests swap it through runInDurableObject. */
