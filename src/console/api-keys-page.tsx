@@ -7,7 +7,7 @@ import { CreateApiKeyBody } from "../modules/api-keys/schemas";
 import { createApiKey, listApiKeys, revokeApiKey } from "../modules/api-keys/service";
 import { type ConsoleContext, type ConsoleEnv, parseForm, shellFor } from "./context";
 import { Alert, Page, SecretOnce } from "./layout";
-import { ActionForm, type FormState, formAction, Outcome } from "./parts/action-form";
+import { ActionForm, ButtonForm, type FormState, formAction, Outcome } from "./parts/action-form";
 import { DataTable } from "./parts/data-table";
 
 type KeyView = Awaited<ReturnType<typeof listApiKeys>>["rows"][number];
@@ -102,14 +102,7 @@ function KeyTable({ rows, canManage, workspaces }: { rows: KeyView[]; canManage:
           hiddenLabel: true,
           cell: (k) =>
             canManage && !k.revokedAt ? (
-              <ActionForm
-                id={`revoke-${k.id}`}
-                bare
-                action={`/console/api-keys/${k.id}/revoke`}
-                submit="Revoke"
-                submitClass="danger"
-                submitLabel={`Revoke key ${k.name}`}
-              />
+              <ButtonForm action={`/console/api-keys/${k.id}/revoke`} submit="Revoke" kind="danger" label={`Revoke key ${k.name}`} />
             ) : null,
         },
       ]}

@@ -12,7 +12,7 @@ import {
 } from "../modules/gateway-accounts/service";
 import { type ConsoleContext, type ConsoleEnv, parseForm, shellFor } from "./context";
 import { Alert, Page, SecretOnce } from "./layout";
-import { ActionForm, type FormState, formAction, Outcome } from "./parts/action-form";
+import { ActionForm, ButtonForm, type FormState, formAction, Outcome } from "./parts/action-form";
 
 type Account = Awaited<ReturnType<typeof listGatewayAccounts>>["rows"][number];
 type UpstreamWebhook = { configured: boolean; errorCode?: string | undefined };
@@ -173,14 +173,8 @@ function AccountCard({ account, canManage }: { account: Account; canManage: bool
       </table>
       {canManage ? (
         <div class="actions">
-          <ActionForm id="verify" bare action={`/console/gateway/${account.id}/verify`} submit="Verify" />
-          <ActionForm
-            id="rotate-token"
-            bare
-            action={`/console/gateway/${account.id}/rotate-token`}
-            submit="Rotate inbound token"
-            submitClass="secondary"
-          />
+          <ButtonForm action={`/console/gateway/${account.id}/verify`} submit="Verify" />
+          <ButtonForm action={`/console/gateway/${account.id}/rotate-token`} submit="Rotate inbound token" kind="secondary" />
         </div>
       ) : null}
     </div>

@@ -9,7 +9,7 @@ import { CreateInvitationBody, UpdateMemberBody } from "../modules/members/schem
 import { changeMemberRole, listMembers, removeMember } from "../modules/members/service";
 import { type ConsoleContext, type ConsoleEnv, parseForm, shellFor } from "./context";
 import { Alert, Page, SecretOnce } from "./layout";
-import { ActionForm, type FormState, formAction, Outcome } from "./parts/action-form";
+import { ActionForm, ButtonForm, type FormState, formAction, Outcome } from "./parts/action-form";
 import { DataTable } from "./parts/data-table";
 
 type MemberView = Awaited<ReturnType<typeof listMembers>>["rows"][number];
@@ -131,14 +131,7 @@ function MemberTable(props: { rows: MemberView[]; canManage: boolean; grantable:
                     },
                   ]}
                 />{" "}
-                <ActionForm
-                  id={`remove-${m.id}`}
-                  bare
-                  action={`/console/team/members/${m.id}/remove`}
-                  submit="Remove"
-                  submitClass="danger"
-                  submitLabel={`Remove ${m.email}`}
-                />
+                <ButtonForm action={`/console/team/members/${m.id}/remove`} submit="Remove" kind="danger" label={`Remove ${m.email}`} />
               </>
             ) : null,
         },
@@ -162,13 +155,11 @@ function InvitationTable({ rows, canManage }: { rows: InvitationView[]; canManag
           hiddenLabel: true,
           cell: (i) =>
             canManage && i.status === "pending" ? (
-              <ActionForm
-                id={`revoke-${i.id}`}
-                bare
+              <ButtonForm
                 action={`/console/team/invitations/${i.id}/revoke`}
                 submit="Revoke"
-                submitClass="danger"
-                submitLabel={`Revoke invitation for ${i.email}`}
+                kind="danger"
+                label={`Revoke invitation for ${i.email}`}
               />
             ) : null,
         },

@@ -6,7 +6,7 @@ import { listEndpoints } from "../modules/webhook-endpoints/service";
 import { getDelivery, listDeliveries, redeliver } from "../modules/webhook-logs/service";
 import { type ConsoleContext, type ConsoleEnv, shellFor } from "./context";
 import { Page } from "./layout";
-import { ActionForm, formAction, Outcome } from "./parts/action-form";
+import { ButtonForm, formAction, Outcome } from "./parts/action-form";
 import { DataTable, pageOf } from "./parts/data-table";
 import { FilterBar } from "./parts/filter-bar";
 
@@ -88,7 +88,7 @@ export function registerWebhookLogPages(app: Hono<ConsoleEnv>) {
           </a>
         </p>
         {principal.permissions.has("webhook_endpoints.manage") ? (
-          <ActionForm id="redeliver" bare action={`/console/webhook-logs/${d.id}/redeliver`} submit="Redeliver now" />
+          <ButtonForm action={`/console/webhook-logs/${d.id}/redeliver`} submit="Redeliver now" />
         ) : null}
         <h2>Attempts</h2>
         <DataTable

@@ -15,7 +15,7 @@ import {
 } from "../modules/webhook-endpoints/service";
 import { type ConsoleContext, type ConsoleEnv, parseForm, shellFor } from "./context";
 import { Alert, Page, SecretOnce } from "./layout";
-import { ActionForm, type FormField, type FormState, formAction, Outcome } from "./parts/action-form";
+import { ActionForm, ButtonForm, type FormField, type FormState, formAction, Outcome } from "./parts/action-form";
 import { DataTable } from "./parts/data-table";
 
 const SUBSCRIBABLE = [...EVENT_KINDS, "upstream.*", "*"];
@@ -132,8 +132,8 @@ async function renderDetail(c: ConsoleContext, id: string, state: DetailState = 
   const { deps, principal } = c.get("console");
   const e = await getEndpoint(deps, principal, id);
   const canManage = principal.permissions.has("webhook_endpoints.manage");
-  const button = (path: string, submit: string, submitClass?: string) => (
-    <ActionForm id={`endpoint${path}`} bare action={`/console/webhooks/${e.id}/${path}`} submit={submit} submitClass={submitClass} />
+  const button = (path: string, submit: string, kind?: "danger" | "secondary") => (
+    <ButtonForm action={`/console/webhooks/${e.id}/${path}`} submit={submit} kind={kind} />
   );
   return c.html(
     <Page title="Webhook endpoint" shell={shellFor(c, "/console/webhooks")}>

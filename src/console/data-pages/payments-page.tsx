@@ -7,7 +7,7 @@ import { CANCELABLE_STATUSES, PAYMENT_STATUSES, REFUNDABLE_STATUSES } from "../.
 import { paymentTimeline } from "../../modules/payments/timeline";
 import { type ConsoleContext, type ConsoleEnv, shellFor } from "../context";
 import { Page } from "../layout";
-import { ActionForm, formAction, Outcome } from "../parts/action-form";
+import { ActionForm, ButtonForm, formAction, Outcome } from "../parts/action-form";
 import { DataTable, pageOf } from "../parts/data-table";
 import { FilterBar, filtersOf } from "../parts/filter-bar";
 import { Badge, can, when } from "./common";
@@ -117,9 +117,7 @@ export function registerPaymentPages(app: Hono<ConsoleEnv>) {
                   ]}
                 />
               ) : null}
-              {cancelable ? (
-                <ActionForm id="cancel" bare action={`${PATH}/${p.id}/cancel`} submit="Cancel payment" submitClass="danger" />
-              ) : null}
+              {cancelable ? <ButtonForm action={`${PATH}/${p.id}/cancel`} submit="Cancel payment" kind="danger" /> : null}
             </div>
           </>
         ) : null}

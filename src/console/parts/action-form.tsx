@@ -187,6 +187,18 @@ export function ActionForm(props: {
   );
 }
 
+/** A one-button form (a table row's or an action bar's): POST `action`; `label` names the button for screen readers. */
+export const ButtonForm = (props: { action: string; submit: string; label?: string; kind?: "danger" | "secondary" }) => (
+  <ActionForm
+    id={props.action.replace(/^\/console\//, "").replace(/[^a-z0-9]+/gi, "-")}
+    bare
+    action={props.action}
+    submit={props.submit}
+    submitClass={props.kind}
+    submitLabel={props.label}
+  />
+);
+
 /** The API's field messages of a VALIDATION_FAILED, by form field name. */
 export function fieldErrorsOf(err: unknown): Record<string, string> | undefined {
   if (!(err instanceof ApiError) || err.code !== "VALIDATION_FAILED") return undefined;
