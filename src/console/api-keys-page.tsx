@@ -5,18 +5,15 @@ import { RESOURCES, type Permission } from "../lib/permissions";
 import { keyEnvironmentFor } from "../config";
 import { CreateApiKeyBody } from "../modules/api-keys/schemas";
 import { createApiKey, listApiKeys, revokeApiKey } from "../modules/api-keys/service";
-import { type ConsoleContext, type ConsoleEnv, isExpected, parseForm, plainError, shellFor, statusOf } from "./context";
+import { type ConsoleContext, type ConsoleEnv, parseForm, shellFor } from "./context";
 import { Alert, Page, SecretOnce } from "./layout";
-import { ActionForm, formAction } from "./parts/action-form";
+import { ActionForm, ButtonForm, type FormState, formAction, Outcome } from "./parts/action-form";
 import { DataTable } from "./parts/data-table";
 
 type KeyView = Awaited<ReturnType<typeof listApiKeys>>["rows"][number];
 
-interface PageState {
-  error?: string | undefined;
-  notice?: string | undefined;
+interface PageState extends FormState {
   created?: { name: string; secret: string } | undefined;
-  values?: { name: string; permissions: string[]; workspaceId: string } | undefined;
 }
 
 const when = (iso: string | null) => (iso ? `${iso.replace("T", " ").slice(0, 16)} UTC` : "—");
@@ -27,13 +24,11 @@ async function render(c: ConsoleContext, state: PageState, status: 200 | 201 | 4
   const { rows } = await listApiKeys(session.deps, principal, { limit: 100, offset: 0 });
   const workspaces = memberships.find((m) => m.organizationId === principal.organizationId)?.workspaces.filter((w) => !w.archived) ?? [];
   const canManage = principal.permissions.has("api_keys.manage");
-  const checked = new Set(state.values?.permissions ?? []);
   const environment = keyEnvironmentFor(c.env.ENVIRONMENT);
   return c.html(
     <Page title="API keys" shell={shellFor(c, "/console/api-keys")}>
       <h1>API keys</h1>
-      {state.error ? <Alert kind="error">{state.error}</Alert> : null}
-      {state.notice ? <Alert kind="success">{state.notice}</Alert> : null}
+      <Outcome state={state} />
       {state.created ? (
         <>
           <Alert kind="success">Key “{state.created.name}” created.</Alert>
@@ -43,38 +38,39 @@ async function render(c: ConsoleContext, state: PageState, status: 200 | 201 | 4
       <h2>Keys</h2>
       <KeyTable rows={rows} canManage={canManage} workspaces={workspaces} />
       {canManage ? (
-        <div class="card">
-          <h2>Create a key</h2>
-          <form method="post" action="/console/api-keys">
-            <label for="key-name">Name</label>
-            <input id="key-name" name="name" type="text" required maxlength={100} value={state.values?.name ?? ""} />
+        <ActionForm
+          id="key"
+          title="Create a key"
+          action="/console/api-keys"
+          submit="Create key"
+          state={state}
+          stacked
+          fields={[
+            { name: "name", label: "Name", id: "key-name", required: true, maxlength: 100 },
+            {
+              name: "workspaceId",
+              label: "Workspace",
+              type: "select",
+              id: "key-workspace",
+              options: [
+                { value: "", label: "All workspaces of the organization" },
+                ...workspaces.map((w) => ({ value: w.id, label: w.name })),
+              ],
+            },
+            {
+              name: "permissions",
+              label: "Permissions",
+              type: "checks",
+              mono: true,
+              options: RESOURCES.flatMap((r) => [`${r}.read`, `${r}.manage`] as Permission[]).filter((p) => principal.permissions.has(p)),
+            },
+          ]}
+          intro={
             <p class="muted">
               Environment: <strong>{environment}</strong> (this host issues {environment} keys only).
             </p>
-            <label for="key-workspace">Workspace</label>
-            <select id="key-workspace" name="workspaceId">
-              <option value="">All workspaces of the organization</option>
-              {workspaces.map((w) => (
-                <option value={w.id} selected={state.values?.workspaceId === w.id}>
-                  {w.name}
-                </option>
-              ))}
-            </select>
-            <fieldset>
-              <legend>Permissions</legend>
-              <div class="checks">
-                {RESOURCES.flatMap((r) => [`${r}.read`, `${r}.manage`] as Permission[])
-                  .filter((p) => principal.permissions.has(p))
-                  .map((p) => (
-                    <label>
-                      <input type="checkbox" name="permissions" value={p} checked={checked.has(p)} /> <code>{p}</code>
-                    </label>
-                  ))}
-              </div>
-            </fieldset>
-            <button type="submit">Create key</button>
-          </form>
-        </div>
+          }
+        />
       ) : (
         <p class="muted">Your role can see keys but not create or revoke them.</p>
       )}
@@ -106,14 +102,7 @@ function KeyTable({ rows, canManage, workspaces }: { rows: KeyView[]; canManage:
           hiddenLabel: true,
           cell: (k) =>
             canManage && !k.revokedAt ? (
-              <ActionForm
-                id={`revoke-${k.id}`}
-                bare
-                action={`/console/api-keys/${k.id}/revoke`}
-                submit="Revoke"
-                submitClass="danger"
-                submitLabel={`Revoke key ${k.name}`}
-              />
+              <ButtonForm action={`/console/api-keys/${k.id}/revoke`} submit="Revoke" kind="danger" label={`Revoke key ${k.name}`} />
             ) : null,
         },
       ]}
@@ -126,23 +115,24 @@ export function registerApiKeyPages(app: Hono<ConsoleEnv>) {
     render(c, { notice: c.req.query("revoked") ? "The key was revoked; it stops working immediately." : undefined }),
   );
 
-  app.post("/api-keys", async (c) => {
-    const form = await c.req.parseBody({ all: true });
-    const permissions = ([] as unknown[]).concat(form.permissions ?? []).filter((p): p is string => typeof p === "string");
-    const values = {
-      name: typeof form.name === "string" ? form.name : "",
-      permissions,
-      workspaceId: typeof form.workspaceId === "string" ? form.workspaceId : "",
-    };
-    const { deps, principal } = c.get("console");
-    try {
-      const input = parseForm(CreateApiKeyBody, { name: values.name, permissions, workspaceId: values.workspaceId || null });
-      const created = await createApiKey(deps, principal, input);
-      return render(c, { created: { name: created.name, secret: created.secret } }, 201);
-    } catch (err) {
-      if (!isExpected(err)) throw err;
-      return render(c, { error: plainError(err), values }, statusOf(err) as 400);
-    }
+  // The key's secret is shown once, in this response.
+  formAction(app, "/api-keys", {
+    fields: ["name", "workspaceId"],
+    lists: ["permissions"],
+    run: (c, values, _id, lists) => {
+      const { deps, principal } = c.get("console");
+      const input = parseForm(CreateApiKeyBody, {
+        name: values.name,
+        permissions: lists.permissions,
+        workspaceId: values.workspaceId || null,
+      });
+      return createApiKey(deps, principal, input);
+    },
+    show: (c, result) => {
+      const { name, secret } = result as Awaited<ReturnType<typeof createApiKey>>;
+      return render(c, { created: { name, secret } }, 201);
+    },
+    render,
   });
 
   formAction(app, "/api-keys/:id/revoke", {

@@ -8,41 +8,56 @@ import { LoginBody, SignUpBody } from "../modules/accounts/schemas";
 import { logIn, logOut, signUp } from "../modules/accounts/service";
 import { PASSWORD_MIN_LENGTH } from "../access/password";
 import { requireSameOrigin } from "../access/same-origin";
-import {
-  type ConsoleContext,
-  type ConsoleEnv,
-  TENANT_COOKIE,
-  isExpected,
-  parseForm,
-  plainError,
-  requireConsoleSession,
-  setTenantCookie,
-  statusOf,
-} from "./context";
+import type { Child } from "hono/jsx";
+import { ApiError } from "../http/errors";
+import { type ConsoleContext, type ConsoleEnv, TENANT_COOKIE, parseForm, requireConsoleSession, setTenantCookie } from "./context";
 import { Alert, Page } from "./layout";
 import { deleteCookie } from "hono/cookie";
-
-type FormValues = Record<string, string>;
+import { Field, type FormField, type FormState, formAction, postedValues } from "./parts/action-form";
 
 /** Where sign-up and sign-in land: the dashboard (PLATFORM.md, "the first page after sign-in"). */
 export const FIRST_PAGE = "/console/dashboard";
 
-const text = (form: Record<string, unknown>, name: string) => (typeof form[name] === "string" ? (form[name] as string) : "");
+const EMAIL: FormField = { name: "email", label: "Email", type: "email", id: "email", autocomplete: "username", required: true };
+const CURRENT_PASSWORD: FormField = {
+  name: "password",
+  label: "Password",
+  type: "password",
+  id: "password",
+  autocomplete: "current-password",
+  required: true,
+};
+/** A password being chosen (sign-up, accepting an invitation): the minimum length said beside it. */
+export const NEW_PASSWORD: FormField = {
+  ...CURRENT_PASSWORD,
+  autocomplete: "new-password",
+  minlength: PASSWORD_MIN_LENGTH,
+  hint: `At least ${PASSWORD_MIN_LENGTH} characters.`,
+};
 
-function SignInPage({ c, error, values }: { c: ConsoleContext; error?: string | undefined; values?: FormValues | undefined }) {
+/** A signed-out page's one form in a narrow card: the fields, the submit button and the other way in beside it. */
+function AccountForm(props: {
+  c: ConsoleContext;
+  title: string;
+  heading: string;
+  action: string;
+  fields: FormField[];
+  submit: string;
+  beside: Child;
+  state: FormState;
+}) {
   return (
-    <Page title="Sign in" shell={{ nonce: c.get("nonce") }}>
+    <Page title={props.title} shell={{ nonce: props.c.get("nonce") }}>
       <div class="card narrow">
-        <h1>Sign in to Ponte</h1>
-        {error ? <Alert kind="error">{error}</Alert> : null}
-        <form method="post" action="/console/sign-in">
-          <label for="email">Email</label>
-          <input id="email" name="email" type="email" autocomplete="username" required value={values?.email ?? ""} />
-          <label for="password">Password</label>
-          <input id="password" name="password" type="password" autocomplete="current-password" required />
+        <h1>{props.heading}</h1>
+        {props.state.error ? <Alert kind="error">{props.state.error}</Alert> : null}
+        <form method="post" action={props.action}>
+          {props.fields.map((f) => (
+            <Field field={f} formId="account" state={props.state} />
+          ))}
           <div class="actions">
-            <button type="submit">Sign in</button>
-            <a href="/console/sign-up">Create an account</a>
+            <button type="submit">{props.submit}</button>
+            {props.beside}
           </div>
         </form>
       </div>
@@ -50,84 +65,85 @@ function SignInPage({ c, error, values }: { c: ConsoleContext; error?: string | 
   );
 }
 
-function SignUpPage({ c, error, values }: { c: ConsoleContext; error?: string | undefined; values?: FormValues | undefined }) {
-  return (
-    <Page title="Create an account" shell={{ nonce: c.get("nonce") }}>
-      <div class="card narrow">
-        <h1>Create your Ponte account</h1>
-        {error ? <Alert kind="error">{error}</Alert> : null}
-        <form method="post" action="/console/sign-up">
-          <label for="name">Your name</label>
-          <input id="name" name="name" type="text" autocomplete="name" required value={values?.name ?? ""} />
-          <label for="email">Email</label>
-          <input id="email" name="email" type="email" autocomplete="username" required value={values?.email ?? ""} />
-          <label for="password">Password</label>
-          <input
-            id="password"
-            name="password"
-            type="password"
-            autocomplete="new-password"
-            minlength={PASSWORD_MIN_LENGTH}
-            required
-            aria-describedby="password-help"
-          />
-          <p id="password-help" class="muted">
-            At least {PASSWORD_MIN_LENGTH} characters.
-          </p>
-          <label for="organizationName">Organization (your company)</label>
-          <input
-            id="organizationName"
-            name="organizationName"
-            type="text"
-            autocomplete="organization"
-            required
-            value={values?.organizationName ?? ""}
-          />
-          <div class="actions">
-            <button type="submit">Create account</button>
-            <a href="/console/sign-in">I already have an account</a>
-          </div>
-        </form>
-      </div>
-    </Page>
-  );
+const SignInPage = ({ c, state = {} }: { c: ConsoleContext; state?: FormState }) => (
+  <AccountForm
+    c={c}
+    title="Sign in"
+    heading="Sign in to Ponte"
+    action="/console/sign-in"
+    fields={[EMAIL, CURRENT_PASSWORD]}
+    submit="Sign in"
+    beside={<a href="/console/sign-up">Create an account</a>}
+    state={state}
+  />
+);
+
+const SignUpPage = ({ c, state = {} }: { c: ConsoleContext; state?: FormState }) => (
+  <AccountForm
+    c={c}
+    title="Create an account"
+    heading="Create your Ponte account"
+    action="/console/sign-up"
+    fields={[
+      { name: "name", label: "Your name", id: "name", autocomplete: "name", required: true },
+      EMAIL,
+      NEW_PASSWORD,
+      {
+        name: "organizationName",
+        label: "Organization (your company)",
+        id: "organizationName",
+        autocomplete: "organization",
+        required: true,
+      },
+    ]}
+    submit="Create account"
+    beside={<a href="/console/sign-in">I already have an account</a>}
+    state={state}
+  />
+);
+
+/** The password as typed (never trimmed: spaces are part of it). */
+export const typedPassword = async (c: ConsoleContext) => {
+  const { password } = await c.req.parseBody();
+  return typeof password === "string" ? password : "";
+};
+
+/** Signed in: the session cookie, and the console starts in the user's default organization/workspace. */
+function startSession(c: ConsoleContext, token: string) {
+  setSessionCookie(c, token);
+  deleteCookie(c, TENANT_COOKIE, { path: "/console" });
 }
 
 export function registerConsoleAuthPages(app: Hono<ConsoleEnv>) {
   app.get("/sign-in", (c) => c.html(<SignInPage c={c} />));
   app.get("/sign-up", (c) => c.html(<SignUpPage c={c} />));
 
-  app.post("/sign-in", async (c) => {
-    const form = await c.req.parseBody();
-    const values = { email: text(form, "email") };
-    try {
-      refuseCrossSite(c);
-      const input = parseForm(LoginBody, { email: text(form, "email").trim(), password: text(form, "password") });
-      const result = await logIn(c.var.deps, input, clientIp(c));
-      setSessionCookie(c, result.token);
-      deleteCookie(c, TENANT_COOKIE, { path: "/console" });
-      return c.redirect(FIRST_PAGE, 303);
-    } catch (err) {
-      if (!isExpected(err)) throw err;
-      if (err.headers["Retry-After"]) c.header("Retry-After", err.headers["Retry-After"]);
-      return c.html(<SignInPage c={c} error={plainError(err)} values={values} />, statusOf(err) as 400);
-    }
+  formAction(app, "/sign-in", {
+    fields: ["email"],
+    run: async (c, values) => {
+      try {
+        refuseCrossSite(c);
+        const input = parseForm(LoginBody, { email: values.email, password: await typedPassword(c) });
+        startSession(c, (await logIn(c.var.deps, input, clientIp(c))).token);
+      } catch (err) {
+        // Too many attempts: say when to try again.
+        if (err instanceof ApiError && err.headers["Retry-After"]) c.header("Retry-After", err.headers["Retry-After"]);
+        throw err;
+      }
+    },
+    done: FIRST_PAGE,
+    render: async (c, state, status) => c.html(<SignInPage c={c} state={state} />, status),
   });
 
-  app.post("/sign-up", async (c) => {
-    const form = await c.req.parseBody();
-    const values = { name: text(form, "name"), email: text(form, "email"), organizationName: text(form, "organizationName") };
-    try {
+  formAction(app, "/sign-up", {
+    fields: ["name", "email", "organizationName"],
+    run: async (c, values) => {
       refuseCrossSite(c);
-      const input = parseForm(SignUpBody, { ...values, email: values.email.trim(), password: text(form, "password") });
-      const result = await signUp(c.var.deps, input, clientIp(c));
-      setSessionCookie(c, result.token);
-      deleteCookie(c, TENANT_COOKIE, { path: "/console" });
-      return c.redirect(FIRST_PAGE, 303);
-    } catch (err) {
-      if (!isExpected(err)) throw err;
-      return c.html(<SignUpPage c={c} error={plainError(err)} values={values} />, statusOf(err) as 400);
-    }
+      const input = parseForm(SignUpBody, { ...values, password: await typedPassword(c) });
+      startSession(c, (await signUp(c.var.deps, input, clientIp(c))).token);
+    },
+    done: FIRST_PAGE,
+    render: async (c, state, status) => c.html(<SignUpPage c={c} state={state} />, status),
   });
 
   // Sign-out works even when the session already expired; it still needs the same-origin check.
@@ -141,7 +157,7 @@ export function registerConsoleAuthPages(app: Hono<ConsoleEnv>) {
   });
 
   app.post("/switch", requireConsoleSession(), async (c) => {
-    const [organizationId, workspaceId] = text(await c.req.parseBody(), "tenant").split(".");
+    const [organizationId, workspaceId] = ((await postedValues(c, ["tenant"])).tenant ?? "").split(".");
     const { memberships } = c.get("console");
     const allowed = memberships.some(
       (m) => m.organizationId === organizationId && m.workspaces.some((w) => w.id === workspaceId && !w.archived),

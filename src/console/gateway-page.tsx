@@ -10,15 +10,14 @@ import {
   updateGatewayAccount,
   verifyGatewayAccount,
 } from "../modules/gateway-accounts/service";
-import { type ConsoleContext, type ConsoleEnv, renderingActions, parseForm, shellFor } from "./context";
+import { type ConsoleContext, type ConsoleEnv, parseForm, shellFor } from "./context";
 import { Alert, Page, SecretOnce } from "./layout";
+import { ActionForm, ButtonForm, type FormState, formAction, Outcome } from "./parts/action-form";
 
 type Account = Awaited<ReturnType<typeof listGatewayAccounts>>["rows"][number];
 type UpstreamWebhook = { configured: boolean; errorCode?: string | undefined };
 
-interface PageState {
-  error?: string | undefined;
-  notice?: string | undefined;
+interface PageState extends FormState {
   /** The inbound token, present only in the response of the POST that issued it. */
   token?: { value: string; url: string; upstreamWebhook: UpstreamWebhook } | undefined;
 }
@@ -77,8 +76,7 @@ async function render(c: ConsoleContext, state: PageState = {}, status = 200) {
       <p class="muted">
         The upstream account this workspace payments through, for the <strong>{principal.environment}</strong> environment.
       </p>
-      {state.error ? <Alert kind="error">{state.error}</Alert> : null}
-      {state.notice ? <Alert kind="success">{state.notice}</Alert> : null}
+      <Outcome state={state} />
       {state.token ? (
         <>
           <SecretOnce
@@ -104,29 +102,32 @@ async function render(c: ConsoleContext, state: PageState = {}, status = 200) {
         <p class="muted">This workspace has no gateway account for {principal.environment} yet.</p>
       )}
       {canManage ? (
-        <div class="card">
-          <h2>{account ? "Replace the upstream API key" : "Connect the upstream account"}</h2>
-          <form method="post" action={account ? `/console/gateway/${account.id}/key` : "/console/gateway"}>
-            <label for="upstream-api-key">Upstream API key</label>
-            <input
-              id="upstream-api-key"
-              name="upstreamApiKey"
-              type="password"
-              required
-              autocomplete="off"
-              spellcheck={false}
-              minlength={8}
-              maxlength={512}
-            />
-            <p class="muted">
-              Stored encrypted and never shown again (only its last 4 characters).
-              {account
-                ? " Replacing it returns the account to “not verified”; the inbound token stays the same."
-                : " The inbound webhook token is shown once after you save."}
-            </p>
-            <button type="submit">{account ? "Replace key" : "Save key"}</button>
-          </form>
-        </div>
+        <ActionForm
+          id="upstream-key"
+          title={account ? "Replace the upstream API key" : "Connect the upstream account"}
+          action={account ? `/console/gateway/${account.id}/key` : "/console/gateway"}
+          submit={account ? "Replace key" : "Save key"}
+          state={state}
+          stacked
+          fields={[
+            {
+              name: "upstreamApiKey",
+              label: "Upstream API key",
+              type: "password",
+              id: "upstream-api-key",
+              required: true,
+              autocomplete: "off",
+              spellcheck: false,
+              minlength: 8,
+              maxlength: 512,
+              hint: `Stored encrypted and never shown again (only its last 4 characters).${
+                account
+                  ? " Replacing it returns the account to “not verified”; the inbound token stays the same."
+                  : " The inbound webhook token is shown once after you save."
+              }`,
+            },
+          ]}
+        />
       ) : (
         <p class="muted">Your role can see the gateway account but not change it.</p>
       )}
@@ -172,53 +173,52 @@ function AccountCard({ account, canManage }: { account: Account; canManage: bool
       </table>
       {canManage ? (
         <div class="actions">
-          <form method="post" action={`/console/gateway/${account.id}/verify`}>
-            <button type="submit">Verify</button>
-          </form>
-          <form method="post" action={`/console/gateway/${account.id}/rotate-token`}>
-            <button type="submit" class="secondary">
-              Rotate inbound token
-            </button>
-          </form>
+          <ButtonForm action={`/console/gateway/${account.id}/verify`} submit="Verify" />
+          <ButtonForm action={`/console/gateway/${account.id}/rotate-token`} submit="Rotate inbound token" kind="secondary" />
         </div>
       ) : null}
     </div>
   );
 }
 
-const keyFrom = (form: Record<string, unknown>) => (typeof form.upstreamApiKey === "string" ? form.upstreamApiKey.trim() : "");
-
 export function registerGatewayPages(app: Hono<ConsoleEnv>) {
   app.get("/gateway", (c) => render(c));
 
-  const { action, idOf: accountIdOf } = renderingActions<PageState>(app, "/gateway", render);
   const ctx = (c: ConsoleContext) => c.get("console");
+  // Each action answers with the page itself (a new token is shown once, in this response); a refusal, the page with the reason.
+  const action = (path: string, run: (c: ConsoleContext, key: string, id: string) => Promise<PageState>, status: 200 | 201 = 200) =>
+    formAction(app, `/gateway${path}`, {
+      fields: ["upstreamApiKey"],
+      run: (c, values, id) => run(c, values.upstreamApiKey ?? "", id),
+      show: (c, result) => render(c, result as PageState, status),
+      render: (c, state, failure) => render(c, { error: state.error, fieldErrors: state.fieldErrors }, failure),
+    });
 
   action(
     "",
-    async (c, form) => {
-      const input = parseForm(CreateGatewayAccountBody, { upstreamApiKey: keyFrom(form) });
+    async (c, key) => {
+      const input = parseForm(CreateGatewayAccountBody, { upstreamApiKey: key });
       const created = await createGatewayAccount(ctx(c).deps, ctx(c).principal, input);
       return {
         notice: "Upstream account connected. Press Verify to check the key.",
         token: { value: created.inboundWebhookToken, url: created.inboundWebhookUrl, upstreamWebhook: created.upstreamWebhook },
       };
     },
-    true,
+    201,
   );
-  action("/:id/key", async (c, form) => {
-    const input = parseForm(UpdateGatewayAccountBody, { upstreamApiKey: keyFrom(form) });
-    const updated = await updateGatewayAccount(ctx(c).deps, ctx(c).principal, accountIdOf(c), input);
+  action("/:id/key", async (c, key, id) => {
+    const input = parseForm(UpdateGatewayAccountBody, { upstreamApiKey: key });
+    const updated = await updateGatewayAccount(ctx(c).deps, ctx(c).principal, id, input);
     return { notice: `Key replaced (ends in ${updated.upstreamKeyLast4}). Press Verify to check it.` };
   });
-  action("/:id/verify", async (c) => {
-    const verified = await verifyGatewayAccount(ctx(c).deps, ctx(c).principal, accountIdOf(c));
+  action("/:id/verify", async (c, _key, id) => {
+    const verified = await verifyGatewayAccount(ctx(c).deps, ctx(c).principal, id);
     return verified.status === "active"
       ? { notice: "Verified: the upstream accepted the key. The account is active." }
       : { error: "The upstream refused this key, so the account is marked invalid credentials. Replace the key and verify again." };
   });
-  action("/:id/rotate-token", async (c) => {
-    const rotated = await rotateWebhookToken(ctx(c).deps, ctx(c).principal, accountIdOf(c));
+  action("/:id/rotate-token", async (c, _key, id) => {
+    const rotated = await rotateWebhookToken(ctx(c).deps, ctx(c).principal, id);
     return {
       notice: "New inbound token issued; the previous one stopped working.",
       token: { value: rotated.inboundWebhookToken, url: rotated.inboundWebhookUrl, upstreamWebhook: rotated.upstreamWebhook },

@@ -2,17 +2,16 @@
 // click; anyone else creates their account (email fixed by the invitation) and joins. On success the
 // console switches to the new organization.
 import type { Hono } from "hono";
-import { PASSWORD_MIN_LENGTH } from "../access/password";
 import { refuseCrossSite, requireSameOrigin } from "../access/same-origin";
 import { sessionTokenOf, setSessionCookie } from "../access/session";
 import { ApiError } from "../http/errors";
 import { sessionUser } from "../modules/accounts/service";
 import { acceptInvitation, ACCEPT_PAGE_PATH, findInvitationByToken } from "../modules/members/invitations";
 import { AcceptInvitationBody } from "../modules/members/schemas";
-import { type ConsoleContext, type ConsoleEnv, isExpected, parseForm, plainError, setTenantCookie, statusOf } from "./context";
+import { NEW_PASSWORD, typedPassword } from "./auth-pages";
+import { type ConsoleContext, type ConsoleEnv, parseForm, setTenantCookie } from "./context";
 import { Alert, Page } from "./layout";
-
-const text = (form: Record<string, unknown>, name: string) => (typeof form[name] === "string" ? (form[name] as string) : "");
+import { Field, type FormField, type FormState, formAction } from "./parts/action-form";
 
 const UNUSABLE = {
   accepted: "This invitation link was already used.",
@@ -20,13 +19,15 @@ const UNUSABLE = {
   expired: "This invitation has expired; ask for a new one.",
 } as const;
 
-async function render(
-  c: ConsoleContext,
-  token: string,
-  error?: string,
-  status: 200 | 400 | 401 | 403 | 404 | 409 = 200,
-  values?: { name: string },
-) {
+/** A new account for the invited email (shown, not editable): a name and a password. */
+const newAccountFields = (email: string): FormField[] => [
+  { name: "invitedEmail", label: "Email", type: "email", id: "invite-email", readonly: true, value: email },
+  { name: "name", label: "Your name", id: "name", autocomplete: "name", required: true, maxlength: 100 },
+  NEW_PASSWORD,
+];
+
+async function render(c: ConsoleContext, token: string, state: FormState = {}, status: 200 | 400 | 401 | 403 | 404 | 409 = 200) {
+  const { error } = state;
   const deps = c.var.deps;
   const shell = { nonce: c.get("nonce") };
   const found = token ? await findInvitationByToken(deps, token) : null;
@@ -59,23 +60,9 @@ async function render(
             ) : (
               <form method="post" action={ACCEPT_PAGE_PATH}>
                 <input type="hidden" name="token" value={token} />
-                <label for="invite-email">Email</label>
-                <input id="invite-email" type="email" readonly value={found.invitation.email} />
-                <label for="name">Your name</label>
-                <input id="name" name="name" type="text" autocomplete="name" required maxlength={100} value={values?.name ?? ""} />
-                <label for="password">Password</label>
-                <input
-                  id="password"
-                  name="password"
-                  type="password"
-                  autocomplete="new-password"
-                  minlength={PASSWORD_MIN_LENGTH}
-                  required
-                  aria-describedby="password-help"
-                />
-                <p id="password-help" class="muted">
-                  At least {PASSWORD_MIN_LENGTH} characters.
-                </p>
+                {newAccountFields(found.invitation.email).map((f) => (
+                  <Field field={f} formId="accept" state={state} />
+                ))}
                 <div class="actions">
                   <button type="submit">Create account and join</button>
                 </div>
@@ -103,11 +90,10 @@ async function render(
 export function registerInvitationPages(app: Hono<ConsoleEnv>) {
   app.get("/invitations/accept", (c) => render(c, c.req.query("token") ?? ""));
 
-  app.post("/invitations/accept", async (c) => {
-    const form = await c.req.parseBody();
-    const token = text(form, "token");
-    const deps = c.var.deps;
-    try {
+  formAction(app, "/invitations/accept", {
+    fields: ["token", "name"],
+    run: async (c, values) => {
+      const deps = c.var.deps;
       const sessionToken = sessionTokenOf(c);
       let signedIn = null;
       if (sessionToken) {
@@ -115,17 +101,13 @@ export function registerInvitationPages(app: Hono<ConsoleEnv>) {
         signedIn = (await sessionUser(deps, sessionToken))?.user ?? null;
         if (!signedIn) throw new ApiError("UNAUTHORIZED", "Your session has ended; sign in again, then open the link again.");
       } else refuseCrossSite(c);
-      const input = parseForm(
-        AcceptInvitationBody,
-        signedIn ? { token } : { token, name: text(form, "name"), password: text(form, "password") },
-      );
+      const { token, name } = values;
+      const input = parseForm(AcceptInvitationBody, signedIn ? { token } : { token, name, password: await typedPassword(c) });
       const { accepted, session, workspaceId } = await acceptInvitation(deps, input, signedIn);
       if (session) setSessionCookie(c, session.token);
       if (workspaceId) setTenantCookie(c, accepted.organizationId, workspaceId);
-      return c.redirect("/console", 303);
-    } catch (err) {
-      if (!isExpected(err)) throw err;
-      return render(c, token, plainError(err), statusOf(err) as 400, { name: text(form, "name") });
-    }
+    },
+    done: "/console",
+    render: (c, state, status) => render(c, state.values?.token ?? "", state, status),
   });
 }

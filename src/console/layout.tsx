@@ -39,7 +39,7 @@ main{max-width:1100px;margin:1.5rem auto;padding:0 1.5rem}
 h1{font-size:1.5rem;margin:.2rem 0 1rem}h2{font-size:1.15rem;margin:1.5rem 0 .6rem}
 .card{background:#fff;border:1px solid #d9e2ec;border-radius:8px;padding:1rem 1.25rem;margin-bottom:1rem}
 .narrow{max-width:28rem;margin:3rem auto}
-.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(12rem,1fr));gap:1rem}
+.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(12rem,1fr));gap:1rem}.grid>.wide{grid-column:1/-1}
 .stat{font-size:2rem;font-weight:700}.muted{color:#486581;font-size:.9rem}
 label{display:block;font-weight:600;margin:.6rem 0 .2rem}
 input[type=text],input[type=email],input[type=password],input[type=url],input[type=date],select,textarea{width:100%;padding:.45rem .6rem;border:1px solid #9fb3c8;border-radius:4px;font:inherit;background:#fff}

@@ -10,6 +10,7 @@ import { listDeliveries } from "../modules/webhook-logs/service";
 import type { ConsoleEnv } from "./context";
 import { shellFor } from "./context";
 import { Page } from "./layout";
+import { DataTable } from "./parts/data-table";
 
 interface OrgCounts {
   api_keys: number;
@@ -77,75 +78,36 @@ export function registerOverviewPage(app: Hono<ConsoleEnv>) {
         {may("payments.read") ? (
           <>
             <h2>Recent payments</h2>
-            {payments.rows.length === 0 ? (
-              <p class="muted">No payments in this workspace yet.</p>
-            ) : (
-              <table data-recent="payments">
-                <thead>
-                  <tr>
-                    <th scope="col">Payment</th>
-                    <th scope="col">Billing type</th>
-                    <th scope="col">Value (BRL)</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Due</th>
-                    <th scope="col">Created</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {payments.rows.map((ch) => (
-                    <tr>
-                      <td>
-                        <code>{ch.id}</code>
-                      </td>
-                      <td>{ch.billingType}</td>
-                      <td>{ch.value}</td>
-                      <td>
-                        <span class="badge">{ch.status}</span>
-                      </td>
-                      <td>{ch.dueDate}</td>
-                      <td>{when(ch.createdAt)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
+            <DataTable
+              rows={payments.rows}
+              empty="No payments in this workspace yet."
+              attrs={{ "data-recent": "payments" }}
+              columns={[
+                { label: "Payment", cell: (p) => <code>{p.id}</code> },
+                { label: "Billing type", cell: (p) => p.billingType },
+                { label: "Value (BRL)", cell: (p) => p.value },
+                { label: "Status", cell: (p) => <span class="badge">{p.status}</span> },
+                { label: "Due", cell: (p) => p.dueDate },
+                { label: "Created", cell: (p) => when(p.createdAt) },
+              ]}
+            />
           </>
         ) : null}
         {may("webhook_endpoints.read") ? (
           <>
             <h2>Recent webhook deliveries</h2>
-            {deliveries.rows.length === 0 ? (
-              <p class="muted">No webhook deliveries in this workspace yet.</p>
-            ) : (
-              <table data-recent="deliveries">
-                <thead>
-                  <tr>
-                    <th scope="col">Created</th>
-                    <th scope="col">Kind</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Attempts</th>
-                    <th scope="col">Last code</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {deliveries.rows.map((d) => (
-                    <tr>
-                      <td>
-                        <a href={`/console/webhook-logs/${d.id}`}>{d.createdAt.slice(0, 19).replace("T", " ")}</a>
-                      </td>
-                      <td>
-                        <code>{d.eventType}</code>
-                      </td>
-                      <td>
-                        <span class="badge">{d.status}</span>
-                      </td>
-                      <td>{d.attemptCount}</td>
-                      <td>{d.lastStatusCode ?? "—"}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
+            <DataTable
+              rows={deliveries.rows}
+              empty="No webhook deliveries in this workspace yet."
+              attrs={{ "data-recent": "deliveries" }}
+              columns={[
+                { label: "Created", cell: (d) => d.createdAt.slice(0, 19).replace("T", " "), href: (d) => `/console/webhook-logs/${d.id}` },
+                { label: "Kind", cell: (d) => <code>{d.eventType}</code> },
+                { label: "Status", cell: (d) => <span class="badge">{d.status}</span> },
+                { label: "Attempts", cell: (d) => d.attemptCount },
+                { label: "Last code", cell: (d) => d.lastStatusCode ?? "—" },
+              ]}
+            />
           </>
         ) : null}
       </Page>,

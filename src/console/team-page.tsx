@@ -7,17 +7,16 @@ import { createInvitation, listInvitations, revokeInvitation } from "../modules/
 import { missingPermissionsFor, roleOf } from "../modules/members/role-rules";
 import { CreateInvitationBody, UpdateMemberBody } from "../modules/members/schemas";
 import { changeMemberRole, listMembers, removeMember } from "../modules/members/service";
-import { type ConsoleContext, type ConsoleEnv, isExpected, parseForm, plainError, shellFor, statusOf } from "./context";
+import { type ConsoleContext, type ConsoleEnv, parseForm, shellFor } from "./context";
 import { Alert, Page, SecretOnce } from "./layout";
+import { ActionForm, ButtonForm, type FormState, formAction, Outcome } from "./parts/action-form";
+import { DataTable } from "./parts/data-table";
 
 type MemberView = Awaited<ReturnType<typeof listMembers>>["rows"][number];
 type InvitationView = Awaited<ReturnType<typeof listInvitations>>["rows"][number];
 
-interface PageState {
-  error?: string | undefined;
-  notice?: string | undefined;
+interface PageState extends FormState {
   invited?: { email: string; url: string } | undefined;
-  values?: { email: string; role: string } | undefined;
 }
 
 const when = (iso: string | null) => (iso ? `${iso.replace("T", " ").slice(0, 16)} UTC` : "—");
@@ -50,8 +49,7 @@ async function render(c: ConsoleContext, state: PageState, status: 200 | 201 | 4
   return c.html(
     <Page title="Team" shell={shellFor(c, "/console/team")}>
       <h1>Team</h1>
-      {state.error ? <Alert kind="error">{state.error}</Alert> : null}
-      {state.notice ? <Alert kind="success">{state.notice}</Alert> : null}
+      <Outcome state={state} />
       {state.invited ? (
         <>
           <Alert kind="success">Invitation for {state.invited.email} created. Send them this link; it works once, for 7 days.</Alert>
@@ -67,24 +65,18 @@ async function render(c: ConsoleContext, state: PageState, status: 200 | 201 | 4
       <MemberTable rows={members.rows} canManage={canManage} grantable={grantable} isOwner={isOwner} selfId={user.id} />
       <p />
       {canManage ? (
-        <div class="card">
-          <h2>Invite someone</h2>
-          <form method="post" action="/console/team/invitations">
-            <label for="invite-email">Email</label>
-            <input id="invite-email" name="email" type="email" required maxlength={254} value={state.values?.email ?? ""} />
-            <label for="invite-role">Role</label>
-            <select id="invite-role" name="role">
-              {grantable.map((r) => (
-                <option value={r} selected={(state.values?.role ?? "developer") === r}>
-                  {r}
-                </option>
-              ))}
-            </select>
-            <div class="actions">
-              <button type="submit">Create invitation</button>
-            </div>
-          </form>
-        </div>
+        <ActionForm
+          id="invite"
+          title="Invite someone"
+          action="/console/team/invitations"
+          submit="Create invitation"
+          state={state}
+          stacked
+          fields={[
+            { name: "email", label: "Email", type: "email", id: "invite-email", required: true, maxlength: 254 },
+            { name: "role", label: "Role", type: "select", id: "invite-role", options: grantable, value: "developer" },
+          ]}
+        />
       ) : null}
       <h2>Invitations</h2>
       <InvitationTable rows={invitations.rows} canManage={canManage} />
@@ -94,142 +86,121 @@ async function render(c: ConsoleContext, state: PageState, status: 200 | 201 | 4
 }
 
 function MemberTable(props: { rows: MemberView[]; canManage: boolean; grantable: Role[]; isOwner: boolean; selfId: string }) {
+  // An owner is changed or removed only by an owner; the service says the same.
+  const mayTouch = (m: MemberView) => props.canManage && (m.role !== "owner" || props.isOwner) && props.grantable.includes(m.role);
   return (
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Email</th>
-          <th scope="col">Role</th>
-          <th scope="col">Member since</th>
-          <th scope="col">
-            <span class="muted">Actions</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {props.rows.map((m) => {
-          // An owner is changed or removed only by an owner; the service says the same.
-          const mayTouch = props.canManage && (m.role !== "owner" || props.isOwner) && props.grantable.includes(m.role);
-          return (
-            <tr>
-              <td>
-                {m.name}
-                {m.userId === props.selfId ? <span class="muted"> (you)</span> : null}
-              </td>
-              <td>{m.email}</td>
-              <td>
-                <span class="badge">{m.role}</span>
-              </td>
-              <td>{when(m.createdAt)}</td>
-              <td>
-                {mayTouch ? (
-                  <>
-                    <form method="post" action={`/console/team/members/${m.id}/role`}>
-                      <select id={`role-${m.id}`} name="role" aria-label={`Role for ${m.email}`}>
-                        {props.grantable.map((r) => (
-                          <option value={r} selected={r === m.role}>
-                            {r}
-                          </option>
-                        ))}
-                      </select>{" "}
-                      <button type="submit" class="secondary" aria-label={`Change role of ${m.email}`}>
-                        Change role
-                      </button>
-                    </form>{" "}
-                    <form method="post" action={`/console/team/members/${m.id}/remove`}>
-                      <button type="submit" class="danger" aria-label={`Remove ${m.email}`}>
-                        Remove
-                      </button>
-                    </form>
-                  </>
-                ) : null}
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <DataTable
+      rows={props.rows}
+      empty="No members."
+      columns={[
+        {
+          label: "Name",
+          cell: (m) => (
+            <>
+              {m.name}
+              {m.userId === props.selfId ? <span class="muted"> (you)</span> : null}
+            </>
+          ),
+        },
+        { label: "Email", cell: (m) => m.email },
+        { label: "Role", cell: (m) => <span class="badge">{m.role}</span> },
+        { label: "Member since", cell: (m) => when(m.createdAt) },
+        {
+          label: "Actions",
+          hiddenLabel: true,
+          cell: (m) =>
+            mayTouch(m) ? (
+              <>
+                <ActionForm
+                  id={`member-${m.id}`}
+                  bare
+                  stacked
+                  action={`/console/team/members/${m.id}/role`}
+                  submit="Change role"
+                  submitClass="secondary"
+                  submitLabel={`Change role of ${m.email}`}
+                  fields={[
+                    {
+                      name: "role",
+                      label: `Role for ${m.email}`,
+                      hiddenLabel: true,
+                      type: "select",
+                      id: `role-${m.id}`,
+                      options: props.grantable,
+                      value: m.role,
+                    },
+                  ]}
+                />{" "}
+                <ButtonForm action={`/console/team/members/${m.id}/remove`} submit="Remove" kind="danger" label={`Remove ${m.email}`} />
+              </>
+            ) : null,
+        },
+      ]}
+    />
   );
 }
 
 function InvitationTable({ rows, canManage }: { rows: InvitationView[]; canManage: boolean }) {
-  if (rows.length === 0) return <p class="muted">No invitations yet.</p>;
   return (
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Email</th>
-          <th scope="col">Role</th>
-          <th scope="col">Status</th>
-          <th scope="col">Expires</th>
-          <th scope="col">
-            <span class="muted">Actions</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((i) => (
-          <tr>
-            <td>{i.email}</td>
-            <td>{i.role}</td>
-            <td>
-              <span class={`badge ${STATUS_BADGE[i.status]}`}>{i.status}</span>
-            </td>
-            <td>{when(i.expiresAt)}</td>
-            <td>
-              {canManage && i.status === "pending" ? (
-                <form method="post" action={`/console/team/invitations/${i.id}/revoke`}>
-                  <button type="submit" class="danger" aria-label={`Revoke invitation for ${i.email}`}>
-                    Revoke
-                  </button>
-                </form>
-              ) : null}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable
+      rows={rows}
+      empty="No invitations yet."
+      columns={[
+        { label: "Email", cell: (i) => i.email },
+        { label: "Role", cell: (i) => i.role },
+        { label: "Status", cell: (i) => <span class={`badge ${STATUS_BADGE[i.status]}`}>{i.status}</span> },
+        { label: "Expires", cell: (i) => when(i.expiresAt) },
+        {
+          label: "Actions",
+          hiddenLabel: true,
+          cell: (i) =>
+            canManage && i.status === "pending" ? (
+              <ButtonForm
+                action={`/console/team/invitations/${i.id}/revoke`}
+                submit="Revoke"
+                kind="danger"
+                label={`Revoke invitation for ${i.email}`}
+              />
+            ) : null,
+        },
+      ]}
+    />
   );
 }
 
-const text = (form: Record<string, unknown>, name: string) => (typeof form[name] === "string" ? (form[name] as string) : "");
-
 export function registerTeamPages(app: Hono<ConsoleEnv>) {
   app.get("/team", (c) => render(c, { notice: NOTICES[Object.keys(NOTICES).find((k) => c.req.query(k)) ?? ""] }));
+  const ctx = (c: ConsoleContext) => c.get("console");
+  const refused = (c: ConsoleContext, state: FormState, status: 400) => render(c, state, status);
 
-  app.post("/team/invitations", async (c) => {
-    const form = await c.req.parseBody();
-    const values = { email: text(form, "email"), role: text(form, "role") };
-    const { deps, principal } = c.get("console");
-    try {
-      requirePermission(principal, "members.manage");
-      const input = parseForm(CreateInvitationBody, { email: values.email.trim(), role: values.role });
-      const created = await createInvitation(deps, principal, input);
-      return render(c, { invited: { email: created.email, url: created.url } }, 201);
-    } catch (err) {
-      if (!isExpected(err)) throw err;
-      return render(c, { error: plainError(err), values }, statusOf(err) as 400);
-    }
+  // The invitation's link is shown once, in this response.
+  formAction(app, "/team/invitations", {
+    fields: ["email", "role"],
+    run: (c, values) => {
+      requirePermission(ctx(c).principal, "members.manage");
+      return createInvitation(ctx(c).deps, ctx(c).principal, parseForm(CreateInvitationBody, values));
+    },
+    show: (c, created) => {
+      const { email, url } = created as Awaited<ReturnType<typeof createInvitation>>;
+      return render(c, { invited: { email, url } }, 201);
+    },
+    render: refused,
   });
 
-  // Each action redirects on success (so a reload does not repeat it) and re-renders with the reason on failure.
-  const action = (path: string, done: string, run: (c: ConsoleContext, id: string) => Promise<unknown>) =>
-    app.post(path, async (c) => {
-      try {
-        requirePermission(c.get("console").principal, "members.manage");
-        await run(c, c.req.param("id") ?? "");
-        return c.redirect(`/console/team?${done}=1`, 303);
-      } catch (err) {
-        if (!isExpected(err)) throw err;
-        return render(c, { error: plainError(err) }, statusOf(err) as 400);
-      }
+  // Each of these redirects on success (so a reload does not repeat it) and re-renders with the reason on failure.
+  const action = (path: string, done: string, run: (c: ConsoleContext, id: string, role: string) => Promise<unknown>) =>
+    formAction(app, path, {
+      fields: ["role"],
+      run: (c, values, id) => {
+        requirePermission(ctx(c).principal, "members.manage");
+        return run(c, id, values.role ?? "");
+      },
+      done: `/console/team?${done}=1`,
+      render: (c, state, status) => render(c, { error: state.error }, status),
     });
-  action("/team/members/:id/role", "changed", async (c, id) => {
-    const { role } = parseForm(UpdateMemberBody, { role: text(await c.req.parseBody(), "role") });
-    const { deps, principal } = c.get("console");
-    await changeMemberRole(deps, principal, id, role);
-  });
-  action("/team/members/:id/remove", "removed", (c, id) => removeMember(c.get("console").deps, c.get("console").principal, id));
-  action("/team/invitations/:id/revoke", "revoked", (c, id) => revokeInvitation(c.get("console").deps, c.get("console").principal, id));
+  action("/team/members/:id/role", "changed", (c, id, role) =>
+    changeMemberRole(ctx(c).deps, ctx(c).principal, id, parseForm(UpdateMemberBody, { role }).role),
+  );
+  action("/team/members/:id/remove", "removed", (c, id) => removeMember(ctx(c).deps, ctx(c).principal, id));
+  action("/team/invitations/:id/revoke", "revoked", (c, id) => revokeInvitation(ctx(c).deps, ctx(c).principal, id));
 }

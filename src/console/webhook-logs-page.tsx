@@ -4,9 +4,9 @@ import type { Hono } from "hono";
 import { DELIVERY_STATUSES, type DeliveryStatus } from "../db/schema";
 import { listEndpoints } from "../modules/webhook-endpoints/service";
 import { getDelivery, listDeliveries, redeliver } from "../modules/webhook-logs/service";
-import { type ConsoleContext, type ConsoleEnv, isExpected, plainError, shellFor, statusOf } from "./context";
+import { type ConsoleContext, type ConsoleEnv, shellFor } from "./context";
 import { Page } from "./layout";
-import { Outcome } from "./parts/action-form";
+import { ButtonForm, formAction, Outcome } from "./parts/action-form";
 import { DataTable, pageOf } from "./parts/data-table";
 import { FilterBar } from "./parts/filter-bar";
 
@@ -88,42 +88,29 @@ export function registerWebhookLogPages(app: Hono<ConsoleEnv>) {
           </a>
         </p>
         {principal.permissions.has("webhook_endpoints.manage") ? (
-          <form method="post" action={`/console/webhook-logs/${d.id}/redeliver`}>
-            <button type="submit">Redeliver now</button>
-          </form>
+          <ButtonForm action={`/console/webhook-logs/${d.id}/redeliver`} submit="Redeliver now" />
         ) : null}
         <h2>Attempts</h2>
-        {d.attempts.length === 0 ? (
-          <p class="muted">No attempts yet.</p>
-        ) : (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Trigger</th>
-                <th scope="col">Result</th>
-                <th scope="col">Status code</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Response excerpt</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.attempts.map((a) => (
-                <tr>
-                  <td>{when(a.attemptedAt)}</td>
-                  <td>{a.trigger}</td>
-                  <td>
-                    {a.succeeded ? <span class="badge ok">succeeded</span> : <span class="badge bad">{a.errorKind ?? "failed"}</span>}
-                    {a.errorMessage ? <div class="muted">{a.errorMessage}</div> : null}
-                  </td>
-                  <td>{a.statusCode ?? "—"}</td>
-                  <td>{a.durationMs} ms</td>
-                  <td class="mono">{a.responseExcerpt?.slice(0, 300) ?? ""}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <DataTable
+          rows={d.attempts}
+          empty="No attempts yet."
+          columns={[
+            { label: "Time", cell: (a) => when(a.attemptedAt) },
+            { label: "Trigger", cell: (a) => a.trigger },
+            {
+              label: "Result",
+              cell: (a) => (
+                <>
+                  {a.succeeded ? <span class="badge ok">succeeded</span> : <span class="badge bad">{a.errorKind ?? "failed"}</span>}
+                  {a.errorMessage ? <div class="muted">{a.errorMessage}</div> : null}
+                </>
+              ),
+            },
+            { label: "Status code", cell: (a) => a.statusCode ?? "—" },
+            { label: "Duration", cell: (a) => `${a.durationMs} ms` },
+            { label: "Response excerpt", cell: (a) => a.responseExcerpt?.slice(0, 300) ?? "", mono: true },
+          ]}
+        />
         <h2>Payload</h2>
         <pre class="card mono">{JSON.stringify(d.payload, null, 2)}</pre>
       </Page>,
@@ -132,17 +119,14 @@ export function registerWebhookLogPages(app: Hono<ConsoleEnv>) {
   };
 
   app.get("/webhook-logs/:id", (c) => renderDelivery(c, c.req.param("id")));
-  app.post("/webhook-logs/:id/redeliver", async (c) => {
-    const id = c.req.param("id");
-    const { deps, principal } = c.get("console");
-    try {
-      const attempt = await redeliver(deps, principal, id);
-      return renderDelivery(c, id, {
+  formAction(app, "/webhook-logs/:id/redeliver", {
+    run: (c, _values, id) => redeliver(c.get("console").deps, c.get("console").principal, id),
+    show: (c, result) => {
+      const attempt = result as Awaited<ReturnType<typeof redeliver>>;
+      return renderDelivery(c, c.req.param("id") ?? "", {
         notice: `Redelivered: ${attempt.succeeded ? "succeeded" : "failed"} with status ${attempt.statusCode ?? "none"} in ${attempt.durationMs} ms.`,
       });
-    } catch (err) {
-      if (!isExpected(err)) throw err;
-      return renderDelivery(c, id, { error: plainError(err) }, statusOf(err));
-    }
+    },
+    render: (c, state, status) => renderDelivery(c, c.req.param("id") ?? "", { error: state.error }, status),
   });
 }

@@ -57,7 +57,10 @@ describe("console Team page", () => {
     // A bad email re-renders with the reason and what was typed.
     const bad = await form("/console/team/invitations", { email: "nope", role: "viewer" }, { Cookie: owner.cookie });
     expect(bad.status).toBe(400);
-    expect(await bad.text()).toContain("Please check: email");
+    const badHtml = await bad.text();
+    expect(badHtml).toContain("Please check: email");
+    expect(badHtml).toContain('value="nope"');
+    expect(badHtml).toMatch(/<option value="viewer" selected/);
   });
 
   it("an admin is not offered the owner role, and the service refuses it anyway", async () => {

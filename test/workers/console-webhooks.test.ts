@@ -70,7 +70,11 @@ describe("console webhook endpoints", () => {
     const { cookie, organizationId } = await signUpUser();
     const res = await form("/console/webhooks", cookie, { url: "ftp://nope", eventKinds: [] });
     expect(res.status).toBe(400);
-    expect(await res.text()).toContain("Please check:");
+    const html = await res.text();
+    expect(html).toContain("Please check:");
+    expect(html).toContain('value="ftp://nope"'); // what was typed is kept
+    const ticked = await form("/console/webhooks", cookie, { url: "ftp://nope", eventKinds: ["payment.refunded"] });
+    expect(await ticked.text()).toMatch(/value="payment\.refunded" checked/); // and what was ticked
     expect(
       await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_endpoints WHERE organization_id = ?")
         .bind(organizationId)

@@ -5,9 +5,9 @@ import { cancelPayment, getPayment, listPayments } from "../../modules/payments/
 import { refundPayment } from "../../modules/payments/refunds";
 import { CANCELABLE_STATUSES, PAYMENT_STATUSES, REFUNDABLE_STATUSES } from "../../modules/payments/status-rules";
 import { paymentTimeline } from "../../modules/payments/timeline";
-import { type ConsoleContext, type ConsoleEnv, isExpected, plainError, shellFor } from "../context";
+import { type ConsoleContext, type ConsoleEnv, shellFor } from "../context";
 import { Page } from "../layout";
-import { ActionForm, Outcome } from "../parts/action-form";
+import { ActionForm, ButtonForm, formAction, Outcome } from "../parts/action-form";
 import { DataTable, pageOf } from "../parts/data-table";
 import { FilterBar, filtersOf } from "../parts/filter-bar";
 import { Badge, can, when } from "./common";
@@ -117,9 +117,7 @@ export function registerPaymentPages(app: Hono<ConsoleEnv>) {
                   ]}
                 />
               ) : null}
-              {cancelable ? (
-                <ActionForm id="cancel" bare action={`${PATH}/${p.id}/cancel`} submit="Cancel payment" submitClass="danger" />
-              ) : null}
+              {cancelable ? <ButtonForm action={`${PATH}/${p.id}/cancel`} submit="Cancel payment" kind="danger" /> : null}
             </div>
           </>
         ) : null}
@@ -130,29 +128,20 @@ export function registerPaymentPages(app: Hono<ConsoleEnv>) {
 
   app.get("/payments/:id", (c) => renderPayment(c, c.req.param("id")));
 
-  app.post("/payments/:id/refund", async (c) => {
-    const { deps, principal } = c.get("console");
-    const id = c.req.param("id");
-    const form = await c.req.parseBody();
-    const value = typeof form.value === "string" && form.value.trim() !== "" ? form.value.trim() : undefined;
-    try {
-      await refundPayment(deps, principal, id, { value });
-    } catch (err) {
-      if (!isExpected(err)) throw err;
-      return renderPayment(c, id, { error: plainError(err) }, err.status);
-    }
-    return renderPayment(c, id, { notice: value ? `Refunded R$ ${value}.` : "Refunded the remaining value." });
+  // Each answers with the payment's page and the outcome (its timeline shows the new status at once).
+  const action = (path: string, run: (c: ConsoleContext, id: string, value: string | undefined) => Promise<string>) =>
+    formAction(app, `/payments/:id/${path}`, {
+      fields: ["value"],
+      run: (c, values, id) => run(c, id, values.value || undefined),
+      show: (c, notice) => renderPayment(c, c.req.param("id") ?? "", { notice: notice as string }),
+      render: (c, state, status) => renderPayment(c, c.req.param("id") ?? "", { error: state.error }, status),
+    });
+  action("refund", async (c, id, value) => {
+    await refundPayment(c.get("console").deps, c.get("console").principal, id, { value });
+    return value ? `Refunded R$ ${value}.` : "Refunded the remaining value.";
   });
-
-  app.post("/payments/:id/cancel", async (c) => {
-    const { deps, principal } = c.get("console");
-    const id = c.req.param("id");
-    try {
-      await cancelPayment(deps, principal, id, c.req.path);
-    } catch (err) {
-      if (!isExpected(err)) throw err;
-      return renderPayment(c, id, { error: plainError(err) }, err.status);
-    }
-    return renderPayment(c, id, { notice: "Payment canceled." });
+  action("cancel", async (c, id) => {
+    await cancelPayment(c.get("console").deps, c.get("console").principal, id, c.req.path);
+    return "Payment canceled.";
   });
 }

@@ -17,19 +17,28 @@ export interface FormState {
   values?: Record<string, string> | undefined;
   /** A message per field name (the API's VALIDATION_FAILED paths, `body.` dropped). */
   fieldErrors?: Record<string, string> | undefined;
+  /** What was ticked in each multi-valued field (`checks`), to show again after a refusal. */
+  lists?: Record<string, string[]> | undefined;
 }
 
 export interface FormField {
   name: string;
   label: string;
-  type?: "text" | "email" | "password" | "url" | "date" | "select" | "textarea";
+  /** `checks`: a fieldset of checkboxes, one per option, posting every ticked value under `name`. */
+  type?: "text" | "email" | "password" | "url" | "date" | "select" | "textarea" | "checks";
   options?: readonly FilterOption[];
   /** The initial value (an edit form's current value); what was typed wins after a refusal. */
   value?: string | undefined;
+  /** `checks`: the initially ticked options; what was ticked wins after a refusal. */
+  checked?: readonly string[] | undefined;
   required?: boolean;
   placeholder?: string;
   inputmode?: "decimal" | "numeric";
+  minlength?: number;
   maxlength?: number;
+  autocomplete?: string;
+  spellcheck?: boolean;
+  readonly?: boolean;
   hint?: Child;
   /** The element id (default `<form id>-<name>`). */
   id?: string;
@@ -37,6 +46,12 @@ export interface FormField {
   attrs?: Record<string, string | undefined>;
   /** Ids of further elements that describe the control (e.g. a live status region). */
   describedBy?: string;
+  /** The label is read by screen readers only (e.g. a select in a table row). */
+  hiddenLabel?: boolean;
+  /** `checks`: each option's label in code type (identifiers such as event kinds or permissions). */
+  mono?: boolean;
+  /** Spans the whole row of the form's grid. */
+  wide?: boolean;
 }
 
 /** The outcome of the last action: the notice or the error, in words. */
@@ -49,7 +64,26 @@ export const Outcome = ({ state }: { state: FormState }) => (
 
 const optionOf = (o: FilterOption) => (typeof o === "string" ? { value: o, label: o } : o);
 
+/** A fieldset of checkboxes: every ticked option is posted under the field's name. */
+function Checks({ field, state }: { field: FormField; state: FormState }) {
+  const ticked = state.lists?.[field.name] ?? field.checked ?? [];
+  return (
+    <fieldset class={field.wide ? "wide" : undefined}>
+      <legend>{field.label}</legend>
+      <div class="checks">
+        {(field.options ?? []).map(optionOf).map((o) => (
+          <label>
+            <input type="checkbox" name={field.name} value={o.value} checked={ticked.includes(o.value)} />{" "}
+            {field.mono ? <code>{o.label}</code> : o.label}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
 export function Field({ field, formId, state }: { field: FormField; formId: string; state: FormState }) {
+  if (field.type === "checks") return <Checks field={field} state={state} />;
   const id = field.id ?? `${formId}-${field.name}`;
   const value = state.values?.[field.name] ?? field.value ?? "";
   const error = state.fieldErrors?.[field.name];
@@ -64,8 +98,10 @@ export function Field({ field, formId, state }: { field: FormField; formId: stri
     "aria-describedby": described,
   };
   return (
-    <div class="field">
-      <label for={id}>{field.label}</label>
+    <div class={field.wide ? "field wide" : "field"}>
+      <label for={id} class={field.hiddenLabel ? "sr-only" : undefined}>
+        {field.label}
+      </label>
       {field.type === "select" ? (
         <select {...common}>
           {(field.options ?? []).map(optionOf).map((o) => (
@@ -85,7 +121,11 @@ export function Field({ field, formId, state }: { field: FormField; formId: stri
           value={field.type === "password" ? "" : value}
           placeholder={field.placeholder}
           inputmode={field.inputmode}
+          minlength={field.minlength}
           maxlength={field.maxlength}
+          autocomplete={field.autocomplete}
+          spellcheck={field.spellcheck}
+          readonly={field.readonly}
         />
       )}
       {field.hint ? (
@@ -115,27 +155,30 @@ export function ActionForm(props: {
   bare?: boolean;
   submitClass?: string;
   submitLabel?: string;
+  /** The fields one under the other instead of in a grid (a narrow card, a row of a table). */
+  stacked?: boolean;
+  /** Beside the submit button (e.g. a link to the other way in). */
+  beside?: Child;
+  /** Inside the card, above the form (e.g. what the form is about). */
+  intro?: Child;
 }) {
   const state = props.state ?? {};
+  const fields = props.fields?.map((f) => <Field field={f} formId={props.id} state={state} />);
+  const button = (
+    <button type="submit" class={props.submitClass} aria-label={props.submitLabel}>
+      {props.submit}
+    </button>
+  );
   const form = (
     <form method="post" action={props.action} id={props.id} class={props.bare ? "inline" : undefined}>
-      {props.fields?.length ? (
-        <div class="grid">
-          {props.fields.map((f) => (
-            <Field field={f} formId={props.id} state={state} />
-          ))}
-        </div>
-      ) : null}
+      {fields?.length ? props.stacked ? fields : <div class="grid">{fields}</div> : null}
       {props.children}
       {props.bare ? (
-        <button type="submit" class={props.submitClass} aria-label={props.submitLabel}>
-          {props.submit}
-        </button>
+        button
       ) : (
         <div class="actions">
-          <button type="submit" class={props.submitClass} aria-label={props.submitLabel}>
-            {props.submit}
-          </button>
+          {button}
+          {props.beside}
         </div>
       )}
     </form>
@@ -144,10 +187,23 @@ export function ActionForm(props: {
   return (
     <div class="card">
       {props.title ? <h2>{props.title}</h2> : null}
+      {props.intro}
       {form}
     </div>
   );
 }
+
+/** A one-button form (a table row's or an action bar's): POST `action`; `label` names the button for screen readers. */
+export const ButtonForm = (props: { action: string; submit: string; label?: string; kind?: "danger" | "secondary" }) => (
+  <ActionForm
+    id={props.action.replace(/^\/console\//, "").replace(/[^a-z0-9]+/gi, "-")}
+    bare
+    action={props.action}
+    submit={props.submit}
+    submitClass={props.kind}
+    submitLabel={props.label}
+  />
+);
 
 /** The API's field messages of a VALIDATION_FAILED, by form field name. */
 export function fieldErrorsOf(err: unknown): Record<string, string> | undefined {
@@ -156,37 +212,59 @@ export function fieldErrorsOf(err: unknown): Record<string, string> | undefined 
   return Object.fromEntries(fields.map((f) => [f.path.replace(/^(body|query)\./, ""), f.message]));
 }
 
-/** The posted values of `names`, trimmed (a missing one is ""). */
+/** The posted values of `names`, trimmed (a missing one is ""; a repeated one, its last value). */
 export async function postedValues(c: ConsoleContext, names: readonly string[]) {
-  const form = await c.req.parseBody();
-  return Object.fromEntries(names.map((k) => [k, typeof form[k] === "string" ? form[k].trim() : ""]));
+  const form = await c.req.parseBody({ all: true });
+  const last = (v: unknown) => (Array.isArray(v) ? v.at(-1) : v);
+  return Object.fromEntries(names.map((k) => [k, typeof last(form[k]) === "string" ? (last(form[k]) as string).trim() : ""]));
+}
+
+/** Every posted string value of each multi-valued field in `names` (ticked checkboxes), in order. */
+export async function postedLists(c: ConsoleContext, names: readonly string[]) {
+  const form = await c.req.parseBody({ all: true });
+  return Object.fromEntries(
+    names.map((k) => [k, ([] as unknown[]).concat(form[k] ?? []).filter((v): v is string => typeof v === "string")]),
+  );
 }
 
 /** The typed values without the empty ones: an API body, an empty field meaning "not given". */
 export const bodyOf = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ""));
 
+type AfterSuccess =
+  /** Redirect (303) here, so a reload does not repeat the action. */
+  | { done: string | ((c: ConsoleContext, result: unknown) => string); show?: never }
+  /** Answer with this page instead: for an outcome shown once (a new secret, a test's result). */
+  | { show: (c: ConsoleContext, result: unknown) => Promise<Response>; done?: never };
+
 /**
- * POST `path` → `run(c, values, id)` (the route's `:id`, when it has one) → 303 to `done`; an expected failure
- * renders the page with the outcome, the field errors and the typed values, under the error's status.
+ * POST `path` → `run(c, values, id, lists)` (`id`: the route's `:id`, when it has one) → 303 to `done`, or the page
+ * `show` renders; an expected failure renders the page with the outcome, the field errors and the typed (and
+ * ticked) values, under the error's status. A permission the page checks belongs in `run` (the service checks
+ * it too).
  */
 export function formAction(
   app: Hono<ConsoleEnv>,
   path: string,
   options: {
     fields?: readonly string[];
-    run: (c: ConsoleContext, values: Record<string, string>, id: string) => Promise<unknown>;
-    done: string | ((c: ConsoleContext, result: unknown) => string);
+    /** Multi-valued fields (checkboxes): every ticked value, by name, in `run`'s `lists`. */
+    lists?: readonly string[];
+    run: (c: ConsoleContext, values: Record<string, string>, id: string, lists: Record<string, string[]>) => Promise<unknown>;
     render: (c: ConsoleContext, state: FormState, status: 400) => Promise<Response>;
-  },
+  } & AfterSuccess,
 ) {
   app.post(path, async (c) => {
     const values = await postedValues(c, options.fields ?? []);
+    const lists = await postedLists(c, options.lists ?? []);
+    const id = c.req.param("id") ?? "";
     try {
-      const result = await options.run(c, values, c.req.param("id") ?? "");
+      const result = await options.run(c, values, id, lists);
+      if (options.show) return options.show(c, result);
       return c.redirect(typeof options.done === "string" ? options.done : options.done(c, result), 303);
     } catch (err) {
       if (!isExpected(err)) throw err;
-      return options.render(c, { error: plainError(err), fieldErrors: fieldErrorsOf(err), values }, statusOf(err) as 400);
+      const state = { error: plainError(err), fieldErrors: fieldErrorsOf(err), values, lists };
+      return options.render(c, state, statusOf(err) as 400);
     }
   });
 }
