@@ -5,8 +5,10 @@ import { GROUPINGS, ProfitabilityQuery, SHARED_COST_RULE, profitability } from "
 import { formatMetric } from "./charts";
 import { type ConsoleEnv, isExpected, parseForm, plainError, shellFor, statusOf } from "./context";
 import { Alert, Page } from "./layout";
+import { Pager, pageOf } from "./parts/data-table";
 
-type Report = Awaited<ReturnType<typeof profitability>>;
+type Answer = Awaited<ReturnType<typeof profitability>>;
+type Report = Answer["report"];
 type Amounts = Report["totals"];
 const LABELS: Record<(typeof GROUPINGS)[number], string> = {
   month: "Month",
@@ -32,17 +34,24 @@ export function registerProfitabilityPage(app: Hono<ConsoleEnv>) {
   app.get("/profitability", async (c) => {
     const { deps, principal } = c.get("console");
     const asked = { groupBy: c.req.query("groupBy") || "month", from: c.req.query("from") ?? "", to: c.req.query("to") ?? "" };
-    let report: Report | null = null;
+    const { page, request } = pageOf(c);
+    let answer: Answer | null = null;
     let error: string | null = null;
     let status = 200;
     try {
-      const query = parseForm(ProfitabilityQuery, { groupBy: asked.groupBy, from: asked.from || undefined, to: asked.to || undefined });
-      report = await profitability(deps, principal, query);
+      const query = parseForm(ProfitabilityQuery, {
+        groupBy: asked.groupBy,
+        from: asked.from || undefined,
+        to: asked.to || undefined,
+        ...request,
+      });
+      answer = await profitability(deps, principal, query);
     } catch (err) {
       if (!isExpected(err)) throw err;
       error = plainError(err);
       status = statusOf(err);
     }
+    const report = answer?.report ?? null;
     return c.html(
       <Page title="Profitability" shell={shellFor(c, "/console/profitability")}>
         <h1>Profitability</h1>
@@ -106,6 +115,7 @@ export function registerProfitabilityPage(app: Hono<ConsoleEnv>) {
                 </tr>
               </tfoot>
             </table>
+            <Pager c={c} path="/console/profitability" page={page} total={answer?.pagination.totalCount ?? 0} />
           </>
         ) : null}
       </Page>,
