@@ -14,6 +14,7 @@
 // descending, then net revenue, then key; by cost category amount descending, then id; the key:null row last.
 import { z } from "@hono/zod-openapi";
 import { and, eq, gte, inArray, isNotNull, lt, lte, ne, or, sql } from "drizzle-orm";
+import type { SQLiteSelect } from "drizzle-orm/sqlite-core";
 import { type Principal, requirePermission, tenantOf } from "../../access/principal";
 import { costCategories, customers, expenses, metricDaily, payments, plans, refunds, subscriptions } from "../../db/schema";
 import { selectInList } from "../../db/in-list";
@@ -172,30 +173,36 @@ async function namesOf(deps: Deps, tenant: Tenant, table: typeof plans | typeof 
 /** Revenue, fees and refunds per plan or customer over [from, to], and the direct expenses. */
 async function byParty(deps: Deps, tenant: Tenant, by: "plan" | "customer", from: string, to: string, zone: string) {
   const partyOfPayment = partyColumn(by);
-  const paid = deps.db
-    .select({
-      key: partyOfPayment,
-      revenue: sql<number>`coalesce(sum(${payments.valueCents}), 0)`,
-      fees: sql<number>`coalesce(sum(case when ${payments.netValueCents} is null then 0 else ${payments.valueCents} - ${payments.netValueCents} end), 0)`,
-    })
-    .from(payments)
-    .leftJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
+  // A charge's plan is its subscription's: only by plan is the subscription joined (by customer, a lookup per charge less).
+  const plansJoined = <Q extends SQLiteSelect>(q: Q): Q =>
+    by === "plan" ? (q.leftJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId)) as unknown as Q) : q;
+  const paid = plansJoined(
+    deps.db
+      .select({
+        key: partyOfPayment,
+        revenue: sql<number>`coalesce(sum(${payments.valueCents}), 0)`,
+        fees: sql<number>`coalesce(sum(case when ${payments.netValueCents} is null then 0 else ${payments.valueCents} - ${payments.netValueCents} end), 0)`,
+      })
+      .from(payments)
+      .$dynamic(),
+  )
     .where(receivedBetween(tenant, from, to))
     .groupBy(partyOfPayment);
   // Refunds are dated by their local day (as the rollups date them): read a day either side, bucket here.
-  const refunded = deps.db
-    .select({ key: partyOfPayment, value: refunds.valueCents, at: refunds.updatedAt })
-    .from(refunds)
-    .innerJoin(payments, eq(payments.id, refunds.paymentId))
-    .leftJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
-    .where(
-      and(
-        inTenant(refunds, tenant),
-        eq(refunds.status, "done"),
-        gte(refunds.updatedAt, addDays(from, -1)),
-        lt(refunds.updatedAt, addDays(to, 2)),
-      ),
-    );
+  const refunded = plansJoined(
+    deps.db
+      .select({ key: partyOfPayment, value: refunds.valueCents, at: refunds.updatedAt })
+      .from(refunds)
+      .innerJoin(payments, eq(payments.id, refunds.paymentId))
+      .$dynamic(),
+  ).where(
+    and(
+      inTenant(refunds, tenant),
+      eq(refunds.status, "done"),
+      gte(refunds.updatedAt, addDays(from, -1)),
+      lt(refunds.updatedAt, addDays(to, 2)),
+    ),
+  );
   const expenseParty = by === "plan" ? expenses.planId : expenses.customerId;
   const direct = deps.db
     .select({ key: expenseParty, value: sql<number>`coalesce(sum(${expenses.amountBrlCents}), 0)` })
