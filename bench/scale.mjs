@@ -2,7 +2,11 @@
 // Issue 28: Ponte at 100× the demo. Builds, in a fresh local D1, the demo workspace at 100× (≈137,000 charges,
 // 24,600 customers and subscriptions, 11,400 expenses over 12 months), 1,000,000 API-call log rows and one event per
 // charge, plus 50 other organizations with a demo-sized history each — written straight into the SQLite file
-// (bench/lib/scale-data.mjs) — rebuilds the rollups, then calls every GET route of the API without a path
+// (bench/lib/scale-data.mjs), the log rows where a deployment from before the per-organization log stores holds
+// them (D1's gateway_api_logs). It then moves those rows into the organizations' OrgLogDO stores as a deployment
+// does — the `log-copy` cron, fired through wrangler dev's /__scheduled until log_copy_progress reports done
+// (rows/s and runs reported) — and applies the deferred drop of the old tables (migrations-deferred/0023) with
+// the API stopped, as a later release would. Then it rebuilds the rollups and calls every GET route of the API without a path
 // parameter (both dialects: Bearer under /api/v1, access_token under /v3), at the maximum page size on the first
 // page and a deep one (offset 10,000), every metric, every profitability grouping, the dashboard for each period
 // and the console's pages. Each request also asks for the statements it ran (D1_QUERY_COUNTING=1), and each
@@ -18,6 +22,9 @@ import { DEMO } from "../scripts/lib/local.mjs";
 import { benchStateDir, deadline, envNumber, fmt, loadAverage, percentile, printSummary, startWrangler } from "./lib/harness.mjs";
 import {
   d1File,
+  dropOldLogTables,
+  logCopyProgress,
+  logStoreSizes,
   openD1,
   tableSizes,
   tenantTables,
@@ -85,16 +92,58 @@ const fileBytes = statSync(file).size;
 const guarded = tenantTables(db);
 db.close();
 
+const startApi = () =>
+  startWrangler(["-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", state, "--test-scheduled"], {
+    readyPath: "/api/v1/health",
+    timeoutMs: 180_000,
+    vars: ["D1_QUERY_COUNTING:1"],
+  });
 step("starting the API");
-const ponte = await startWrangler(["-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", state], {
-  readyPath: "/api/v1/health",
-  timeoutMs: 180_000,
-  vars: ["D1_QUERY_COUNTING:1"],
-});
+let ponte = await startApi();
 const bearer = { Authorization: `Bearer ${demo.apiKey}`, "X-Workspace-Id": DEMO.workspaceId };
 const asaas = { access_token: demo.apiKey };
 const probe = { "X-D1-Query-Count": "1", "X-D1-Query-Log": "1" };
+const CRON = "* * * * *";
+let logCopy = null;
+let logStores = null;
 try {
+  // The log rows span 12 months: the demo organization keeps its API-call log 400 days (the setting's bound), so
+  // its store legitimately holds all of them (the default, 30 days, would have its alarm delete 11/12 of them).
+  const kept = await fetch(`${ponte.base}/api/v1/organizations/current/retention`, {
+    method: "PATCH",
+    headers: { ...bearer, "Content-Type": "application/json" },
+    body: JSON.stringify({ gatewayApiLogDays: 400 }),
+  });
+  if (!kept.ok) throw new Error(`retention: ${kept.status} ${await kept.text()}`);
+
+  step(`copying ${LOG_ROWS} log rows into the organizations' stores (the log-copy cron, fired until done)`);
+  t0 = performance.now();
+  let runs = 0;
+  for (;;) {
+    const fired = await fetch(`${ponte.base}/__scheduled?cron=${encodeURIComponent(CRON)}`);
+    await fired.arrayBuffer();
+    if (!fired.ok) throw new Error(`/__scheduled: ${fired.status}`);
+    runs++;
+    const progress = logCopyProgress(file);
+    const sources = Object.values(progress);
+    if (sources.length === 2 && sources.every((p) => p.done)) {
+      const seconds = (performance.now() - t0) / 1000;
+      const rows = progress.gateway_api_logs.copiedRows;
+      logCopy = { rows, runs, seconds: +fmt(seconds, 1), rowsPerSecond: Math.round(rows / seconds) };
+      break;
+    }
+    if (runs % 10 === 0) step(`log copy: ${runs} runs, ${progress.gateway_api_logs?.copiedRows ?? 0} rows`);
+    if (runs > 10 + LOG_ROWS / 1_000) throw new Error(`log copy not done after ${runs} runs: ${JSON.stringify(progress)}`);
+  }
+  step(`log copy done: ${JSON.stringify(logCopy)}`);
+  if (logCopy.rows !== LOG_ROWS) throw new Error(`log copy moved ${logCopy.rows} rows, not ${LOG_ROWS}`);
+  // The next release: the API stopped, the old tables dropped (nothing can read them any more), the API started again.
+  await ponte.stop();
+  logStores = logStoreSizes(state);
+  dropOldLogTables(file);
+  step(`old log tables dropped; stores: ${JSON.stringify(logStores)}; restarting the API`);
+  ponte = await startApi();
+
   step("rebuilding the rollups");
   t0 = performance.now();
   const rebuilt = await fetch(`${ponte.base}/api/v1/metrics/rebuild`, { method: "POST", headers: bearer });
@@ -210,7 +259,8 @@ try {
   console.log("\nbytes per row (table + its indexes, dbstat):");
   for (const [t, s] of Object.entries(sizes).filter(([, s]) => s.rows > 0))
     console.log(`  ${t.padEnd(28)} ${String(s.rows).padStart(9)} rows ${String(s.bytesPerRow).padStart(6)} B/row`);
-  console.log(`database file: ${(fileBytes / 1e6).toFixed(1)} MB`);
+  console.log(`database file: ${(fileBytes / 1e6).toFixed(1)} MB (before the old log table was dropped)`);
+  console.log(`log copy: ${JSON.stringify(logCopy)}; log stores: ${JSON.stringify(logStores)}`);
   for (const s of scans) console.log(`FULL SCAN of ${s.tables.join(", ")} by ${s.route}: ${s.sql}`);
   const fiveHundreds = results.filter((r) => r.statuses.some((s) => s >= 500));
   for (const r of fiveHundreds) console.log(`5xx: ${r.route} ${r.statuses}`);
@@ -228,9 +278,15 @@ try {
     fullScans: scans.length,
     statements: statements.size,
     data: { ...counts, logRows: LOG_ROWS, events, otherOrganizations: OTHER_ORGS, fileMB: +fmt(fileBytes / 1e6, 1) },
-    bytesPerRow: Object.fromEntries(
-      ["payments", "customers", "subscriptions", "expenses", "gateway_api_logs", "events"].map((t) => [t, sizes[t]?.bytesPerRow ?? null]),
-    ),
+    bytesPerRow: {
+      ...Object.fromEntries(
+        ["payments", "customers", "subscriptions", "expenses", "events"].map((t) => [t, sizes[t]?.bytesPerRow ?? null]),
+      ),
+      // An API-call log row in its organization's store (what scale:simulate reads), and as D1 held it before.
+      gateway_api_logs: logStores?.largest?.bytesPerRow ?? null,
+      gateway_api_logs_d1: sizes.gateway_api_logs?.bytesPerRow ?? null,
+    },
+    logCopy,
     setup,
     totalSeconds: +fmt((performance.now() - started) / 1000, 0),
     load: { before: loadBefore, after: loadAverage() },

@@ -2,7 +2,7 @@
 // D1's SQLite file (node:sqlite, one transaction each: far faster than `wrangler d1 execute`), then measured
 // per table with SQLite's dbstat. The realistic rows come from the demo generator (scripts/lib/demo-history.mjs).
 import { createHash, randomBytes } from "node:crypto";
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { demoHistorySql } from "../../scripts/lib/demo-history.mjs";
@@ -74,9 +74,10 @@ const OPERATIONS = [
 ];
 
 /**
- * The API-call log rows (`n` of them, spread evenly from `fromMs` to `toMs`): today the gateway_api_logs
- * table of D1. The one place that knows where logs live — when logs move (per-organization Durable Objects),
- * this function writes them there instead and the rest of the benchmark is unchanged.
+ * The API-call log rows (`n` of them, spread evenly from `fromMs` to `toMs`) where a deployment from before the
+ * per-organization log stores holds them: D1's gateway_api_logs. bench:scale then moves them into the
+ * organizations' OrgLogDO stores the way a deployment does — the `log-copy` cron (src/db/org-logs/copy.ts),
+ * fired through wrangler dev's /__scheduled — and drops the old table (migrations-deferred/0023).
  */
 export function writeLogRows(db, { organizationId, workspaceId, gatewayAccountId, n, fromMs, toMs }) {
   const insert = db.prepare(
@@ -219,4 +220,59 @@ export function tenantTables(db) {
         .some((c) => c.name === "organization_id" || c.name === "workspace_id"),
     ),
   );
+}
+
+/** Where the one-off log copy stands: `{ [source_table]: { copiedRows, done } }` (log_copy_progress). */
+export function logCopyProgress(file) {
+  const db = openD1(file, true);
+  try {
+    const rows = db.prepare("SELECT source_table, copied_rows, done_at FROM log_copy_progress").all();
+    return Object.fromEntries(rows.map((r) => [r.source_table, { copiedRows: Number(r.copied_rows), done: r.done_at !== null }]));
+  } finally {
+    db.close();
+  }
+}
+
+/** Applies the deferred migration that drops D1's old log tables (run only once the copy reports done). */
+export function dropOldLogTables(file) {
+  const sql = readFileSync(new URL("../../migrations-deferred/0023_drop_old_logs.sql", import.meta.url), "utf8");
+  const db = openD1(file);
+  try {
+    inTransaction(db, () => db.exec(sql.replaceAll("--> statement-breakpoint", "")));
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The organizations' log stores (each OrgLogDO's SQLite file under the state directory): for the store holding
+ * the most API-call rows, its rows and bytes per row of that table with its indexes (dbstat), and the stores' count.
+ */
+export function logStoreSizes(state) {
+  const root = join(state, "v3", "do");
+  const dirs = existsSync(root) ? readdirSync(root).filter((d) => d.includes("OrgLogDO")) : [];
+  let largest = null;
+  let stores = 0;
+  for (const dir of dirs)
+    for (const f of readdirSync(join(root, dir)).filter((x) => x.endsWith(".sqlite") && x !== "metadata.sqlite")) {
+      stores++;
+      const db = openD1(join(root, dir, f), true);
+      try {
+        const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'gateway_api_logs'").get();
+        if (!hasTable) continue;
+        const rows = Number(db.prepare("SELECT count(*) AS n FROM gateway_api_logs").get().n);
+        if (largest && rows <= largest.rows) continue;
+        const bytes = Number(
+          db
+            .prepare(
+              "SELECT sum(pgsize) AS b FROM dbstat WHERE name IN (SELECT name FROM sqlite_master WHERE tbl_name = 'gateway_api_logs')",
+            )
+            .get().b,
+        );
+        largest = { rows, bytes, bytesPerRow: rows ? Math.round(bytes / rows) : null };
+      } finally {
+        db.close();
+      }
+    }
+  return { stores, largest };
 }

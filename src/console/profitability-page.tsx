@@ -6,10 +6,11 @@ import { type Unit, formatMetric } from "./charts";
 import { type ConsoleEnv, isExpected, parseForm, plainError, shellFor, statusOf } from "./context";
 import { Page } from "./layout";
 import { Outcome } from "./parts/action-form";
-import { DataTable } from "./parts/data-table";
+import { DataTable, Pager, pageOf } from "./parts/data-table";
 import { FilterBar } from "./parts/filter-bar";
 
-type Report = Awaited<ReturnType<typeof profitability>>;
+type Answer = Awaited<ReturnType<typeof profitability>>;
+type Report = Answer["report"];
 type Amounts = Report["totals"];
 const LABELS: Record<(typeof GROUPINGS)[number], string> = {
   month: "Month",
@@ -33,17 +34,24 @@ export function registerProfitabilityPage(app: Hono<ConsoleEnv>) {
   app.get("/profitability", async (c) => {
     const { deps, principal } = c.get("console");
     const groupBy = c.req.query("groupBy") || "month";
-    let report: Report | null = null;
+    const { page, request } = pageOf(c);
+    let answer: Answer | null = null;
     let error: string | undefined;
     let status = 200;
     try {
-      const query = parseForm(ProfitabilityQuery, { groupBy, from: c.req.query("from") || undefined, to: c.req.query("to") || undefined });
-      report = await profitability(deps, principal, query);
+      const query = parseForm(ProfitabilityQuery, {
+        groupBy,
+        from: c.req.query("from") || undefined,
+        to: c.req.query("to") || undefined,
+        ...request,
+      });
+      answer = await profitability(deps, principal, query);
     } catch (err) {
       if (!isExpected(err)) throw err;
       error = plainError(err);
       status = statusOf(err);
     }
+    const report: Report | null = answer?.report ?? null;
     return c.html(
       <Page title="Profitability" shell={shellFor(c, "/console/profitability")}>
         <h1>Profitability</h1>
@@ -91,6 +99,7 @@ export function registerProfitabilityPage(app: Hono<ConsoleEnv>) {
                 </tr>
               }
             />
+            <Pager c={c} path="/console/profitability" page={page} total={answer?.pagination.totalCount ?? 0} />
           </>
         ) : null}
       </Page>,

@@ -25219,6 +25219,10 @@ export interface operations {
                 groupBy?: "month" | "plan" | "customer" | "costCategory";
                 /** @description Same as groupBy (`category` = costCategory). */
                 by?: "month" | "plan" | "customer" | "category" | "costCategory";
+                /** @description Rows per page, 1–100 (default 100); totals are always over the whole range. */
+                limit?: number;
+                /** @description Rows to skip (0-based), in the report's order. */
+                offset?: number | null;
             };
             header?: {
                 /** @description Optional: the organization to act in. A key acts only in its own (403 otherwise); a session may name any it belongs to. */
@@ -25231,7 +25235,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The rows, a key:null row for what no row carries, and totals equal to the metrics totals. */
+            /** @description A page of the rows (limit/offset; the key:null row, for what no row carries, last), and totals over the whole range equal to the metrics totals. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -25273,7 +25277,13 @@ export interface operations {
                      *       "meta": {
                      *         "requestId": "req_01JD6Z8XG4M1T0Q9W5Y2V3K7PA",
                      *         "currency": "BRL",
-                     *         "sharedCostRule": "sharedCostRule"
+                     *         "sharedCostRule": "sharedCostRule",
+                     *         "pagination": {
+                     *           "limit": 1,
+                     *           "offset": 1,
+                     *           "totalCount": 1,
+                     *           "hasMore": true
+                     *         }
                      *       }
                      *     }
                      */
@@ -25285,6 +25295,13 @@ export interface operations {
                             currency: "BRL";
                             /** @description How direct and shared costs are assigned to the rows. */
                             sharedCostRule: string;
+                            /** @description The page of `rows` (the key:null row counted, last); `totals` cover every row. */
+                            pagination: {
+                                limit: number;
+                                offset: number;
+                                totalCount: number;
+                                hasMore: boolean;
+                            };
                         };
                     };
                 };

@@ -168,6 +168,9 @@ export const payments = sqliteTable(
     index("payments_installment_idx").on(t.installmentId, t.installmentNumber),
     // The dashboard's "next charges due": an indexed LIMIT read, whatever the number of charges.
     index("payments_due_idx").on(t.workspaceId, t.status, t.dueDate),
+    // Revenue received in a range (profitability by plan/customer, the dashboard's rankings): the range's charges
+    // only, not every charge of the tenant (bench:scale: 137,000 read for a 7-day dashboard).
+    index("payments_received_idx").on(t.organizationId, t.workspaceId, t.paymentDate),
   ],
 );
 

@@ -1,10 +1,10 @@
 // The dashboard's top customers and plans (PLATFORM.md "dashboard"): by revenue received in the period
 // (the default; the same rule as profitability, ./received-revenue.ts), or by MRR of their ACTIVE
 // subscriptions (`rankBy=mrr`). Each entry carries both figures, so a console can show either column.
-// Cost: the revenue ranking is one grouped, ordered LIMIT 5 per party; the MRR ranking reads the ACTIVE
-// subscriptions grouped by customer, plan, cycle and value, then the revenue of its five.
+// Cost: the revenue ranking is one grouped, ordered LIMIT 5 per party, then the subscriptions of those ten; the MRR
+// ranking reads the ACTIVE subscriptions grouped by customer, plan, cycle and value, then the revenue of its five.
 import { z } from "@hono/zod-openapi";
-import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { customers, plans, subscriptions } from "../../db/schema";
 import { inListStatements, selectInLists } from "../../db/in-list";
 import { inTenant, inTenantById } from "../../db/tenant-scope";
@@ -32,8 +32,22 @@ interface Standing {
   count: number;
 }
 
-/** MRR and ACTIVE subscriptions per customer and per plan (an adopted subscription without a Ponte plan is in no plan). */
-async function standings(deps: Deps, tenant: Tenant): Promise<Record<Party, Map<string, Standing>>> {
+/**
+ * MRR and ACTIVE subscriptions per customer and per plan (an adopted subscription without a Ponte plan is in no plan).
+ * With `only`, the rows of those customers and plans alone (each listed one complete; others may be partial and are
+ * not read): the revenue ranking needs five of each, not every subscription of the tenant (20,000 at 100× the demo).
+ */
+async function standings(deps: Deps, tenant: Tenant, only?: Record<Party, string[]>): Promise<Record<Party, Map<string, Standing>>> {
+  const out: Record<Party, Map<string, Standing>> = { customer: new Map(), plan: new Map() };
+  if (only && only.customer.length === 0 && only.plan.length === 0) return out;
+  const listed = only
+    ? [
+        or(
+          only.customer.length > 0 ? inArray(subscriptions.customerId, only.customer) : undefined,
+          only.plan.length > 0 ? inArray(subscriptions.planId, only.plan) : undefined,
+        ),
+      ]
+    : [];
   const groups = await deps.db
     .select({
       customerId: subscriptions.customerId,
@@ -43,9 +57,8 @@ async function standings(deps: Deps, tenant: Tenant): Promise<Record<Party, Map<
       count: sql<number>`count(*)`,
     })
     .from(subscriptions)
-    .where(and(inTenant(subscriptions, tenant), eq(subscriptions.status, "ACTIVE"), isNotNull(subscriptions.upstreamId)))
+    .where(and(inTenant(subscriptions, tenant), eq(subscriptions.status, "ACTIVE"), isNotNull(subscriptions.upstreamId), ...listed))
     .groupBy(subscriptions.customerId, subscriptions.planId, subscriptions.cycle, subscriptions.valueCents);
-  const out: Record<Party, Map<string, Standing>> = { customer: new Map(), plan: new Map() };
   for (const g of groups) {
     const mrr = monthlyCents(g.valueCents, g.cycle) * Number(g.count);
     for (const [by, id] of [
@@ -70,9 +83,9 @@ const byMrr = (map: Map<string, Standing>) =>
 
 /** The top five customers and plans of [from, to] by `rankBy`, named, with both figures. */
 export async function rankings(deps: Deps, tenant: Tenant, rankBy: Ranking, from: string, to: string) {
-  const standing = await standings(deps, tenant);
   const revenue: Record<Party, Map<string, number>> = { customer: new Map(), plan: new Map() };
   const ids: Record<Party, string[]> = { customer: [], plan: [] };
+  let standing: Record<Party, Map<string, Standing>>;
   if (rankBy === "revenue") {
     const [c, p] = await deps.db.batch([
       topReceived(deps, tenant, "customer", from, to, TOP),
@@ -85,7 +98,9 @@ export async function rankings(deps: Deps, tenant: Tenant, rankBy: Ranking, from
       ids[by] = rows.flatMap((r) => (r.id === null ? [] : [r.id]));
       for (const r of rows) if (r.id !== null) revenue[by].set(r.id, Number(r.revenue));
     }
+    standing = await standings(deps, tenant, ids);
   } else {
+    standing = await standings(deps, tenant);
     ids.customer = byMrr(standing.customer);
     ids.plan = byMrr(standing.plan);
     const [c, p] = await selectInLists(deps.db, [

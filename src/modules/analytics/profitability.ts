@@ -7,13 +7,21 @@
 // `key: null` row. Direct costs are expenses allocated to the row's plan or customer; the rest of the
 // range's expenses (shared) is spread over the rows (key:null included) in proportion to their net
 // revenue, largest remainder, so the cents add up exactly.
+//
+// Rows are paged (limit/offset, meta.pagination as on every list; limit up to 100, default 100 so a year by
+// month is one page): the shares and totals are worked out over every row of the range, then one page is
+// cut and only its names are looked up. Order: by month chronologically; by plan or customer revenue
+// descending, then net revenue, then key; by cost category amount descending, then id; the key:null row last.
 import { z } from "@hono/zod-openapi";
 import { and, eq, gte, inArray, isNotNull, lt, lte, ne, or, sql } from "drizzle-orm";
+import type { SQLiteSelect } from "drizzle-orm/sqlite-core";
 import { type Principal, requirePermission, tenantOf } from "../../access/principal";
 import { costCategories, customers, expenses, metricDaily, payments, plans, refunds, subscriptions } from "../../db/schema";
 import { selectInList } from "../../db/in-list";
 import { inTenant, inTenantById } from "../../db/tenant-scope";
 import type { Deps } from "../../deps";
+import { LIMITS } from "../../config";
+import { type Pagination, pagination } from "../../http/pagination";
 import { formatMoney } from "../../lib/money";
 import { addDays, localDay } from "../../lib/time-zones";
 import type { Tenant } from "../../lib/tenant";
@@ -50,6 +58,22 @@ export const ProfitabilityQuery = z
       .enum(["month", "plan", "customer", "category", "costCategory"])
       .optional()
       .openapi({ param: { name: "by", in: "query" }, description: "Same as groupBy (`category` = costCategory)." }),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(LIMITS.pageSizeMax)
+      .default(LIMITS.pageSizeMax)
+      .openapi({
+        param: { name: "limit", in: "query" },
+        description: `Rows per page, 1–${LIMITS.pageSizeMax} (default ${LIMITS.pageSizeMax}); totals are always over the whole range.`,
+      }),
+    offset: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .openapi({ param: { name: "offset", in: "query" }, description: "Rows to skip (0-based), in the report's order." }),
   })
   .superRefine((q, ctx) => {
     if (q.from && q.to && q.from > q.to) ctx.addIssue({ code: "custom", path: ["from"], message: "from must not be after to" });
@@ -149,30 +173,36 @@ async function namesOf(deps: Deps, tenant: Tenant, table: typeof plans | typeof 
 /** Revenue, fees and refunds per plan or customer over [from, to], and the direct expenses. */
 async function byParty(deps: Deps, tenant: Tenant, by: "plan" | "customer", from: string, to: string, zone: string) {
   const partyOfPayment = partyColumn(by);
-  const paid = deps.db
-    .select({
-      key: partyOfPayment,
-      revenue: sql<number>`coalesce(sum(${payments.valueCents}), 0)`,
-      fees: sql<number>`coalesce(sum(case when ${payments.netValueCents} is null then 0 else ${payments.valueCents} - ${payments.netValueCents} end), 0)`,
-    })
-    .from(payments)
-    .leftJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
+  // A charge's plan is its subscription's: only by plan is the subscription joined (by customer, a lookup per charge less).
+  const plansJoined = <Q extends SQLiteSelect>(q: Q): Q =>
+    by === "plan" ? (q.leftJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId)) as unknown as Q) : q;
+  const paid = plansJoined(
+    deps.db
+      .select({
+        key: partyOfPayment,
+        revenue: sql<number>`coalesce(sum(${payments.valueCents}), 0)`,
+        fees: sql<number>`coalesce(sum(case when ${payments.netValueCents} is null then 0 else ${payments.valueCents} - ${payments.netValueCents} end), 0)`,
+      })
+      .from(payments)
+      .$dynamic(),
+  )
     .where(receivedBetween(tenant, from, to))
     .groupBy(partyOfPayment);
   // Refunds are dated by their local day (as the rollups date them): read a day either side, bucket here.
-  const refunded = deps.db
-    .select({ key: partyOfPayment, value: refunds.valueCents, at: refunds.updatedAt })
-    .from(refunds)
-    .innerJoin(payments, eq(payments.id, refunds.paymentId))
-    .leftJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
-    .where(
-      and(
-        inTenant(refunds, tenant),
-        eq(refunds.status, "done"),
-        gte(refunds.updatedAt, addDays(from, -1)),
-        lt(refunds.updatedAt, addDays(to, 2)),
-      ),
-    );
+  const refunded = plansJoined(
+    deps.db
+      .select({ key: partyOfPayment, value: refunds.valueCents, at: refunds.updatedAt })
+      .from(refunds)
+      .innerJoin(payments, eq(payments.id, refunds.paymentId))
+      .$dynamic(),
+  ).where(
+    and(
+      inTenant(refunds, tenant),
+      eq(refunds.status, "done"),
+      gte(refunds.updatedAt, addDays(from, -1)),
+      lt(refunds.updatedAt, addDays(to, 2)),
+    ),
+  );
   const expenseParty = by === "plan" ? expenses.planId : expenses.customerId;
   const direct = deps.db
     .select({ key: expenseParty, value: sql<number>`coalesce(sum(${expenses.amountBrlCents}), 0)` })
@@ -209,8 +239,7 @@ async function byParty(deps: Deps, tenant: Tenant, by: "plan" | "customer", from
     row(f.key).refunds += f.value;
   }
   for (const d of directRows) if (d.key !== null) row(d.key).direct += Number(d.value);
-  const names = await namesOf(deps, tenant, by === "plan" ? plans : customers, [...rows.keys()]);
-  for (const r of rows.values()) r.name = names.get(r.key ?? "") ?? null;
+  // Names are looked up for the page only (profitability()): a page is at most 100 rows, the range may hold thousands.
   return [...rows.values()].sort((a, b) => b.revenue - a.revenue || net(b) - net(a) || (a.key ?? "").localeCompare(b.key ?? ""));
 }
 
@@ -323,13 +352,20 @@ export async function profitability(deps: Deps, principal: Principal, query: Pro
     t.shared += r.shared;
     return t;
   }, zero());
-  return {
+  const page = all.slice(query.offset, query.offset + query.limit);
+  if (groupBy === "plan" || groupBy === "customer") {
+    const keys = page.flatMap((r) => (r.key === null ? [] : [r.key]));
+    const names = await namesOf(deps, tenant, groupBy === "plan" ? plans : customers, keys);
+    for (const r of page) r.name = r.key === null ? null : (names.get(r.key) ?? null);
+  }
+  const report = {
     object: "profitability" as const,
     groupBy,
     from,
     to,
     timeZone,
-    rows: all.map((r) => ({ key: r.key, name: r.name, ...format(r) })),
+    rows: page.map((r) => ({ key: r.key, name: r.name, ...format(r) })),
     totals: format(total),
   };
+  return { report, pagination: pagination(query, all.length) as Pagination };
 }

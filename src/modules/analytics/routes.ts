@@ -70,6 +70,9 @@ const ProfitabilityEnvelope = z.object({
     requestId: z.string(),
     currency: z.literal("BRL"),
     sharedCostRule: z.string().openapi({ description: "How direct and shared costs are assigned to the rows." }),
+    pagination: z
+      .object({ limit: z.number().int(), offset: z.number().int(), totalCount: z.number().int(), hasMore: z.boolean() })
+      .openapi({ description: "The page of `rows` (the key:null row counted, last); `totals` cover every row." }),
   }),
 });
 
@@ -88,15 +91,17 @@ export function registerAnalyticsRoutes(app: OpenAPIHono<AppEnv>) {
       request: { query: ProfitabilityQuery },
       responses: {
         200: {
-          description: "The rows, a key:null row for what no row carries, and totals equal to the metrics totals.",
+          description:
+            "A page of the rows (limit/offset; the key:null row, for what no row carries, last), and totals over the whole range equal to the metrics totals.",
           content: jsonContent(ProfitabilityEnvelope),
         },
         ...errorResponses(...AUTHENTICATED_ERRORS),
       },
     }),
     async (c) => {
-      const data = await profitability(c.var.deps, c.var.principal, c.req.valid("query"));
-      return c.json({ data, meta: { requestId: c.get("requestId"), currency: "BRL" as const, sharedCostRule: SHARED_COST_RULE } }, 200);
+      const { report, pagination: page } = await profitability(c.var.deps, c.var.principal, c.req.valid("query"));
+      const meta = { requestId: c.get("requestId"), currency: "BRL" as const, sharedCostRule: SHARED_COST_RULE, pagination: page };
+      return c.json({ data: report, meta }, 200);
     },
   );
 

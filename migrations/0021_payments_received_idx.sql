@@ -1,0 +1,1 @@
+CREATE INDEX `payments_received_idx` ON `payments` (`organization_id`,`workspace_id`,`payment_date`);
