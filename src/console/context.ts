@@ -1,6 +1,6 @@
 // Console request plumbing: who is signed in, which organization/workspace the console acts in (the
 // `ponte_console_tenant` cookie set by the switcher), security headers, and errors in plain words.
-import type { Context, Hono, MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { requireSameOrigin } from "../access/same-origin";
 import { resolveSession, sessionTokenOf, type SessionPrincipal } from "../access/session";
@@ -116,53 +116,3 @@ export function parseForm<T>(
 
 /** The HTTP status an error page should carry. */
 export const statusOf = (err: unknown) => (err instanceof ApiError ? err.status : 500);
-
-/**
- * POST actions of a page that answers by rendering itself with the outcome (no redirect): one service
- * call (which checks the permission), then the page with the state it returns — or, for an expected
- * error, the page with that error in plain words and its status. `idOf` reads the route's `:id`.
- */
-export function renderingActions<S extends { error?: string | undefined }>(
-  app: Hono<ConsoleEnv>,
-  prefix: string,
-  render: (c: ConsoleContext, state: S, status: number) => Promise<Response>,
-) {
-  const action = (path: string, run: (c: ConsoleContext, form: Record<string, unknown>) => Promise<S>, created = false) =>
-    app.post(`${prefix}${path}`, async (c) => {
-      const form = await c.req.parseBody();
-      try {
-        return await render(c, await run(c, form), created ? 201 : 200);
-      } catch (err) {
-        if (!isExpected(err)) throw err;
-        return render(c, { error: plainError(err) } as S, statusOf(err));
-      }
-    });
-  const idOf = (c: ConsoleContext) => {
-    const id = c.req.param("id");
-    if (!id) throw new Error(`console action under ${prefix} without an :id in its route`);
-    return id;
-  };
-  return { action, idOf };
-}
-
-/**
- * A POST action on one record (`:id`) that redirects on success — so a reload does not repeat it —
- * and re-renders the page with the reason and its status on an expected failure.
- */
-export function redirectingAction<S extends { error?: string | undefined }>(
-  app: Hono<ConsoleEnv>,
-  path: string,
-  to: string,
-  run: (c: ConsoleContext, id: string) => Promise<unknown>,
-  render: (c: ConsoleContext, state: S, status: 400) => Promise<Response>,
-) {
-  app.post(path, async (c) => {
-    try {
-      await run(c, c.req.param("id") ?? "");
-      return c.redirect(to, 303);
-    } catch (err) {
-      if (!isExpected(err)) throw err;
-      return render(c, { error: plainError(err) } as S, statusOf(err) as 400);
-    }
-  });
-}
