@@ -66,8 +66,8 @@ function resolve(doc: OpenApiDocument, schema: SchemaObject | undefined): Schema
 }
 
 /**
- * The document's paginated lists served by Ponte: a GET whose 200 JSON answer always has `meta.pagination`
- * (required). Passthrough lists (documented the same way, from the upstream shapes) come from
+ * The document's paginated lists served by Ponte: a GET whose 200 JSON answer is an array `data` with
+ * `meta.pagination` (required). Passthrough lists (documented the same way, from the upstream shapes) come from
  * passthroughLists, which knows their upstream records and filter samples.
  */
 export function documentedLists(doc: OpenApiDocument): ListOperation[] {
@@ -78,6 +78,8 @@ export function documentedLists(doc: OpenApiDocument): ListOperation[] {
     const body = resolve(doc, op.responses["200"]?.content?.["application/json"]?.schema);
     const meta = resolve(doc, body?.properties?.meta);
     if (!meta?.properties?.pagination || !meta.required?.includes("pagination")) continue;
+    // A paged report (profitability: `data` is the report, its `rows` the page) has its own paging test.
+    if (resolve(doc, body?.properties?.data)?.type !== "array") continue;
     out.push({
       label: `GET ${path}`,
       path,

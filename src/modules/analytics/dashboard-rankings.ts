@@ -4,7 +4,7 @@
 // Cost: the revenue ranking is one grouped, ordered LIMIT 5 per party, then the subscriptions of those ten; the MRR
 // ranking reads the ACTIVE subscriptions grouped by customer, plan, cycle and value, then the revenue of its five.
 import { z } from "@hono/zod-openapi";
-import { and, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, type SQL, sql } from "drizzle-orm";
 import { customers, plans, subscriptions } from "../../db/schema";
 import { inListStatements, selectInLists } from "../../db/in-list";
 import { inTenant, inTenantById } from "../../db/tenant-scope";
@@ -39,39 +39,42 @@ interface Standing {
  */
 async function standings(deps: Deps, tenant: Tenant, only?: Record<Party, string[]>): Promise<Record<Party, Map<string, Standing>>> {
   const out: Record<Party, Map<string, Standing>> = { customer: new Map(), plan: new Map() };
-  if (only && only.customer.length === 0 && only.plan.length === 0) return out;
-  const listed = only
-    ? [
-        or(
-          only.customer.length > 0 ? inArray(subscriptions.customerId, only.customer) : undefined,
-          only.plan.length > 0 ? inArray(subscriptions.planId, only.plan) : undefined,
-        ),
-      ]
-    : [];
-  const groups = await deps.db
-    .select({
-      customerId: subscriptions.customerId,
-      planId: subscriptions.planId,
-      cycle: subscriptions.cycle,
-      valueCents: subscriptions.valueCents,
-      count: sql<number>`count(*)`,
-    })
-    .from(subscriptions)
-    .where(and(inTenant(subscriptions, tenant), eq(subscriptions.status, "ACTIVE"), isNotNull(subscriptions.upstreamId), ...listed))
-    .groupBy(subscriptions.customerId, subscriptions.planId, subscriptions.cycle, subscriptions.valueCents);
-  for (const g of groups) {
-    const mrr = monthlyCents(g.valueCents, g.cycle) * Number(g.count);
-    for (const [by, id] of [
-      ["customer", g.customerId],
-      ["plan", g.planId],
-    ] as const) {
+  const grouped = (listed?: SQL) =>
+    deps.db
+      .select({
+        customerId: subscriptions.customerId,
+        planId: subscriptions.planId,
+        cycle: subscriptions.cycle,
+        valueCents: subscriptions.valueCents,
+        count: sql<number>`count(*)`,
+      })
+      .from(subscriptions)
+      .where(and(inTenant(subscriptions, tenant), eq(subscriptions.status, "ACTIVE"), isNotNull(subscriptions.upstreamId), listed))
+      .groupBy(subscriptions.customerId, subscriptions.planId, subscriptions.cycle, subscriptions.valueCents);
+  type Group = Awaited<ReturnType<typeof grouped>>[number];
+  const add = (by: Party, groups: Group[]) => {
+    for (const g of groups) {
+      const id = by === "customer" ? g.customerId : g.planId;
       if (id === null) continue;
       const s = out[by].get(id) ?? { mrr: 0, count: 0 };
-      s.mrr += mrr;
+      s.mrr += monthlyCents(g.valueCents, g.cycle) * Number(g.count);
       s.count += Number(g.count);
       out[by].set(id, s);
     }
+  };
+  if (!only) {
+    const groups = await grouped();
+    add("customer", groups);
+    add("plan", groups);
+    return out;
   }
+  // Each party's listed ids read their own subscriptions (split under D1's 100 bound parameters).
+  const [byCustomer, byPlan] = await selectInLists(deps.db, [
+    inListStatements(only.customer, (part) => grouped(inArray(subscriptions.customerId, part))),
+    inListStatements(only.plan, (part) => grouped(inArray(subscriptions.planId, part))),
+  ] as const);
+  add("customer", byCustomer);
+  add("plan", byPlan);
   return out;
 }
 
