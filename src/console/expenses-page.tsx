@@ -23,6 +23,7 @@ const NOTICES: Record<string, string> = {
   paid: "Expense marked paid.",
   updated: "Expense updated.",
   canceled: "Expense canceled: it stays listed but leaves the totals.",
+  reopened: "Expense marked unpaid: it is PENDING again.",
   deleted: "Expense deleted.",
 };
 

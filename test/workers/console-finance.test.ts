@@ -195,6 +195,30 @@ describe("console finance edit pages", () => {
     expect((await api(`/api/v1/expenses/${row!.id}`, cookie)).status).toBe(404);
   });
 
+  it("a paid expense offers Mark unpaid, not Cancel; a forged cancel is refused; reopened, it cancels", async () => {
+    const { cookie, workspaceId } = await signUpUser();
+    const infra = await categoryId(workspaceId, "infrastructure");
+    await form("/console/expenses", { description: "Rent", amount: "1000", incurredOn: "2026-04-01", costCategoryId: infra }, cookie);
+    const [row] = await expenseRows(workspaceId);
+    const edit = `/console/expenses/${row!.id}`;
+    await form(`${edit}/pay`, {}, cookie);
+    expect((await api(`/api/v1/expenses/${row!.id}`, cookie)).data).toMatchObject({ status: "PAID" });
+    const shown = await (await page(`${edit}/edit`, cookie)).text();
+    expect(shown).toContain("Mark unpaid");
+    expect(shown).not.toContain("Cancel expense");
+
+    const forged = await form(`${edit}/cancel`, { confirmCancel: "yes" }, cookie);
+    expect(forged.status).toBe(409);
+    expect(await forged.text()).toContain("A PAID expense cannot be canceled");
+    expect((await api(`/api/v1/expenses/${row!.id}`, cookie)).data).toMatchObject({ status: "PAID" });
+
+    const reopened = await form(`${edit}/reopen`, { confirmReopen: "yes" }, cookie);
+    expect(await followed(reopened, cookie, "/console/expenses?done=reopened")).toContain("Expense marked unpaid");
+    expect((await api(`/api/v1/expenses/${row!.id}`, cookie)).data).toMatchObject({ status: "PENDING", paidAt: null });
+    const canceled = await form(`${edit}/cancel`, { confirmCancel: "yes" }, cookie);
+    expect(await followed(canceled, cookie, "/console/expenses?done=canceled")).toContain("Expense canceled");
+  });
+
   it("a viewer gets no edit forms; a forged edit, delete or category change is refused and changes nothing", async () => {
     const { cookie, organizationId, workspaceId } = await signUpUser();
     const infra = await categoryId(workspaceId, "infrastructure");

@@ -193,6 +193,21 @@ describe("expenses: status, pay and rollups", () => {
     expect(stored).toMatchObject({ status: "PAID", paidAt: "2026-03-18T12:00:00.000Z" });
   });
 
+  it("refuses to cancel a PAID expense (409, nothing changes); back to PENDING first, then it cancels", async () => {
+    const t = await seedTenant();
+    const cat = await category(t);
+    const e = await created(t, "/api/v1/expenses", expense(cat.id));
+    await call("POST", `/api/v1/expenses/${e.id}/pay`, { key: t.key, body: { paidAt: "2026-03-18T12:00:00Z" } });
+    const refused = await call("PATCH", `/api/v1/expenses/${e.id}`, { key: t.key, body: { status: "CANCELED" } });
+    expectError(refused, 409, "INVALID_STATE");
+    expect(JSON.stringify(refused.body)).toContain("PENDING first");
+    expect((await rowsOf(t.workspaceId)).find((r) => r.id === e.id)).toMatchObject({ status: "PAID", paidAt: "2026-03-18T12:00:00.000Z" });
+    const reopened = await call<Envelope<Expense>>("PATCH", `/api/v1/expenses/${e.id}`, { key: t.key, body: { status: "PENDING" } });
+    expect(reopened.body.data).toMatchObject({ status: "PENDING", paidAt: null });
+    const canceled = await call<Envelope<Expense>>("PATCH", `/api/v1/expenses/${e.id}`, { key: t.key, body: { status: "CANCELED" } });
+    expect(canceled.body.data.status).toBe("CANCELED");
+  });
+
   it("moves the rollups by exactly the BRL amount on create, update, cancel and delete", async () => {
     const t = await seedTenant();
     const cat = await category(t);
@@ -213,8 +228,10 @@ describe("expenses: status, pay and rollups", () => {
     await call("PATCH", `/api/v1/expenses/${a.id}`, { key: t.key, body: { incurredOn: "2026-05-05" } });
     expect(await metric(t, "expenses", day)).toBe(1);
     expect(await metric(t, "expenses", "2026-05-05")).toBe(60_000);
-    // Paying moves nothing; cancelling takes it out; deleting a canceled one takes out nothing more.
+    // Paying and reopening move nothing; cancelling takes it out; deleting a canceled one takes out nothing more.
     await call("POST", `/api/v1/expenses/${a.id}/pay`, { key: t.key });
+    expect(await metric(t, "expenses", "2026-05-05")).toBe(60_000);
+    await call("PATCH", `/api/v1/expenses/${a.id}`, { key: t.key, body: { status: "PENDING" } });
     expect(await metric(t, "expenses", "2026-05-05")).toBe(60_000);
     await call("PATCH", `/api/v1/expenses/${a.id}`, { key: t.key, body: { status: "CANCELED" } });
     expect(await metric(t, "expenses", "2026-05-05")).toBe(0);

@@ -43,7 +43,7 @@ async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 4
       fields={expenseFields({ categories: categories.rows, suppliers: suppliers.rows, today: expense.incurredOn, expense })}
       state={state}
     >
-      {!imported && expense.status !== "CANCELED" ? (
+      {!imported && expense.status === "PENDING" ? (
         <ConfirmForm
           id="cancel"
           action={`${base}/cancel`}
@@ -52,6 +52,18 @@ async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 4
           explain="A canceled expense stays on record but leaves the totals and reports."
           label="Yes, cancel this expense"
           submit="Cancel expense"
+          state={state}
+        />
+      ) : null}
+      {!imported && expense.status === "PAID" ? (
+        <ConfirmForm
+          id="reopen"
+          action={`${base}/reopen`}
+          name="confirmReopen"
+          title="Mark this expense unpaid"
+          explain="For a payment recorded by mistake: the expense goes back to PENDING (a paid expense cannot be canceled)."
+          label="Yes, mark this expense unpaid"
+          submit="Mark unpaid"
           state={state}
         />
       ) : null}
@@ -83,6 +95,16 @@ export function registerExpenseEditPages(app: Hono<ConsoleEnv>) {
       manage((deps, principal, id) => updateExpense(deps, principal, id, { status: "CANCELED" })),
     ),
     done: `${LIST}?done=canceled`,
+    render,
+  });
+
+  formAction(app, "/expenses/:id/reopen", {
+    fields: ["confirmReopen"],
+    run: confirmed(
+      "confirmReopen",
+      manage((deps, principal, id) => updateExpense(deps, principal, id, { status: "PENDING" })),
+    ),
+    done: `${LIST}?done=reopened`,
     render,
   });
 

@@ -274,6 +274,14 @@ export async function updateExpense(deps: Deps, principal: Principal, id: string
       ? { exchangeRateMicros: row.exchangeRateMicros, amountBrlCents: brlCents(amountCents, row.exchangeRateMicros) }
       : conversion(amountCents, currency, input.exchangeRate);
   const status = input.status ?? row.status;
+  // Money that left is not un-spent by a cancel: a PAID expense goes back to PENDING first (a payment marked by
+  // mistake) or is deleted (recorded by mistake).
+  if (row.status === "PAID" && status === "CANCELED")
+    throw new ApiError(
+      "INVALID_STATE",
+      "A PAID expense cannot be canceled: set its status to PENDING first if it was marked paid by mistake, or delete it if it was recorded by mistake.",
+      { id: row.id, status: row.status },
+    );
   let paidAt = input.paidAt !== undefined ? (input.paidAt === null ? null : new Date(input.paidAt).toISOString()) : row.paidAt;
   if (status !== "PAID") {
     if (input.paidAt) throw invalid("paidAt needs status PAID.", { paidAt: input.paidAt });
