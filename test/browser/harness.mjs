@@ -34,7 +34,8 @@ export async function openPage(context, { timeoutMs }) {
   const jsErrors = [];
   page.on("pageerror", (err) => jsErrors.push(`pageerror: ${err.message}`));
   page.on("console", (msg) => {
-    if (msg.type() === "error") jsErrors.push(`console.error: ${msg.text()}`);
+    // The page that logged it, and for a failed load the resource's URL, so a failure says where.
+    if (msg.type() === "error") jsErrors.push(`console.error: ${msg.text()} (${msg.location()?.url || page.url()})`);
   });
   return { page, jsErrors };
 }
