@@ -1,6 +1,6 @@
-// One expense: edit it, cancel it, delete it (each a form posting to a console route that calls the
-// expenses service, as PATCH/DELETE /api/v1/expenses/{id} do). An imported (AWS) expense can only be
-// re-filed; cancel and delete ask for a ticked confirmation box.
+// One expense: edit it, cancel a pending one, mark a paid one unpaid, delete it (each a form posting to a
+// console route that calls the expenses service, as PATCH/DELETE /api/v1/expenses/{id} do). An imported (AWS)
+// expense can only be re-filed; status moves and delete ask for a ticked confirmation box.
 import type { Hono } from "hono";
 import { listCostCategories } from "../../modules/cost-categories/service";
 import { UpdateExpenseBody } from "../../modules/expenses/rows";
@@ -13,6 +13,32 @@ import { EXPENSE_FIELDS, expenseFields, shownExpense } from "./expense-form";
 import { DeleteForm, deleteAction, editAction, manage, RecordPage } from "./record-actions";
 
 const LIST = "/console/expenses";
+
+/** The status moves the page offers: each from one status, a confirmed form posting to `<expense>/<action>`. */
+const STATUS_MOVES = [
+  {
+    action: "cancel",
+    from: "PENDING",
+    to: "CANCELED",
+    confirm: "confirmCancel",
+    title: "Cancel this expense",
+    explain: "A canceled expense stays on record but leaves the totals and reports.",
+    label: "Yes, cancel this expense",
+    submit: "Cancel expense",
+    done: "canceled",
+  },
+  {
+    action: "reopen",
+    from: "PAID",
+    to: "PENDING",
+    confirm: "confirmReopen",
+    title: "Mark this expense unpaid",
+    explain: "For a payment recorded by mistake: the expense goes back to PENDING (a paid expense cannot be canceled).",
+    label: "Yes, mark this expense unpaid",
+    submit: "Mark unpaid",
+    done: "reopened",
+  },
+] as const;
 
 async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 403 | 404 | 409 | 500 = 200) {
   const { deps, principal } = c.get("console");
@@ -43,30 +69,20 @@ async function render(c: ConsoleContext, state: FormState, status: 200 | 400 | 4
       fields={expenseFields({ categories: categories.rows, suppliers: suppliers.rows, today: expense.incurredOn, expense })}
       state={state}
     >
-      {!imported && expense.status === "PENDING" ? (
-        <ConfirmForm
-          id="cancel"
-          action={`${base}/cancel`}
-          name="confirmCancel"
-          title="Cancel this expense"
-          explain="A canceled expense stays on record but leaves the totals and reports."
-          label="Yes, cancel this expense"
-          submit="Cancel expense"
-          state={state}
-        />
-      ) : null}
-      {!imported && expense.status === "PAID" ? (
-        <ConfirmForm
-          id="reopen"
-          action={`${base}/reopen`}
-          name="confirmReopen"
-          title="Mark this expense unpaid"
-          explain="For a payment recorded by mistake: the expense goes back to PENDING (a paid expense cannot be canceled)."
-          label="Yes, mark this expense unpaid"
-          submit="Mark unpaid"
-          state={state}
-        />
-      ) : null}
+      {imported
+        ? null
+        : STATUS_MOVES.filter((move) => move.from === expense.status).map((move) => (
+            <ConfirmForm
+              id={move.action}
+              action={`${base}/${move.action}`}
+              name={move.confirm}
+              title={move.title}
+              explain={move.explain}
+              label={move.label}
+              submit={move.submit}
+              state={state}
+            />
+          ))}
       {!imported ? (
         <DeleteForm base={base} noun="expense" explain="Deleting removes it for good, from the list and from every report." state={state} />
       ) : null}
@@ -88,25 +104,16 @@ export function registerExpenseEditPages(app: Hono<ConsoleEnv>) {
     render,
   });
 
-  formAction(app, "/expenses/:id/cancel", {
-    fields: ["confirmCancel"],
-    run: confirmed(
-      "confirmCancel",
-      manage((deps, principal, id) => updateExpense(deps, principal, id, { status: "CANCELED" })),
-    ),
-    done: `${LIST}?done=canceled`,
-    render,
-  });
-
-  formAction(app, "/expenses/:id/reopen", {
-    fields: ["confirmReopen"],
-    run: confirmed(
-      "confirmReopen",
-      manage((deps, principal, id) => updateExpense(deps, principal, id, { status: "PENDING" })),
-    ),
-    done: `${LIST}?done=reopened`,
-    render,
-  });
+  for (const move of STATUS_MOVES)
+    formAction(app, `/expenses/:id/${move.action}`, {
+      fields: [move.confirm],
+      run: confirmed(
+        move.confirm,
+        manage((deps, principal, id) => updateExpense(deps, principal, id, { status: move.to })),
+      ),
+      done: `${LIST}?done=${move.done}`,
+      render,
+    });
 
   deleteAction(app, "/expenses", deleteExpense, `${LIST}?done=deleted`, render);
 }
