@@ -92,17 +92,16 @@ try {
     // written later, batched with other calls' rows (src/gateway/call-log.ts), so it is not counted.
     d1RoundTripsPerCreate: {
       onRequestPath: withKey,
-      afterTheResponse: "the gateway-api-log row, batched per isolate",
+      afterTheResponse: [
+        "the payment.created fan-out: 3 round trips (src/events/fan-out.ts: the event, the endpoints, one write batch)",
+        "not D1: the gateway-api-log row, batched per isolate, to the organization's log store (OrgLogDO, src/gateway/call-log.ts)",
+      ],
       withoutIdempotencyKey: { onRequestPath: withoutKey },
       // From the code: src/access/authenticate.ts, src/http/idempotency.ts, src/modules/payments/service.ts + lifecycle.ts.
       onRequestPathStatements: [
-        "idempotency claim [key only]",
-        "payment by idempotency key [key only]",
-        "customer",
-        "INSERT payment (pending)",
-        "batch: link upstream id + payment.created event",
-        "re-read the payment",
-        "idempotency complete [key only]",
+        "batch 1: idempotency claim [key only] + payment by idempotency key [key only] + customer + INSERT payment (pending, removed again unless the customer can be billed)",
+        "upstream: POST /v3/payments",
+        "batch 2: link upstream id (UPDATE … RETURNING the record) + payment.created event + its rollups + the key's answer [key only]",
       ],
       notCounted: [
         "API key lookup: served from memory on a warm isolate (src/access/key-cache.ts); one SELECT when cold",

@@ -104,7 +104,11 @@ async function insertPendingPayment(deps: Deps, tenant: Tenant, row: PaymentRow)
       .select()
       .from(payments)
       .where(row.idempotencyKey ? and(inTenant(payments, tenant), eq(payments.idempotencyKey, row.idempotencyKey)) : noSuchPayment),
-    deps.db.select().from(customers).where(billableCustomerWhere(tenant, row.customerId)),
+    // Only what the create needs of the customer: whether it can be billed, and its upstream id.
+    deps.db
+      .select({ deletedAt: customers.deletedAt, upstreamId: customers.upstreamId })
+      .from(customers)
+      .where(billableCustomerWhere(tenant, row.customerId)),
     deps.db.insert(payments).values(row).onConflictDoNothing(),
     deps.db.delete(payments).where(
       and(
