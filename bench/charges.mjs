@@ -6,17 +6,22 @@
 // throughput, their ratio, and the D1 round trips of a create (X-D1-Queries, counted only because this
 // run sets D1_QUERY_COUNTING=1). The simulator's webhooks are not connected: a real upstream sends
 // them later, while the simulator's "sync" delivery would put one inside every create.
-//   npm run bench:payments            (REQUESTS=150 CONCURRENCY=8 SECONDS=5 to change the load)
+//   npm run bench:charges             (REQUESTS=150 CONCURRENCY=8 SECONDS=5 to change the load)
+//   PROFILE=dir npm run bench:charges (also: a V8 CPU profile of Ponte's isolate under the create load,
+//                                      written to dir/charges.cpuprofile, its top functions printed)
+import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DEMO, wrangler } from "../scripts/lib/local.mjs";
+import { DEMO, ROOT, wrangler } from "../scripts/lib/local.mjs";
+import { profileWhile } from "./lib/inspector.mjs";
 import {
   compare,
   fmt,
   loadAverage,
   loadOptions,
   measureLatency,
+  measureThroughput,
   startWrangler,
   summary,
   benchStateDir,
@@ -87,17 +92,16 @@ try {
     // written later, batched with other calls' rows (src/gateway/call-log.ts), so it is not counted.
     d1RoundTripsPerCreate: {
       onRequestPath: withKey,
-      afterTheResponse: "the gateway-api-log row, batched per isolate",
+      afterTheResponse: [
+        "the payment.created fan-out: 3 round trips (src/events/fan-out.ts: the event, the endpoints, one write batch)",
+        "not D1: the gateway-api-log row, batched per isolate, to the organization's log store (OrgLogDO, src/gateway/call-log.ts)",
+      ],
       withoutIdempotencyKey: { onRequestPath: withoutKey },
       // From the code: src/access/authenticate.ts, src/http/idempotency.ts, src/modules/payments/service.ts + lifecycle.ts.
       onRequestPathStatements: [
-        "idempotency claim [key only]",
-        "payment by idempotency key [key only]",
-        "customer",
-        "INSERT payment (pending)",
-        "batch: link upstream id + payment.created event",
-        "re-read the payment",
-        "idempotency complete [key only]",
+        "batch 1: idempotency claim [key only] + payment by idempotency key [key only] + customer + INSERT payment (pending, removed again unless the customer can be billed)",
+        "upstream: POST /v3/payments",
+        "batch 2: link upstream id (UPDATE … RETURNING the record) + payment.created event + its rollups + the key's answer [key only]",
       ],
       notCounted: [
         "API key lookup: served from memory on a warm isolate (src/access/key-cache.ts); one SELECT when cold",
@@ -122,6 +126,7 @@ try {
       `D1 round trips per create on the request path: ${withKey} (${withoutKey} without Idempotency-Key), plus the batched gateway-log row`,
     ].join(" "),
   );
+  if (process.env.PROFILE) await profileCreates(ponte.inspectorPort, viaPonte, process.env.PROFILE);
   printSummary({
     bench: "charges",
     throughputRatio: result.throughputRatio,
@@ -130,4 +135,23 @@ try {
   });
 } finally {
   await Promise.all([ponte.stop(), bare.stop()]);
+}
+
+/**
+ * Ponte's isolate under the create load alone (CONCURRENCY, SECONDS): the profile goes to
+ * dir/charges.cpuprofile; prints the isolate's busy (non-idle) time per create and the top functions.
+ */
+async function profileCreates(inspectorPort, create, dir) {
+  const { profile, result: rps } = await profileWhile(inspectorPort, () =>
+    measureThroughput(create, { concurrency: load.concurrency, durationMs: load.seconds * 1000 }),
+  );
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, "charges.cpuprofile");
+  writeFileSync(file, JSON.stringify(profile));
+  const idle = new Set(profile.nodes.filter((n) => n.callFrame.functionName === "(idle)").map((n) => n.id));
+  const busyUs = profile.samples.reduce((sum, id, i) => sum + (idle.has(id) ? 0 : (profile.timeDeltas[i] ?? 0)), 0);
+  console.log(
+    `\nprofile: ${rps.toFixed(1)} creates/s; Ponte's isolate busy ${(busyUs / 1000 / (rps * load.seconds)).toFixed(2)} ms per create`,
+  );
+  console.log(execFileSync(process.execPath, [join(ROOT, "bench/profile-top.mjs"), file, "25"], { encoding: "utf8" }));
 }

@@ -1,7 +1,16 @@
 // What services receive instead of the HTTP context: database, bindings, clock, request id.
 // A request's Deps come from `provideDeps` (src/http/provide-deps.ts) as `c.var.deps`.
+import type { SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { Env } from "./config";
 import { createDb, type Db } from "./db/client";
+
+/** The Idempotency-Key's answer as an item of the handler's own last write batch (see Deps.keyAnswer). */
+export interface KeyAnswerItem {
+  statement: BatchItem<"sqlite">;
+  /** Called with that item's result once the batch has committed. */
+  settle(result: unknown): void;
+}
 
 export interface Deps {
   db: Db;
@@ -15,6 +24,13 @@ export interface Deps {
    * idempotency claim, when it has not yet ridden along with a write (src/http/idempotency.ts).
    */
   beforeSideEffect?: () => Promise<void>;
+  /**
+   * Set when the request holds an Idempotency-Key (src/http/idempotency.ts). A handler that knows its
+   * answer (`status`, the envelope's `data`) before its last write batch puts the returned statement in
+   * that batch: the key's answer is stored with the write, when `onlyIf` holds, instead of one more
+   * round trip after the response. Undefined when the key has not been claimed yet.
+   */
+  keyAnswer?: (status: number, data: unknown, onlyIf: SQL) => Promise<KeyAnswerItem | undefined>;
   /**
    * Organizations whose audit rows this request staged in D1 (auditRow adds them); provideDeps forwards
    * their staged rows to their log stores after the response (db/org-logs/audit-forward.ts).

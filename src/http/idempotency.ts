@@ -7,14 +7,19 @@
 // Round trips: the claim costs none of its own. It rides in the same D1 batch as the handler's first
 // write (src/db/write-gate.ts), or runs just before the first upstream call when that comes first; a
 // refused claim (the key is taken) rolls that batch back, so nothing of the duplicate is written. The
-// key's answer is stored after the response (waitUntil); a retry that arrives before it lands waits
-// briefly for it. As at Stripe, a request that failed before any write or upstream call (a validation
+// key's answer costs none either when the handler knows it before its last write batch (a PIX create:
+// `deps.keyAnswer`): it is stored in that batch, and the middleware checks that the response sent is
+// the one stored. Otherwise it is stored after the response (waitUntil); a retry that arrives before it
+// lands waits briefly for it. As at Stripe, a request that failed before any write or upstream call (a validation
 // error) claims nothing and stores nothing: retrying it simply runs it again.
+import { and, eq, type SQL } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { nextTurn } from "../lib/next-turn";
 import { openSecret, sealSecret, sha256Hex } from "../lib/secret-box";
 import { LIMITS } from "../config";
 import { createDb } from "../db/client";
+import { changedRows } from "../db/guarded-insert";
+import { idempotencyKeys } from "../db/schema";
 import { deleteExpiredRows } from "../db/retention";
 import { gatedD1, type WriteGate } from "../db/write-gate";
 import type { Deps } from "../deps";
@@ -72,7 +77,8 @@ class ClaimGate implements WriteGate {
   constructor(
     private readonly d1: D1Database,
     private readonly ref: KeyRef,
-    private readonly now: number,
+    /** The claim's created_at: tells this request's record from a later one under the same key. */
+    readonly now: number,
   ) {}
 
   get passed() {
@@ -143,6 +149,27 @@ export const idempotency = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   const deps = c.get("deps");
   deps.db = createDb(gatedD1(session, gate));
   deps.beforeSideEffect = () => gate.pass();
+  /** The answer the handler stored in its own write batch, if it did. */
+  let storedInBatch: { status: number; body: string } | undefined;
+  deps.keyAnswer = async (status: number, data: unknown, onlyIf: SQL) => {
+    if (!gate.passed) return undefined;
+    const body = JSON.stringify({ data, meta: { requestId: c.get("requestId") } }); // what `ok(c, data, status)` sends
+    const sealed = await sealSecret(c.env, body, sealContext);
+    const ours = and(
+      eq(idempotencyKeys.organizationId, ref.org),
+      eq(idempotencyKeys.credentialId, ref.credential),
+      eq(idempotencyKeys.key, key),
+      eq(idempotencyKeys.createdAt, gate.now),
+      eq(idempotencyKeys.state, "in_flight"),
+      onlyIf,
+    );
+    return {
+      statement: deps.db.update(idempotencyKeys).set({ state: "completed", responseStatus: status, responseBody: sealed }).where(ours),
+      settle: (result: unknown) => {
+        if (changedRows(result) > 0) storedInBatch = { status, body };
+      },
+    };
+  };
 
   await next(); // Hono turns a thrown error into c.res before this returns.
 
@@ -161,6 +188,7 @@ export const idempotency = (): MiddlewareHandler<AppEnv> => async (c, next) => {
     return;
   }
   const body = await res.clone().text();
+  if (storedInBatch && storedInBatch.status === res.status && storedInBatch.body === body) return; // stored with the last write
   // Started on the next turn of the event loop, i.e. once the response has been handed back.
   deps.waitUntil(
     nextTurn()

@@ -194,7 +194,7 @@ export function billableCustomerWhere(tenant: Tenant, id: string) {
 }
 
 /** A charge or subscription may bill only an existing, not deleted customer of the tenant. */
-export function assertBillableCustomer(row: CustomerRow | undefined, id: string, field = "customer"): CustomerRow {
+export function assertBillableCustomer<T extends Pick<CustomerRow, "deletedAt">>(row: T | undefined, id: string, field = "customer"): T {
   if (!row)
     throw new ApiError("VALIDATION_FAILED", `Invalid request body: body.${field}.`, {
       fields: [{ path: `body.${field}`, message: `no customer with id '${id}'`, code: "not_found" }],

@@ -1,6 +1,6 @@
 // Applying what the upstream says about a payment (create answer, webhook, sweeper) to the native
 // record: link it, move its status through the transition table, and record each event exactly once.
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { changedRows, insertIfChanged } from "../../db/guarded-insert";
 import { tenantOf, type Tenant } from "../../lib/tenant";
 import type { Deps } from "../../deps";
@@ -140,8 +140,14 @@ function upstreamFields(row: PaymentRow, payment: UpstreamPayment): Partial<Paym
   return fields;
 }
 
-/** pending → synced with the upstream id: the moment `payment.created` is recorded (once, whoever gets there first). */
-export async function linkPayment(deps: Deps, row: PaymentRow, payment: UpstreamPayment): Promise<PaymentRow> {
+/**
+ * pending → synced with the upstream id: the moment `payment.created` is recorded (once, whoever gets there
+ * first). The linked record comes back from the UPDATE (RETURNING); when another path (a webhook, the
+ * sweeper) linked it first, it is read as it stands. `answerStatus`: the create's HTTP status, for a create
+ * the link settles (`settlesOnLink`): the Idempotency-Key's answer, the record as linked, is stored in the
+ * same batch, only if this link is the one that committed.
+ */
+export async function linkPayment(deps: Deps, row: PaymentRow, payment: UpstreamPayment, answerStatus?: number): Promise<PaymentRow> {
   const fields = upstreamFields(row, payment);
   const updatedAt = deps.now().toISOString();
   const next: PaymentRow = { ...row, ...fields, upstreamId: payment.id, syncStatus: "synced", updatedAt };
@@ -157,16 +163,38 @@ export async function linkPayment(deps: Deps, row: PaymentRow, payment: Upstream
   const link = deps.db
     .update(payments)
     .set({ upstreamId: payment.id, syncStatus: "synced", updatedAt })
-    .where(and(eq(payments.id, row.id), eq(payments.syncStatus, "pending")));
+    .where(and(eq(payments.id, row.id), eq(payments.syncStatus, "pending")))
+    .returning();
   const facts = { payment: { before: null, after: next } };
   const created = recordEventIfChanged(deps, tenantOf(row), "payment.created", presentPayment({ ...next, status: "PENDING" }), facts);
   const { event, statement, rollups } = created;
-  // The record as it stands after the link, read in the same batch: a webhook that changed it meanwhile shows.
-  const reread = deps.db.select().from(payments).where(eq(payments.id, row.id));
-  const results = await deps.db.batch([...refresh, link, statement, ...rollups, reread] as unknown as Parameters<typeof deps.db.batch>[0]);
-  if (changedRows(results[refresh.length]) > 0) dispatchEvents(deps, [event]);
-  const fresh = (results[results.length - 1] as unknown as PaymentRow[])[0];
-  return fresh ?? next;
+  const answer =
+    answerStatus === undefined
+      ? undefined
+      : await deps.keyAnswer?.(answerStatus, presentPayment(next), sql`EXISTS (SELECT 1 FROM events WHERE id = ${event.id})`);
+  const results = await deps.db.batch([
+    ...refresh,
+    link,
+    statement,
+    ...rollups,
+    ...(answer ? [answer.statement] : []),
+  ] as unknown as Parameters<typeof deps.db.batch>[0]);
+  if (answer) answer.settle(results[results.length - 1]);
+  const linked = (results[refresh.length] as unknown as PaymentRow[])[0];
+  if (!linked) return (await deps.db.select().from(payments).where(eq(payments.id, row.id)).get()) ?? next;
+  dispatchEvents(deps, [event]);
+  return linked;
+}
+
+/**
+ * True when linking is all `applyUpstreamPayment` would do with this create answer: the upstream reports
+ * the same terms, no status move and no refund. Its create can answer with the record as linked.
+ */
+export function settlesOnLink(row: PaymentRow, payment: UpstreamPayment): boolean {
+  const linked: PaymentRow = { ...row, ...upstreamFields(row, payment) };
+  const target = paymentStatusFromUpstream(payment.status, payment.deleted === true);
+  const moves = target !== null && target !== "REFUNDED" && target !== row.status && canTransition(row.status, target);
+  return Object.keys(changedTerms(linked, payment)).length === 0 && !moves && !payment.refunds?.length;
 }
 
 /** The terms of a charge the upstream may change after create (a passthrough PUT, the upstream's panel). */

@@ -59,7 +59,8 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
       responses: createResponses,
     }),
     async (c) => {
-      const payment = await createPayment(c.var.deps, c.var.principal, c.req.valid("json"), c.req.header(IDEMPOTENCY_HEADER));
+      const key = c.req.header(IDEMPOTENCY_HEADER);
+      const payment = await createPayment(c.var.deps, c.var.principal, c.req.valid("json"), key, CREATE_STATUS);
       return ok(c, payment, CREATE_STATUS);
     },
   );

@@ -19,7 +19,9 @@ import { assertPaymentAction } from "./status-rules";
 import {
   applyUpstreamPayment,
   findPaymentRow,
+  linkPayment,
   presentPayment,
+  settlesOnLink,
   transitionPayment,
   type PaymentRow,
   type UpstreamPayment,
@@ -57,12 +59,22 @@ function upstreamPaymentBody(row: PaymentRow, customerUpstreamId: string, extra:
 const isCardRefusal = (row: PaymentRow, err: ApiError) =>
   row.billingType === "CREDIT_CARD" && err.code === "BAD_REQUEST" && upstreamErrorItems(err).some((e) => e.code === "invalid_creditCard");
 
-export async function createPayment(deps: Deps, principal: Principal, input: CreatePaymentInput, idempotencyKey?: string) {
+/**
+ * `answerStatus`: the HTTP status the route answers with; a create the link settles stores the
+ * Idempotency-Key's answer in the link's batch (`linkPayment`).
+ */
+export async function createPayment(
+  deps: Deps,
+  principal: Principal,
+  input: CreatePaymentInput,
+  idempotencyKey?: string,
+  answerStatus?: number,
+) {
   requirePermission(principal, "payments.manage");
   const credentials = await resolveGatewayAccount(deps, principal);
   const tenant = tenantOf(principal);
   if (input.installmentCount !== undefined || input.creditCardToken) {
-    return createWithSavedCardOrPlan(deps, credentials, principal, input, idempotencyKey);
+    return createWithSavedCardOrPlan(deps, credentials, principal, input, idempotencyKey, answerStatus);
   }
   const row = newPaymentRow(deps, tenant, input, {}, idempotencyKey);
   // One D1 round trip before the upstream call (with the request's idempotency claim riding along).
@@ -76,7 +88,7 @@ export async function createPayment(deps: Deps, principal: Principal, input: Cre
     customerUpstreamId = (await customerForBilling(deps, credentials, tenant, input.customer)).upstreamId;
     await deps.db.insert(payments).values(row);
   }
-  return sendPayment(deps, credentials, row, customerUpstreamId, input);
+  return sendPayment(deps, credentials, row, customerUpstreamId, input, answerStatus);
 }
 
 /**
@@ -92,7 +104,11 @@ async function insertPendingPayment(deps: Deps, tenant: Tenant, row: PaymentRow)
       .select()
       .from(payments)
       .where(row.idempotencyKey ? and(inTenant(payments, tenant), eq(payments.idempotencyKey, row.idempotencyKey)) : noSuchPayment),
-    deps.db.select().from(customers).where(billableCustomerWhere(tenant, row.customerId)),
+    // Only what the create needs of the customer: whether it can be billed, and its upstream id.
+    deps.db
+      .select({ deletedAt: customers.deletedAt, upstreamId: customers.upstreamId })
+      .from(customers)
+      .where(billableCustomerWhere(tenant, row.customerId)),
     deps.db.insert(payments).values(row).onConflictDoNothing(),
     deps.db.delete(payments).where(
       and(
@@ -115,7 +131,8 @@ async function createWithSavedCardOrPlan(
   credentials: GatewayCredentials,
   principal: Principal,
   input: CreatePaymentInput,
-  idempotencyKey?: string,
+  idempotencyKey: string | undefined,
+  answerStatus: number | undefined,
 ) {
   const tenant = tenantOf(principal);
   if (idempotencyKey) {
@@ -136,7 +153,7 @@ async function createWithSavedCardOrPlan(
   }
   const row = newPaymentRow(deps, tenant, input, card, idempotencyKey);
   await deps.db.insert(payments).values(row);
-  return sendPayment(deps, credentials, row, customer.upstreamId, input);
+  return sendPayment(deps, credentials, row, customer.upstreamId, input, answerStatus);
 }
 
 function newPaymentRow(
@@ -189,6 +206,7 @@ async function sendPayment(
   row: PaymentRow,
   customerUpstreamId: string,
   input: CreatePaymentInput,
+  answerStatus: number | undefined,
 ) {
   // Raw card data is forwarded once and never kept: it is not in `row`.
   const cardData = input.creditCard ? { creditCard: input.creditCard, creditCardHolderInfo: input.creditCardHolderInfo } : {};
@@ -208,7 +226,9 @@ async function sendPayment(
     await deps.db.delete(payments).where(and(eq(payments.id, row.id), eq(payments.syncStatus, "pending")));
     throw err;
   }
-  // applyUpstreamPayment's link batch re-reads the record, so a webhook that landed meanwhile is in the answer.
+  // The link returns the record as it stands, so a webhook that landed meanwhile is in the answer. When
+  // the link is all there is to apply, the answer is final at the link: the key's answer rides with it.
+  if (settlesOnLink(row, payment) && !needsBoletoLine(row)) return presentPayment(await linkPayment(deps, row, payment, answerStatus));
   const current = await applyUpstreamPayment(deps, row, payment);
   return presentPayment(await ensureIdentificationField(deps, credentials, current));
 }
@@ -230,9 +250,12 @@ async function failRefusedPayment(deps: Deps, row: PaymentRow, err: ApiError): P
   });
 }
 
+/** A boleto (or open billing type) without its digitable line yet. */
+const needsBoletoLine = (row: PaymentRow) => !row.identificationField && (row.billingType === "BOLETO" || row.billingType === "UNDEFINED");
+
 /** Boleto line: fetched right after create; if that fails, on the next read. */
 async function ensureIdentificationField(deps: Deps, credentials: GatewayCredentials, row: PaymentRow): Promise<PaymentRow> {
-  if (row.identificationField || !row.upstreamId || (row.billingType !== "BOLETO" && row.billingType !== "UNDEFINED")) return row;
+  if (!needsBoletoLine(row) || !row.upstreamId) return row;
   try {
     const line = await upstreamJson<{ identificationField: string }>(deps, credentials, {
       flow: "boleto-line",
@@ -308,7 +331,7 @@ export async function listPayments(
 export async function getPayment(deps: Deps, principal: Principal, id: string) {
   requirePermission(principal, "payments.read");
   const row = await findPaymentRow(deps, tenantOf(principal), id);
-  if (!row.identificationField && row.upstreamId && (row.billingType === "BOLETO" || row.billingType === "UNDEFINED")) {
+  if (needsBoletoLine(row) && row.upstreamId) {
     return presentPayment(await ensureIdentificationField(deps, await resolveGatewayAccount(deps, principal), row));
   }
   return presentPayment(row);

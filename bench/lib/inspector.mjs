@@ -1,0 +1,47 @@
+// A V8 CPU profile of a `wrangler dev` worker's isolate, taken through wrangler's inspector proxy
+// (the port startWrangler passes as --inspector-port) while `load` runs. With several workers in one
+// dev session (Ponte + the simulator), the proxy's /ws is the first config's worker: Ponte's.
+import WebSocket from "ws";
+
+/** wrangler dev's inspector proxy accepts local DevTools clients; it checks the Origin header. */
+export async function connectInspector(url) {
+  const ws = new WebSocket(url, { headers: { Origin: "http://localhost" } });
+  await new Promise((resolve, reject) => {
+    ws.once("open", resolve);
+    ws.once("error", reject);
+  });
+  let nextId = 0;
+  const waiting = new Map();
+  ws.on("message", (data) => {
+    const message = JSON.parse(String(data));
+    const settle = waiting.get(message.id);
+    if (!settle) return;
+    waiting.delete(message.id);
+    if (message.error) settle.reject(new Error(`${message.error.message} (${message.error.code})`));
+    else settle.resolve(message.result);
+  });
+  return {
+    send: (method, params = {}) =>
+      new Promise((resolve, reject) => {
+        const id = ++nextId;
+        waiting.set(id, { resolve, reject });
+        ws.send(JSON.stringify({ id, method, params }));
+      }),
+    close: () => ws.close(),
+  };
+}
+
+/** Runs `load()` with the isolate's sampling profiler on (50 µs); returns { profile, result }. */
+export async function profileWhile(inspectorPort, load) {
+  const inspector = await connectInspector(`ws://127.0.0.1:${inspectorPort}/ws`);
+  try {
+    await inspector.send("Profiler.enable");
+    await inspector.send("Profiler.setSamplingInterval", { interval: 50 });
+    await inspector.send("Profiler.start");
+    const result = await load();
+    const { profile } = await inspector.send("Profiler.stop");
+    return { profile, result };
+  } finally {
+    inspector.close();
+  }
+}
