@@ -40,6 +40,7 @@ export default {
     // The isolate's first response goes out first; then the other segments are built, never on a request's path.
     if (!warmUpStarted && ctx) {
       warmUpStarted = true;
+      if (env.SEGMENT_WARM_UP === "off") return answer;
       const warm = () => app.warm();
       ctx.waitUntil(Promise.resolve(answer).then(warm, warm));
     }
