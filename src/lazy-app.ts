@@ -3,9 +3,9 @@
 // schema or page; a request pays only for its own part of the API.
 //
 // After an isolate's first response, `warm` builds the other segments' apps in the background (the
-// entry runs it in waitUntil, issue 29), one segment per step with a yield to the event loop before each,
-// so a request arriving meanwhile waits for at most one segment's build, and the next request to any
-// segment finds its app ready. No request ever awaits a build another request (or the warm-up)
+// entry runs it in waitUntil, issue 29) in small steps — each group's modules, then each segment's app —
+// with a yield to the event loop before each, so a request arriving meanwhile waits for one step at most,
+// and the next request to any segment finds its app ready. No request ever awaits a build another request (or the warm-up)
 // started: a caller that finds no app builds its own, and the first one built is kept. Deployed, a
 // build is imports of bundled modules (microtasks) and app construction, done before any other event
 // runs, so two builds of one segment never overlap there; in the vitest runtime an import is I/O bound
@@ -50,7 +50,7 @@ const yieldToRequests = () => new Promise<void>((resolve) => setTimeout(resolve,
 
 export interface LazyApp {
   fetch: RootFetch;
-  /** Builds every warmed segment's app not built yet, one per turn of the event loop. Never rejects. */
+  /** Builds every warmed segment's app not built yet, one step per turn of the event loop. Never rejects. */
   warm: () => Promise<void>;
 }
 
@@ -86,6 +86,12 @@ export function lazyApp(): LazyApp {
     let failed = 0;
     try {
       const table = await routeTable();
+      // First each group's modules, one group per step (module evaluation is the longest work), then each app.
+      for (const group of table.ROUTE_GROUPS) {
+        if (group.segments.every((segment) => ready.has(segment))) continue;
+        await yieldToRequests();
+        await group.load().catch(() => undefined); // a failed load fails again, and is counted, when its segment is built
+      }
       for (const key of warmedKeys(table)) {
         if (ready.has(key)) continue;
         await yieldToRequests();
