@@ -1,14 +1,27 @@
 #!/usr/bin/env node
-// Worker start-up benchmark (issue 15): bundles the worker as `wrangler deploy` would (dry run, no
-// network), reports the bundle's gzip size, and profiles the start-up phase (the module's top level:
-// building the app) with `wrangler check startup`, RUNS times. The figure is the profile's span (as
-// the issue measured it) and its non-idle CPU time, the median of the runs.
+// Worker start-up benchmark (issues 15 and 29): bundles the worker as `wrangler deploy` would (dry run,
+// no network), reports the bundle's gzip size, and profiles the start-up phase (the module's top level)
+// with `wrangler check startup`, RUNS times. The figure is the profile's span (as issue 15 measured it)
+// and its non-idle CPU time, the median of the runs.
+//
+// Then the first requests, in two fresh `wrangler dev` sessions:
+// - as an isolate serves them (`firstRequestMs`): the isolate answers its first request (/health), then
+//   builds the other segments in waitUntil (src/lazy-app.ts); the bench waits until the isolate reports
+//   the warm-up done (its one "route segments warmed" log line, read through the DevTools inspector) and
+//   then times every segment's first and second request. A request that reaches a real isolate after its
+//   warm-up sees exactly this; `warmUpMs` is how long after the first response that takes, the window in
+//   which a first request can still find its segment unbuilt (it then waits for at most one segment's
+//   build, or builds its own: the cold figure).
+// - cold (`coldFirstRequestMs`): the same with the warm-up off (SEGMENT_WARM_UP=off), so each segment's
+//   first request loads and builds its own part of the API, as every one did before issue 29.
+// No request reaches the worker before the timed /health: readiness is probed on a static asset.
 //   npm run bench:startup          (RUNS=5 to change)
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
+import WebSocket from "ws";
 import { ROOT, toolEnv } from "../scripts/lib/local.mjs";
 import { envNumber, importBundled, loadAverage, printSummary, startWrangler } from "./lib/harness.mjs";
 
@@ -38,10 +51,38 @@ function profileOnce(i) {
 
 const runs = Array.from({ length: RUNS }, (_, i) => profileOnce(i));
 
-/** Every segment's first and second answer (ms) in a fresh dev session that has answered /health once. */
-async function firstRequests() {
+const WARM_UP_TIMEOUT_MS = envNumber("WARM_UP_TIMEOUT_MS", 60_000);
+
+/** Resolves with the first console line of the isolate that contains `text` (wrangler dev's inspector, DevTools protocol). */
+async function consoleLine(inspectorPort, text) {
+  const ws = new WebSocket(`ws://127.0.0.1:${inspectorPort}/ws`, { headers: { Origin: "http://localhost" } });
+  await new Promise((resolve, reject) => {
+    ws.once("open", resolve);
+    ws.once("error", reject);
+  });
+  const line = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "${text}" log line within ${WARM_UP_TIMEOUT_MS} ms`)), WARM_UP_TIMEOUT_MS);
+    ws.on("message", (data) => {
+      const message = JSON.parse(String(data));
+      if (message.method !== "Runtime.consoleAPICalled") return;
+      const logged = message.params.args.map((a) => String(a.value ?? "")).join(" ");
+      if (!logged.includes(text)) return;
+      clearTimeout(timer);
+      resolve(logged);
+    });
+  });
+  ws.send(JSON.stringify({ id: 1, method: "Runtime.enable" }));
+  return { line: line.finally(() => ws.close()), close: () => ws.close() };
+}
+
+/**
+ * Every segment's first and second answer (ms) in a fresh dev session whose isolate has answered /health
+ * once (`healthMs`) and, with `warm`, finished its warm-up.
+ */
+async function firstRequests({ warm }) {
   const { SEGMENTS } = await importBundled(join(ROOT, "src/route-groups.ts"), join(dir, "route-groups.mjs"));
-  const dev = await startWrangler(["--env", "local"], { readyPath: "/api/v1/health" });
+  const vars = warm ? [] : ["SEGMENT_WARM_UP:off"];
+  const dev = await startWrangler(["--env", "local"], { readyPath: "/docs/docs.css", vars });
   try {
     const timed = async (path) => {
       const t0 = performance.now();
@@ -50,27 +91,46 @@ async function firstRequests() {
       if (res.status >= 500) throw new Error(`${path}: ${res.status}`);
       return performance.now() - t0;
     };
+    const warmed = warm ? await consoleLine(dev.inspectorPort, "route segments warmed") : null;
+    const healthMs = await timed("/api/v1/health");
+    const warmStart = performance.now();
+    const warmUp = warmed ? JSON.parse(await warmed.line) : null;
+    const warmUpMs = warmed ? performance.now() - warmStart : null;
     const rows = [];
     for (const segment of SEGMENTS) {
       const path = segment === "console" ? "/console" : `/api/v1/${segment}`;
       rows.push({ segment, firstMs: await timed(path), secondMs: await timed(path) });
     }
-    return rows;
+    return { healthMs, warmUpMs, warmUp, rows };
   } finally {
     await dev.stop();
   }
 }
-const segments = await firstRequests();
+const warmSession = await firstRequests({ warm: true });
+const coldSession = await firstRequests({ warm: false });
+const segments = warmSession.rows;
+const coldBySegment = new Map(coldSession.rows.map((r) => [r.segment, r]));
 const busiest = segments.reduce((a, b) => (b.firstMs > a.firstMs ? b : a));
+const coldBusiest = coldSession.rows.reduce((a, b) => (b.firstMs > a.firstMs ? b : a));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ms = (n) => (n === null ? null : +n.toFixed(1));
 const result = {
-  runs: runs.map((r) => ({ spanMs: +r.spanMs.toFixed(1), cpuMs: +r.cpuMs.toFixed(1) })),
-  startupSpanMs: +median(runs.map((r) => r.spanMs)).toFixed(1),
-  startupCpuMs: +median(runs.map((r) => r.cpuMs)).toFixed(1),
+  runs: runs.map((r) => ({ spanMs: ms(r.spanMs), cpuMs: ms(r.cpuMs) })),
+  startupSpanMs: ms(median(runs.map((r) => r.spanMs))),
+  startupCpuMs: ms(median(runs.map((r) => r.cpuMs))),
   bundleBytes: bundle.length,
   bundleGzipBytes,
-  firstRequests: segments.map((r) => ({ segment: r.segment, firstMs: +r.firstMs.toFixed(1), secondMs: +r.secondMs.toFixed(1) })),
-  busiestSegment: { segment: busiest.segment, firstRequestMs: +busiest.firstMs.toFixed(1), secondRequestMs: +busiest.secondMs.toFixed(1) },
+  isolateFirstRequestMs: ms(warmSession.healthMs),
+  warmUpMs: ms(warmSession.warmUpMs),
+  warmUp: warmSession.warmUp,
+  firstRequests: segments.map((r) => ({
+    segment: r.segment,
+    firstMs: ms(r.firstMs),
+    secondMs: ms(r.secondMs),
+    coldFirstMs: ms(coldBySegment.get(r.segment)?.firstMs ?? null),
+  })),
+  busiestSegment: { segment: busiest.segment, firstRequestMs: ms(busiest.firstMs), secondRequestMs: ms(busiest.secondMs) },
+  coldBusiestSegment: { segment: coldBusiest.segment, firstRequestMs: ms(coldBusiest.firstMs), secondRequestMs: ms(coldBusiest.secondMs) },
   load: { loadAverageBefore: loadBefore, loadAverageAfter: loadAverage() },
 };
 console.log(JSON.stringify(result, null, 2));
@@ -80,5 +140,8 @@ printSummary({
   startupSpanMs: result.startupSpanMs,
   firstRequestMs: result.busiestSegment.firstRequestMs,
   busiestSegment: busiest.segment,
+  coldFirstRequestMs: result.coldBusiestSegment.firstRequestMs,
+  coldBusiestSegment: coldBusiest.segment,
+  warmUpMs: result.warmUpMs,
   bundleGzipBytes,
 });

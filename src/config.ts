@@ -34,6 +34,11 @@ export interface Env
   SECRETS_ENCRYPTION_KEY_PREVIOUS?: string;
   /** Public origin of this deployment (wrangler.toml, per environment): invitation links and inbound webhook URLs. */
   PUBLIC_BASE_URL?: string;
+  /**
+   * "off" (local benchmarks only): an isolate does not build the other route segments after its first response
+   * (src/lazy-app.ts), so `npm run bench:startup` can time each segment's cold first request.
+   */
+  SEGMENT_WARM_UP?: string;
   /** "1" (local benchmarks only): count D1 round trips per request into the X-D1-Queries header. */
   D1_QUERY_COUNTING?: string;
   /** Where AWS calls go instead of AWS's own hosts (STS and Cost Explorer alike): the simulator's `/aws` locally. */
