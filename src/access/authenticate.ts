@@ -25,6 +25,8 @@ interface KeyRow {
   default_workspace_id: string | null;
   selected_workspace_id: string | null;
   selected_workspace_archived_at: string | null;
+  /** `last_used_at` in epoch ms, parsed once per cached row (not a column). */
+  lastUsedMs?: number;
 }
 
 // One statement: the key, its organization's default workspace, and the workspace the header names
@@ -121,8 +123,10 @@ function backgroundTask(c: Context<AppEnv>, task: Promise<unknown>) {
 // Off the request path and at most once a minute per key, so a read stays at one query.
 function touchLastUsed(c: Context<AppEnv>, row: KeyRow) {
   const now = Date.now();
-  if (row.last_used_at && now - Date.parse(row.last_used_at) < LIMITS.apiKeyLastUsedResolutionSeconds * 1000) return;
-  row.last_used_at = new Date(now).toISOString(); // the cached row too, so the next request skips the write
+  row.lastUsedMs ??= row.last_used_at ? Date.parse(row.last_used_at) : Number.NEGATIVE_INFINITY;
+  if (now - row.lastUsedMs < LIMITS.apiKeyLastUsedResolutionSeconds * 1000) return;
+  row.lastUsedMs = now; // the cached row too, so the next request skips the write
+  row.last_used_at = new Date(now).toISOString();
   backgroundTask(c, c.env.DB.prepare("UPDATE api_keys SET last_used_at = ?1 WHERE id = ?2").bind(row.last_used_at, row.id).run());
 }
 
