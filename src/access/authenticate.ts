@@ -27,6 +27,10 @@ interface KeyRow {
   selected_workspace_archived_at: string | null;
   /** `last_used_at` in epoch ms, parsed once per cached row (not a column). */
   lastUsedMs?: number;
+  /** What the row grants, built once per cached row (not a column; a re-read row builds its own). */
+  principal?: Principal;
+  /** What the rate limiter counts this key as, once per cached row (not a column). */
+  rateLimitKey?: string;
 }
 
 // One statement: the key, its organization's default workspace, and the workspace the header names
@@ -71,7 +75,6 @@ async function apiKeyPrincipal(c: Context<AppEnv>, secret: string): Promise<Prin
   }
   const headerWorkspace = c.req.header(WORKSPACE_HEADER) ?? null;
   const keyHash = await hashPresentedApiKey(secret);
-  c.set("rateLimitKey", rateLimitKeyFor("api_key", keyHash.slice(0, 32)));
   const row = await cachedKeyLookup<KeyRow>({
     keyHash,
     variant: headerWorkspace ?? "",
@@ -101,7 +104,10 @@ async function apiKeyPrincipal(c: Context<AppEnv>, secret: string): Promise<Prin
   }
 
   touchLastUsed(c, row);
-  return {
+  row.rateLimitKey ??= rateLimitKeyFor("api_key", keyHash.slice(0, 32));
+  c.set("rateLimitKey", row.rateLimitKey);
+  // Shared by the requests the cached row answers: a Principal is never modified (a narrower one is a copy).
+  row.principal ??= {
     kind: "api_key",
     actorId: row.id,
     organizationId: row.organization_id,
@@ -110,6 +116,7 @@ async function apiKeyPrincipal(c: Context<AppEnv>, secret: string): Promise<Prin
     workspaceRestricted: row.workspace_id !== null,
     permissions: expandStoredPermissions(row.permissions),
   };
+  return row.principal;
 }
 
 function backgroundTask(c: Context<AppEnv>, task: Promise<unknown>) {

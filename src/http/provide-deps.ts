@@ -13,7 +13,7 @@
 // its round trips counted on that binding (src/http/query-counter.ts).
 import type { Context, MiddlewareHandler } from "hono";
 import type { Env } from "../config";
-import { createDb } from "../db/client";
+import { createSessionDb } from "../db/client";
 import { forwardStagedAudit } from "../db/org-logs/audit-forward";
 import type { Deps } from "../deps";
 import type { AppEnv } from "./app-env";
@@ -73,7 +73,7 @@ class RequestDeps implements Deps {
   ) {}
 
   get db(): Deps["db"] {
-    this.builder ??= createDb(this.d1);
+    this.builder ??= createSessionDb(this.d1);
     return this.builder;
   }
 
