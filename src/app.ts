@@ -10,7 +10,6 @@ import { handleError, notFoundHandler, validationHook } from "./http/error-handl
 import { MemoTrieRouter } from "./http/memo-router";
 import { provideDeps } from "./http/provide-deps";
 import { enforceQueryRule, queryRule } from "./http/query-rule";
-import { requestId } from "./http/request-id";
 import { documentPassthroughRoutes } from "./compat/passthrough-routes";
 import { asaasDialect } from "./compat/asaas-dialect";
 import { compatGroupDescriptions } from "./compat/catalogue-route";
@@ -81,7 +80,7 @@ export function createApp(registrars: readonly Registrar[], root?: RootFetch) {
   // Every route registered through app.openapi() refuses query parameters its schema does not declare.
   enforceQueryRule(app);
 
-  app.use("*", requestId());
+  // The request id, the request's Deps and D1 session; afterwards the id and bookmark headers.
   app.use("*", provideDeps());
   // The Asaas dialect (access_token requests only): translates ids and bodies in, Asaas's shapes out.
   app.use("/api/v1/*", asaasDialect(root ?? ((req, env, ctx) => app.fetch(req, env, ctx))));

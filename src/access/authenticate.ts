@@ -7,8 +7,8 @@ import { ApiError } from "../http/errors";
 import { rateLimitKeyFor } from "../http/rate-limit";
 import { hashPresentedApiKey, keyEnvironmentOf } from "./api-key-secret";
 import { cachedKeyLookup } from "./key-cache";
-import { expandStoredPermissions } from "../lib/permissions";
-import type { Principal } from "./principal";
+import { expandStoredPermissions, type Permission } from "../lib/permissions";
+import { type Principal, requirePermission } from "./principal";
 import { sessionPrincipal } from "./session-auth";
 import { ORGANIZATION_HEADER, WORKSPACE_HEADER } from "../http/tenant-headers";
 
@@ -25,6 +25,12 @@ interface KeyRow {
   default_workspace_id: string | null;
   selected_workspace_id: string | null;
   selected_workspace_archived_at: string | null;
+  /** `last_used_at` in epoch ms, parsed once per cached row (not a column). */
+  lastUsedMs?: number;
+  /** What the row grants, built once per cached row (not a column; a re-read row builds its own). */
+  principal?: Principal;
+  /** What the rate limiter counts this key as, once per cached row (not a column). */
+  rateLimitKey?: string;
 }
 
 // One statement: the key, its organization's default workspace, and the workspace the header names
@@ -69,7 +75,6 @@ async function apiKeyPrincipal(c: Context<AppEnv>, secret: string): Promise<Prin
   }
   const headerWorkspace = c.req.header(WORKSPACE_HEADER) ?? null;
   const keyHash = await hashPresentedApiKey(secret);
-  c.set("rateLimitKey", rateLimitKeyFor("api_key", keyHash.slice(0, 32)));
   const row = await cachedKeyLookup<KeyRow>({
     keyHash,
     variant: headerWorkspace ?? "",
@@ -99,7 +104,10 @@ async function apiKeyPrincipal(c: Context<AppEnv>, secret: string): Promise<Prin
   }
 
   touchLastUsed(c, row);
-  return {
+  row.rateLimitKey ??= rateLimitKeyFor("api_key", keyHash.slice(0, 32));
+  c.set("rateLimitKey", row.rateLimitKey);
+  // Shared by the requests the cached row answers: a Principal is never modified (a narrower one is a copy).
+  row.principal ??= {
     kind: "api_key",
     actorId: row.id,
     organizationId: row.organization_id,
@@ -108,6 +116,7 @@ async function apiKeyPrincipal(c: Context<AppEnv>, secret: string): Promise<Prin
     workspaceRestricted: row.workspace_id !== null,
     permissions: expandStoredPermissions(row.permissions),
   };
+  return row.principal;
 }
 
 function backgroundTask(c: Context<AppEnv>, task: Promise<unknown>) {
@@ -121,17 +130,24 @@ function backgroundTask(c: Context<AppEnv>, task: Promise<unknown>) {
 // Off the request path and at most once a minute per key, so a read stays at one query.
 function touchLastUsed(c: Context<AppEnv>, row: KeyRow) {
   const now = Date.now();
-  if (row.last_used_at && now - Date.parse(row.last_used_at) < LIMITS.apiKeyLastUsedResolutionSeconds * 1000) return;
-  row.last_used_at = new Date(now).toISOString(); // the cached row too, so the next request skips the write
+  row.lastUsedMs ??= row.last_used_at ? Date.parse(row.last_used_at) : Number.NEGATIVE_INFINITY;
+  if (now - row.lastUsedMs < LIMITS.apiKeyLastUsedResolutionSeconds * 1000) return;
+  row.lastUsedMs = now; // the cached row too, so the next request skips the write
+  row.last_used_at = new Date(now).toISOString();
   backgroundTask(c, c.env.DB.prepare("UPDATE api_keys SET last_used_at = ?1 WHERE id = ?2").bind(row.last_used_at, row.id).run());
 }
 
 export interface AuthenticateOptions {
   /** Also accept the console's session cookie (native subscription routes and the control plane). */
   allowSession?: boolean;
+  /**
+   * The permission the route needs, checked as soon as the caller is known (403 FORBIDDEN naming it):
+   * in the same middleware, so a guarded route's chain is one layer shorter (src/access/index.ts).
+   */
+  permission?: Permission;
 }
 
-/** Route middleware: sets `principal` or answers 401/403 in the error envelope. */
+/** Route middleware: sets `principal` (and checks its permission when given) or answers 401/403 in the error envelope. */
 export const authenticate =
   (options: AuthenticateOptions = {}): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
@@ -148,5 +164,6 @@ export const authenticate =
       }
       c.set("principal", session);
     }
+    if (options.permission !== undefined) requirePermission(c.get("principal"), options.permission);
     await next();
   };

@@ -27,10 +27,12 @@ export function rowByIdReader<T extends Keyed>(table: T) {
     const [values] = await db.$client.prepare(compiled.sql).bind(id).raw();
     if (!values) return undefined;
     const row: Record<string, unknown> = {};
-    compiled.columns.forEach(([key, column], i) => {
+    const { columns } = compiled;
+    for (let i = 0; i < columns.length; i++) {
+      const [key, column] = columns[i] as [string, SQLiteColumn];
       const value = values[i];
       row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
-    });
+    }
     return row as T["$inferSelect"];
   };
 }

@@ -1,6 +1,9 @@
-// Builds the request's `Deps` (database, bindings, clock, request id, waitUntil) once, as
-// `c.var.deps`, so handlers and console pages hand services the same object instead of building it,
-// and after the response forwards the audit rows the request staged (db/org-logs/audit-forward.ts).
+// The first middleware of every request: gives it its id (src/http/request-id.ts) and builds its
+// `Deps` (database, bindings, clock, request id, waitUntil) once, as `c.var.deps`, so handlers and
+// console pages hand services the same object instead of building it; after the response it forwards
+// the audit rows the request staged (db/org-logs/audit-forward.ts) and stamps the response with the
+// request id and the D1 bookmark. One middleware, not two: every layer of Hono's chain costs each
+// request an async frame and its closures (bench:js).
 // Lives in src/http, not beside `Deps`: src/deps.ts knows nothing of Hono or the HTTP layer.
 //
 // The database is a D1 session (Sessions API): a read (GET/HEAD) may be served by the nearest read
@@ -8,12 +11,14 @@
 // `X-D1-Bookmark`. A client that sends that bookmark back gets a session at least as fresh as it, so
 // it always reads its own writes, even from a replica. Under D1_QUERY_COUNTING a request that asks gets
 // its round trips counted on that binding (src/http/query-counter.ts).
-import type { MiddlewareHandler } from "hono";
-import { createDb } from "../db/client";
+import type { Context, MiddlewareHandler } from "hono";
+import type { Env } from "../config";
+import { createSessionDb } from "../db/client";
 import { forwardStagedAudit } from "../db/org-logs/audit-forward";
 import type { Deps } from "../deps";
 import type { AppEnv } from "./app-env";
 import { countQueriesIfAsked } from "./query-counter";
+import { newRequestId, stampRequestId } from "./request-id";
 
 export const BOOKMARK_HEADER = "X-D1-Bookmark";
 /** What a D1 bookmark looks like (hex groups and dashes); anything else is ignored, never an error. */
@@ -21,53 +26,96 @@ const BOOKMARK = /^[0-9a-f]{1,64}(-[0-9a-f]{1,64}){1,8}$/i;
 
 /**
  * The request's session, opened on its first query: a request that never touches D1 through its
- * services (a passthrough, a cached auth) pays nothing for it.
+ * services (a passthrough, a cached auth) pays nothing for it. It is the D1 binding the request's
+ * services see (`prepare` and `batch` are all they use).
  */
-function lazySession(db: D1Database, constraintOrBookmark: string) {
-  let session: D1DatabaseSession | undefined;
-  const open = () => {
-    session ??= db.withSession(constraintOrBookmark);
-    return session;
+class LazySession {
+  private session: D1DatabaseSession | undefined;
+
+  constructor(
+    private readonly binding: D1Database,
+    private readonly constraintOrBookmark: string,
+  ) {}
+
+  private open(): D1DatabaseSession {
+    this.session ??= this.binding.withSession(this.constraintOrBookmark);
+    return this.session;
+  }
+
+  prepare(query: string): D1PreparedStatement {
+    return this.open().prepare(query);
+  }
+
+  batch<T = unknown>(statements: D1PreparedStatement[]): Promise<D1Result<T>[]> {
+    return this.open().batch<T>(statements);
+  }
+
+  bookmark(): string | null {
+    return this.session?.getBookmark() ?? null;
+  }
+}
+
+const now = () => new Date();
+
+/** A request's Deps: its query builder is made on first use, its audit set when a row is first staged. */
+class RequestDeps implements Deps {
+  private builder: Deps["db"] | undefined;
+  private staged: Set<string> | undefined;
+  readonly now = now;
+  beforeSideEffect?: () => Promise<void>;
+  upstreamTimeoutMs?: number;
+
+  constructor(
+    private readonly c: Context<AppEnv>,
+    private readonly d1: D1Database,
+    readonly env: Env,
+    readonly requestId: string,
+  ) {}
+
+  get db(): Deps["db"] {
+    this.builder ??= createSessionDb(this.d1);
+    return this.builder;
+  }
+
+  set db(value: Deps["db"]) {
+    this.builder = value;
+  }
+
+  get stagedAudit(): Set<string> {
+    this.staged ??= new Set();
+    return this.staged;
+  }
+
+  /** The organizations whose audit rows this request staged (none when it staged none). */
+  stagedOrganizations(): Iterable<string> {
+    return this.staged ?? [];
+  }
+
+  readonly waitUntil = (p: Promise<unknown>) => {
+    try {
+      this.c.executionCtx.waitUntil(p);
+    } catch {
+      void p.catch(() => undefined);
+    }
   };
-  const d1 = {
-    prepare: (query: string) => open().prepare(query),
-    batch: (statements: D1PreparedStatement[]) => open().batch(statements),
-  } as unknown as D1Database;
-  return { d1, bookmark: () => session?.getBookmark() ?? null };
 }
 
 export const provideDeps = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  const requestId = newRequestId();
+  c.set("requestId", requestId);
   const reportQueries = countQueriesIfAsked(c);
-  const sent = c.req.header(BOOKMARK_HEADER);
-  const readOnly = c.req.method === "GET" || c.req.method === "HEAD";
-  const session = lazySession(c.env.DB, sent && BOOKMARK.test(sent) ? sent : readOnly ? "first-unconstrained" : "first-primary");
-  const d1 = session.d1;
-  let db: Deps["db"] | undefined;
-  const deps: Deps = {
-    get db() {
-      db ??= createDb(d1);
-      return db;
-    },
-    set db(value) {
-      db = value;
-    },
-    env: c.env,
-    now: () => new Date(),
-    requestId: c.get("requestId"),
-    stagedAudit: new Set(),
-    waitUntil: (p) => {
-      try {
-        c.executionCtx.waitUntil(p);
-      } catch {
-        void p.catch(() => undefined);
-      }
-    },
-  };
+  const method = c.req.method;
+  const sent = c.req.raw.headers.get(BOOKMARK_HEADER);
+  const readOnly = method === "GET" || method === "HEAD";
+  const session = new LazySession(c.env.DB, sent && BOOKMARK.test(sent) ? sent : readOnly ? "first-unconstrained" : "first-primary");
+  const d1 = session as unknown as D1Database;
+  const deps = new RequestDeps(c, d1, c.env, requestId);
   c.set("d1", d1);
   c.set("deps", deps);
   await next();
+  stampRequestId(c.res, requestId);
   // The audit rows this request staged in D1 go to their organization's store after the response.
-  for (const organizationId of deps.stagedAudit ?? []) deps.waitUntil(forwardStagedAudit(c.env, organizationId));
+  for (const organizationId of deps.stagedOrganizations()) deps.waitUntil(forwardStagedAudit(c.env, organizationId));
   const bookmark = session.bookmark();
   if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
   reportQueries?.();

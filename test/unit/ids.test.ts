@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isUuid, newId } from "../../src/lib/ids";
+import { isUuid, newId, newIdDigits } from "../../src/lib/ids";
 
 const CANONICAL_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -51,6 +51,21 @@ describe("newId", () => {
   it("has random tails that differ between ids", () => {
     const tails = new Set(Array.from({ length: 100 }, () => newId().slice(19)));
     expect(tails.size).toBe(100);
+  });
+});
+
+describe("newIdDigits", () => {
+  it("is a UUIDv7's 32 hex digits, ordered with newId() on one clock", () => {
+    const ids = [newId(), newIdDigits(), newId(), newIdDigits()];
+    for (const digits of [ids[1], ids[3]]) {
+      expect(digits).toMatch(/^[0-9a-f]{12}7[0-9a-f]{3}[89ab][0-9a-f]{15}$/);
+      expect(
+        isUuid(`${digits!.slice(0, 8)}-${digits!.slice(8, 12)}-${digits!.slice(12, 16)}-${digits!.slice(16, 20)}-${digits!.slice(20)}`),
+      ).toBe(true);
+    }
+    const plain = ids.map((id) => id.replaceAll("-", ""));
+    expect([...plain].sort()).toEqual(plain);
+    expect(new Set(plain).size).toBe(4);
   });
 });
 

@@ -28,6 +28,18 @@ describe("router", () => {
     expect(ours[0]?.map(([, params]) => params)).toEqual(theirs[0]?.map(([, params]) => params));
   });
 
+  it("memoises per method, bounded in methods and paths", () => {
+    const router = app.router as unknown as { match: (m: string, p: string) => unknown[][]; memo: Map<string, Map<string, unknown>> };
+    const get = router.match("GET", "/api/v1/organizations/current");
+    const patch = router.match("PATCH", "/api/v1/organizations/current");
+    expect(patch).not.toBe(get);
+    expect(router.match("GET", "/api/v1/organizations/current")).toBe(get);
+    for (let i = 0; i < 40; i++) router.match(`X${i}`, "/api/v1/organizations/current");
+    expect(router.memo.size).toBeLessThanOrEqual(16);
+    for (let i = 0; i < 600; i++) router.match("GET", `/api/v1/customers/${i}`);
+    expect(router.memo.get("GET")?.size).toBeLessThanOrEqual(512);
+  });
+
   it("because RegExpRouter rejects the catalogue's paths (switch back if this ever stops failing)", () => {
     const build = () => {
       const regexp = new RegExpRouter<number>();

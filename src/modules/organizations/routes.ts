@@ -72,7 +72,7 @@ export function registerOrganizationRoutes(app: OpenAPIHono<AppEnv>) {
       ...guard("organizations.read", { allowSession: true }),
       responses: { 200: dataResponse("The organization.", Organization), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
-    async (c) => ok(c, present(await currentOrganization(c.var.deps, c.var.principal)), 200),
+    async (c) => ok(c, present(await currentOrganization(c.get("deps"), c.get("principal"))), 200),
   );
 
   app.openapi(
@@ -88,7 +88,7 @@ export function registerOrganizationRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const { name, timeZone } = c.req.valid("json");
-      return ok(c, await updateOrganization(c.var.deps, c.var.principal, { name, timeZone: timeZone as TimeZone | undefined }), 200);
+      return ok(c, await updateOrganization(c.get("deps"), c.get("principal"), { name, timeZone: timeZone as TimeZone | undefined }), 200);
     },
   );
 
@@ -102,7 +102,7 @@ export function registerOrganizationRoutes(app: OpenAPIHono<AppEnv>) {
       ...guard("organizations.read", { allowSession: true }),
       responses: { 200: dataResponse("The retention periods and their bounds.", LogRetention), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
-    async (c) => ok(c, await logRetention(c.var.deps, c.var.principal), 200),
+    async (c) => ok(c, await logRetention(c.get("deps"), c.get("principal")), 200),
   );
 
   app.openapi(
@@ -116,6 +116,6 @@ export function registerOrganizationRoutes(app: OpenAPIHono<AppEnv>) {
       request: { body: jsonBody(UpdateLogRetention) },
       responses: { 200: dataResponse("Updated.", LogRetention), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await updateLogRetention(c.var.deps, c.var.principal, c.req.valid("json")), 200),
+    async (c) => ok(c, await updateLogRetention(c.get("deps"), c.get("principal"), c.req.valid("json")), 200),
   );
 }
