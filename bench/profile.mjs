@@ -5,7 +5,8 @@
 // to bench/results/passthrough.cpuprofile (open it in Chrome DevTools → Performance).
 //   npm run bench:profile         (PROFILE_PATH=/api/v1/customers SECONDS=5 CONCURRENCY=16 to change it)
 // Native time (bindings, D1, the service-binding hop) shows as `fetch`, `(program)` and friends.
-import { mkdirSync, writeFileSync } from "node:fs";
+// The bundle the profile's `index.js:LINE` names refer to is kept as bench/results/passthrough-bundle.js.
+import { copyFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import WebSocket from "ws";
 import { ROOT } from "../scripts/lib/local.mjs";
@@ -41,9 +42,26 @@ try {
     console.log(`${((100 * r.us) / totalUs).toFixed(1).padStart(6)}% ${(r.us / requests).toFixed(1).padStart(8)}  ${r.name}`);
   mkdirSync(join(ROOT, "bench/results"), { recursive: true });
   writeFileSync(join(ROOT, "bench/results/passthrough.cpuprofile"), JSON.stringify(profile));
-  console.log("\nfull profile: bench/results/passthrough.cpuprofile");
+  const bundle = latestDevBundle();
+  if (bundle) copyFileSync(bundle, join(ROOT, "bench/results/passthrough-bundle.js"));
+  console.log(
+    `\nfull profile: bench/results/passthrough.cpuprofile${bundle ? " (its index.js: bench/results/passthrough-bundle.js)" : ""}`,
+  );
 } finally {
   await ponte.stop();
+}
+
+/** The bundle wrangler dev is serving (the newest .wrangler/tmp/dev-<id>/index.js), or null. */
+function latestDevBundle() {
+  const tmp = join(ROOT, ".wrangler/tmp");
+  let dirs;
+  try {
+    dirs = readdirSync(tmp).filter((d) => d.startsWith("dev-"));
+  } catch {
+    return null;
+  }
+  const bundles = dirs.map((d) => join(tmp, d, "index.js")).filter((f) => statSync(f, { throwIfNoEntry: false }));
+  return bundles.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0] ?? null;
 }
 
 /** wrangler dev's inspector proxy accepts local DevTools clients; it checks the Origin header. */

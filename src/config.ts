@@ -92,7 +92,7 @@ export const LIMITS = {
   upstreamTimeoutMs: 30_000,
   /** Gateway-api-log rows are written in batches: at this many pending rows, or after this delay. */
   gatewayLogBatchRows: 50,
-  gatewayLogBatchDelayMs: 50,
+  gatewayLogBatchDelayMs: 200,
   /** A delayed flush this late (its request's context ended before the timer fired) is replaced by a new one. */
   gatewayLogStaleFlushMs: 5_000,
   /** How long an isolate reuses a workspace's decrypted gateway credential before reading it again. */

@@ -16,7 +16,7 @@ import type { UpstreamFile } from "../gateway/client";
 import { forwardPassthrough } from "./dispatch";
 import { bearerPassthroughAnswer } from "./bearer-dialect";
 import { speaksAsaas } from "./asaas-dialect/request";
-import { segmentOf } from "../http/segment";
+import { pathOf, segmentOf } from "../http/segment";
 import { unknownQueryError, unknownQueryNames } from "../http/query-rule";
 import { loadOnce } from "../lib/load-once";
 
@@ -131,10 +131,10 @@ const specificity = (path: string) =>
     .map((s) => (s.startsWith("{") ? "0" : "1"))
     .join("");
 
-function readParams(c: Context<AppEnv>, op: CatalogueOperation): Record<string, string> {
+function readParams(c: Context<AppEnv>, names: readonly string[]): Record<string, string> {
   const params: Record<string, string> = {};
   const fields: { path: string; message: string; code: string }[] = [];
-  for (const name of pathParamNames(op.path)) {
+  for (const name of names) {
     const value = c.req.param(name) ?? "";
     if (SAFE_PATH_SEGMENT.test(value)) params[name] = value;
     else
@@ -219,23 +219,29 @@ export function registerPassthroughRoutes(app: OpenAPIHono<AppEnv>, afterAnswer?
       throw new Error(`catalogue variants of ${primary.method} ${primary.path} disagree on permission, body rule or upstream path`);
     }
     const { middleware } = guard(primary.permission as Permission);
+    // The variants share their path, so their parameter names (read per request) are worked out once.
+    const paramNames = pathParamNames(primary.path);
     app.on([primary.method], [routerPath(primary.path)], ...middleware, async (c: Context<AppEnv>) => {
+      // `c.get`, not `c.var`: Hono's `c.var` copies every variable into a new object on each read.
+      const deps = c.get("deps");
+      const principal = c.get("principal");
+      const url = c.req.url;
       // The trailing-slash spelling names the second variant (documented there); the log records which.
       // (c.req.path has the slash trimmed under `strict: false`, so read the URL as sent.)
-      const surfacePath = new URL(c.req.url).pathname;
+      const surfacePath = pathOf(url);
       const op = surfacePath.endsWith("/") && trailingSlashVariant ? trailingSlashVariant : primary;
-      await checkQuery(c.req.url, op.operationId);
-      const params = readParams(c, op);
+      await checkQuery(url, op.operationId);
+      const params = readParams(c, paramNames);
       const { body, contentType } = await readBody(c, op);
-      const request = { operation: op, params, query: rawQuery(c.req.url), body, contentType, surfacePath };
-      const result = await forwardPassthrough(c.var.deps, c.var.principal, request);
+      const request = { operation: op, params, query: rawQuery(url), body, contentType, surfacePath };
+      const result = await forwardPassthrough(deps, principal, request);
       if (result.file) return fileResponse(result.file, result.status, result.upstream);
-      if (afterAnswer) await afterAnswer(c.var.deps, c.var.principal, op, result.data);
+      if (afterAnswer) await afterAnswer(deps, principal, op, result.data);
       const requestId = c.get("requestId");
       // The Asaas dialect answers the upstream's body as sent (it unwraps `data`); Bearer callers get Ponte's vocabulary.
       if (speaksAsaas(c.req.raw.headers))
         return c.json({ data: result.data, meta: { requestId, upstream: result.upstream } }, result.status);
-      const { data, pagination } = await bearerPassthroughAnswer(c.var.deps, c.var.principal, op.operationId, result.data);
+      const { data, pagination } = await bearerPassthroughAnswer(deps, principal, op.operationId, result.data);
       const meta = { requestId, ...(pagination ? { pagination } : {}), upstream: result.upstream };
       return c.json({ data, meta }, result.status);
     });

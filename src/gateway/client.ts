@@ -91,8 +91,9 @@ export async function callUpstream(deps: Deps, credentials: GatewayCredentials, 
   if (!UPSTREAM_KEY_PATTERN.test(credentials.upstreamKey)) {
     throw new ApiError("UPSTREAM_AUTH_FAILED", `The workspace's upstream API key ${UPSTREAM_KEY_RULE}; set it again.`, {});
   }
-  const headers = new Headers({ access_token: credentials.upstreamKey, "User-Agent": USER_AGENT, Accept: "application/json" });
-  if (call.contentType) headers.set("Content-Type", call.contentType);
+  // A plain record: the Request builds its one Headers from it (a Headers here would be copied into another).
+  const headers: Record<string, string> = { access_token: credentials.upstreamKey, "User-Agent": USER_AGENT, Accept: "application/json" };
+  if (call.contentType) headers["Content-Type"] = call.contentType;
   const request = new Request(upstreamUrl(deps.env, call.path, call.query), { method: call.method, headers, body: call.body ?? null });
   const timeoutMs = call.timeoutMs ?? upstreamTimeoutMs(deps.env);
   const started = Date.now();

@@ -15,7 +15,9 @@ import { CATALOGUE, CATALOGUE_ALIASES, type CatalogueOperation } from "../catalo
 import { asaasError, type PonteError } from "./shapes";
 
 /** Asaas's own scheme: the key in `access_token` (or `access-token`) and no `Authorization` (a Bearer request is Ponte's dialect, untouched). */
-export const speaksAsaas = (headers: Headers) => ASAAS_KEY_HEADERS.some((name) => headers.has(name)) && !headers.has("authorization");
+export const speaksAsaas = (headers: Headers) =>
+  // Authorization first: a Bearer request (most of them) is decided by one header look-up, not three.
+  !headers.has("authorization") && ASAAS_KEY_HEADERS.some((name) => headers.has(name));
 
 const API = "/api/v1";
 

@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+// The passthrough's CPU per request, as the machine counts it: the same sessions as bench:passthrough
+// (Ponte with its simulator; the bare forwarder with its own), each `wrangler dev` in its own process
+// group, and the CPU time every thread of each group used (/proc/<pid>/task/<tid>/schedstat, in ns)
+// over blocks of sequential requests, the two sides alternating block by block, each block followed by
+// the same pause so the work a request leaves for after its response (the call log's flush, the rate
+// limiter) is counted on its side. Unlike throughput and latency, CPU time barely moves with what else
+// the machine runs, so this is the figure to compare two commits by on a shared machine.
+//   node bench/passthrough-cpu.mjs     (BLOCK=200 ROUNDS=10 to change; Linux only; AGAINST=/path/to/another/checkout
+//                                      adds that checkout's Ponte, on a copy of the same seeded state, to the rounds)
+import { cpSync, rmSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { join } from "node:path";
+import { DEMO } from "../scripts/lib/local.mjs";
+import { envNumber, fmt, loadAverage, measureLatency, printSummary, seededState, startWrangler } from "./lib/harness.mjs";
+
+const BLOCK = envNumber("BLOCK", 200);
+const AGAINST = process.env.AGAINST;
+const ROUNDS = envNumber("ROUNDS", 10);
+const PAUSE_MS = 150;
+
+const loadBefore = loadAverage();
+const { state, demo } = await seededState("ponte-bench-passthrough-cpu");
+const ponte = await startWrangler(["-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", state], {
+  readyPath: "/api/v1/health",
+});
+let against;
+if (AGAINST) {
+  const copy = `${state}-against`;
+  cpSync(state, copy, { recursive: true });
+  process.on("exit", () => rmSync(copy, { recursive: true, force: true }));
+  against = await startWrangler(["-c", join(AGAINST, "wrangler.toml"), "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", copy], {
+    readyPath: "/api/v1/health",
+  });
+}
+const forwarder = await startWrangler(["-c", "bench/baselines/forwarder/wrangler.toml", "-c", "sim/wrangler.toml"], {
+  vars: [`BENCH_KEY:${demo.apiKey}`, `UPSTREAM_KEY:${DEMO.upstreamApiKey}`],
+});
+
+/** The process group that serves `base`: the one of the workerd listening on its port. */
+function groupOf(base) {
+  const port = Number(new URL(base).port);
+  const inode = readFileSync("/proc/net/tcp", "utf8")
+    .split("\n")
+    .slice(1)
+    .map((l) => l.trim().split(/\s+/))
+    .find((f) => f[1]?.endsWith(`:${port.toString(16).toUpperCase().padStart(4, "0")}`) && f[3] === "0A")?.[9];
+  if (!inode) throw new Error(`no listener on ${port}`);
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readdirSync(`/proc/${pid}/fd`).some((fd) => readlinkSafe(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`)) return pgidOf(pid);
+    } catch {
+      /* gone, or not ours */
+    }
+  }
+  throw new Error(`no process holds port ${port}`);
+}
+function readlinkSafe(p) {
+  try {
+    return readlinkSync(p);
+  } catch {
+    return null;
+  }
+}
+const pgidOf = (pid) => Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[2]);
+/**
+ * CPU ns used so far by every thread of the workerd processes in process group `pgid` (the runtime and
+ * wrangler's proxy in front of it); wrangler's node process and esbuild's watcher burn CPU by the clock,
+ * not by the request, so they are left out.
+ */
+function groupCpuNs(pgid) {
+  let ns = 0;
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (pgidOf(pid) !== pgid || readFileSync(`/proc/${pid}/comm`, "utf8").trim() !== "workerd") continue;
+      for (const tid of readdirSync(`/proc/${pid}/task`))
+        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      /* exited between the listing and the read */
+    }
+  }
+  return ns;
+}
+
+try {
+  const bearer = { Authorization: `Bearer ${demo.apiKey}` };
+  const sides = {
+    viaPonte: { pgid: groupOf(ponte.base), request: () => fetch(`${ponte.base}/api/v1/finance/balance`, { headers: bearer }) },
+    bareForwarder: { pgid: groupOf(forwarder.base), request: () => fetch(`${forwarder.base}/api/v1/finance/balance`, { headers: bearer }) },
+  };
+  if (against)
+    sides.viaAgainst = { pgid: groupOf(against.base), request: () => fetch(`${against.base}/api/v1/finance/balance`, { headers: bearer }) };
+  if (new Set(Object.values(sides).map((s) => s.pgid)).size !== Object.keys(sides).length)
+    throw new Error("two sessions in one process group");
+  for (const side of Object.values(sides)) await measureLatency(side.request, 300); // warm
+  const samples = Object.fromEntries(Object.keys(sides).map((name) => [name, []]));
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const [name, side] of Object.entries(sides)) {
+      const before = groupCpuNs(side.pgid);
+      await measureLatency(side.request, BLOCK);
+      await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+      samples[name].push((groupCpuNs(side.pgid) - before) / BLOCK / 1000);
+    }
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  const result = Object.fromEntries(
+    Object.entries(samples).map(([name, xs]) => [
+      name,
+      { cpuMicrosPerRequest: +fmt(median(xs), 0), spread: [+fmt(Math.min(...xs), 0), +fmt(Math.max(...xs), 0)] },
+    ]),
+  );
+  console.log(
+    JSON.stringify({ block: BLOCK, rounds: ROUNDS, ...result, loadAverageBefore: loadBefore, loadAverageAfter: loadAverage() }, null, 2),
+  );
+  printSummary({
+    bench: "passthrough-cpu",
+    ponteCpuMicros: result.viaPonte.cpuMicrosPerRequest,
+    forwarderCpuMicros: result.bareForwarder.cpuMicrosPerRequest,
+    addedCpuMicros: result.viaPonte.cpuMicrosPerRequest - result.bareForwarder.cpuMicrosPerRequest,
+    cpuRatio: +fmt(result.bareForwarder.cpuMicrosPerRequest / result.viaPonte.cpuMicrosPerRequest, 3),
+    ...(against
+      ? { against: AGAINST, againstAddedCpuMicros: result.viaAgainst.cpuMicrosPerRequest - result.bareForwarder.cpuMicrosPerRequest }
+      : {}),
+  });
+} finally {
+  await Promise.all([ponte.stop(), forwarder.stop(), against?.stop()]);
+}
