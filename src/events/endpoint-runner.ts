@@ -109,8 +109,9 @@ async function recordOutcome(o: EndpointObject, succeeded: boolean): Promise<voi
   if (!endpointId) return;
   const before = o.ctx.storage.kv.get<number>("streak") ?? 0;
   const streak = succeeded ? 0 : before + 1;
-  o.ctx.storage.kv.put("streak", streak);
+  // A success after a success changes nothing: no storage write (the common case, once per delivery).
   if (streak === before) return;
+  o.ctx.storage.kv.put("streak", streak);
   const { db } = deps(o);
   const now = o.now().toISOString();
   if (streak < LIMITS.webhookDisableAfterConsecutiveFailures) {
