@@ -98,6 +98,9 @@ const decoder = new TextDecoder();
 async function readExcerpt(response: Response, aborted: Promise<never>): Promise<string | null> {
   if (!response.body) return null;
   const limit = LIMITS.webhookResponseExcerptBytes;
+  // A body declared no longer than the excerpt (a receiver's usual "ok") is read whole, in one call.
+  const declared = Number(response.headers.get("Content-Length") ?? Number.NaN);
+  if (Number.isInteger(declared) && declared <= limit) return decoder.decode(await Promise.race([response.arrayBuffer(), aborted]));
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
