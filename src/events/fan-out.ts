@@ -95,9 +95,13 @@ interface NewDelivery {
 
 /** Marks events fanned out (unless an earlier run did), in one statement. */
 function markFannedOut(d1: D1Database | D1DatabaseSession, eventIds: readonly string[], now: string) {
-  return d1
-    .prepare("UPDATE events SET fanned_out_at = ?1 WHERE id IN (SELECT value FROM json_each(?2)) AND fanned_out_at IS NULL")
-    .bind(now, JSON.stringify(eventIds));
+  return (
+    d1
+      // Each event by its primary key: `+` keeps the planner off the fanned_out_at index, which would walk
+      // every event not yet fanned out (a backlog) instead of the few named here.
+      .prepare("UPDATE events SET fanned_out_at = ?1 FROM json_each(?2) AS j WHERE events.id = j.value AND +events.fanned_out_at IS NULL")
+      .bind(now, JSON.stringify(eventIds))
+  );
 }
 
 /**
