@@ -9,7 +9,7 @@
 // Bounded: M events, N endpoints, a 120 s deadline; stops wrangler and the receivers itself.
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { rmSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -40,6 +40,8 @@ const EVENTS = Math.min(envNumber("BENCH_EVENTS", 200), 500); // the sweeper tak
 const DEADLINE_MS = 120_000;
 const SIGN_ITERATIONS = 20_000;
 const SINGLE_EVENTS = envNumber("BENCH_SINGLE_EVENTS", 30);
+/** PROFILE=dir: a V8 CPU profile of the Ponte isolate (worker, EndpointDOs, OrgLogDO) over the burst, into dir. */
+const PROFILE = process.env.PROFILE;
 stopAfter(300);
 const state = benchStateDir("ponte-bench-webhooks");
 process.env.PONTE_PERSIST_DIR = state;
@@ -123,10 +125,25 @@ async function main() {
 
   const expected = EVENTS * ENDPOINTS;
   const deadline = Date.now() + DEADLINE_MS;
+  const inspector = PROFILE ? await connectInspector(`ws://127.0.0.1:${dev.inspectorPort}/ws`) : null;
+  if (inspector) {
+    await inspector.send("Profiler.enable");
+    await inspector.send("Profiler.setSamplingInterval", { interval: 100 });
+    await inspector.send("Profiler.start");
+  }
+  const cpuBefore = workerdCpuMs();
   const trigger = performance.now() + performance.timeOrigin;
   const cron = await fetch(`${base}/__scheduled?cron=*+*+*+*+*`);
   if (!cron.ok) throw new Error(`/__scheduled: ${cron.status}`);
   while (new Set(receipts.map((r) => r.delivery)).size < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const burstCpuMs = workerdCpuMs() - cpuBefore;
+  if (inspector) {
+    const { profile } = await inspector.send("Profiler.stop");
+    inspector.close();
+    mkdirSync(PROFILE, { recursive: true });
+    writeFileSync(join(PROFILE, "webhooks-burst.cpuprofile"), JSON.stringify(profile));
+    console.log(`burst profile (Ponte isolate): ${join(PROFILE, "webhooks-burst.cpuprofile")} (node bench/profile-top.mjs <file>)`);
+  }
 
   const unique = new Map();
   for (const r of receipts) if (!unique.has(r.delivery)) unique.set(r.delivery, r);
@@ -146,6 +163,7 @@ async function main() {
     })
   ).json();
   const single = [];
+  const createMs = [];
   for (let i = 0; i < SINGLE_EVENTS && Date.now() < deadline; i++) {
     const started = performance.now() + performance.timeOrigin;
     const res = await fetch(`${base}/api/v1/payments`, {
@@ -154,12 +172,14 @@ async function main() {
       body: JSON.stringify({ customer: customer.data.id, billingType: "PIX", value: "10.00", dueDate: "2026-12-31" }),
     });
     const payment = await res.json();
+    createMs.push(performance.now() + performance.timeOrigin - started);
     if (!res.ok) throw new Error(`payment create: ${res.status} ${JSON.stringify(payment)}`);
     const mine = () => receipts.filter((r) => r.type === "payment.created" && r.resourceId === payment.data.id);
     while (mine().length < ENDPOINTS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
     for (const r of mine()) single.push(r.at - started);
   }
   single.sort((a, b) => a - b);
+  createMs.sort((a, b) => a - b);
 
   const result = {
     endpoints: ENDPOINTS,
@@ -177,7 +197,12 @@ async function main() {
       payments: SINGLE_EVENTS,
       deliveries: single.length,
       createToReceiptMs: { p50: Math.round(percentile(single, 50)), p99: Math.round(percentile(single, 99)) },
+      // The create request alone (its response), the part of create → receipt before the delivery path starts.
+      createResponseMs: { p50: Math.round(percentile(createMs, 50)), p99: Math.round(percentile(createMs, 99)) },
     },
+    // CPU time (user + system) of wrangler's workerd processes over the burst, per delivery: what the
+    // delivery path costs, much less sensitive than deliveries/s to other load on the machine.
+    burstCpuMsPerDelivery: Number((burstCpuMs / Math.max(1, got.length)).toFixed(3)),
     signingMicrosecondsPerDelivery: { oneSecret: Number(signOne.toFixed(1)), twoSecretsDuringRotation: Number(signTwo.toFixed(1)) },
     load: { loadAverageBefore: loadBefore, loadAverageAfter: loadAverage() },
   };
@@ -190,6 +215,65 @@ async function main() {
     duplicates: result.duplicates,
   });
   if (got.length < expected) process.exitCode = 1;
+}
+
+/** CPU ms (user + system) of every workerd process descended from this one (Linux /proc; 0 elsewhere). */
+function workerdCpuMs() {
+  let pids;
+  try {
+    pids = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
+  } catch {
+    return 0;
+  }
+  const stat = new Map();
+  for (const pid of pids) {
+    try {
+      const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const close = text.lastIndexOf(")");
+      const name = text.slice(text.indexOf("(") + 1, close);
+      const fields = text.slice(close + 2).split(" ");
+      stat.set(Number(pid), { name, ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const mine = (pid) => {
+    for (let p = pid, hops = 0; p > 1 && hops < 10; p = stat.get(p)?.ppid ?? 0, hops++) if (p === process.pid) return true;
+    return false;
+  };
+  let ticks = 0;
+  for (const [pid, s] of stat) if (s.name.startsWith("workerd") && mine(pid)) ticks += s.ticks;
+  return (ticks * 1000) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+
+/** wrangler dev's inspector proxy (Ponte's isolate) accepts local DevTools clients that send an Origin. */
+async function connectInspector(url) {
+  const { default: WebSocket } = await import("ws");
+  const ws = new WebSocket(url, { headers: { Origin: "http://localhost" } });
+  await new Promise((resolve, reject) => {
+    ws.once("open", resolve);
+    ws.once("error", reject);
+  });
+  let nextId = 0;
+  const waiting = new Map();
+  ws.on("message", (data) => {
+    const message = JSON.parse(String(data));
+    const settle = waiting.get(message.id);
+    if (!settle) return;
+    waiting.delete(message.id);
+    if (message.error) settle.reject(new Error(`${message.error.message} (${message.error.code})`));
+    else settle.resolve(message.result);
+  });
+  return {
+    send: (method, params = {}) =>
+      new Promise((resolve, reject) => {
+        const id = ++nextId;
+        waiting.set(id, { resolve, reject });
+        ws.send(JSON.stringify({ id, method, params }));
+      }),
+    close: () => ws.close(),
+  };
 }
 
 async function cleanup() {

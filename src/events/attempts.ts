@@ -1,18 +1,18 @@
 // Making and recording one attempt of a stored delivery: load delivery + endpoint + event, sign, POST,
 // then write the delivery's new state in D1 and the attempt row in the organization's log store (OrgLogDO),
 // after the state commits. The streak lives in EndpointDO.
-import { and, eq, inArray } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
+import { eq, inArray, sql } from "drizzle-orm";
 import { openSecret } from "../lib/secret-box";
 import type { Deps } from "../deps";
 import { newId } from "../lib/ids";
 import { selectInList } from "../db/in-list";
-import { events, webhookDeliveries, webhookEndpoints } from "../db/schema";
+import { type AttemptErrorKind, events, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import { orgLogs } from "../db/org-logs/stub";
 import type { WebhookAttemptRecord } from "../db/org-logs/tables";
 import { logLine, summarizeError } from "../lib/log";
 import { attemptHttpDelivery, type AttemptOutcome, type Fetcher } from "./deliver";
 import { deliveryHeaders, envelopeBody } from "./event-body";
+import { importSigningKey } from "./signature";
 import { nextAttemptAt } from "./retry-schedule";
 import { listenFetcher } from "./listen-stub";
 import { listenSessionId } from "../lib/url-policy";
@@ -53,13 +53,14 @@ async function loadDelivery(deps: Deps, deliveryId: string) {
     .get();
 }
 
-/** Sign and POST once; nothing is written. */
+/** Sign and POST once; nothing is written. `secrets`: the endpoint's, when the caller already opened (imported) them. */
 async function send(
   deps: Deps,
   endpoint: EndpointRow,
   delivery: DeliveryRow,
   event: typeof events.$inferSelect,
   fetcher: Fetcher | undefined,
+  secrets?: Promise<readonly (string | CryptoKey)[]>,
 ) {
   const body = envelopeBody({ id: event.id, type: event.type, createdAt: event.createdAt, data: event.data }, deps.env.ENVIRONMENT);
   const timestamp = Math.floor(deps.now().getTime() / 1000);
@@ -67,7 +68,7 @@ async function send(
     eventType: event.type,
     deliveryId: delivery.id,
     environment: deps.env.ENVIRONMENT,
-    secrets: await signingSecrets(deps, endpoint),
+    secrets: await (secrets ?? signingSecrets(deps, endpoint)),
     timestamp,
     body,
   });
@@ -139,10 +140,11 @@ async function loadDeliveries(deps: Deps, deliveryIds: readonly string[]) {
 
 /**
  * Automatic attempts (first tries or scheduled retries) for several deliveries of one endpoint: one read
- * for all of them, up to CONCURRENCY requests at a time, and one batch writing every attempt row and
- * delivery state. `proceed` is asked before each send (the EndpointDO stops once the endpoint trips its
- * failure streak) and `settled` told each outcome in the order they finish. Deliveries already settled,
- * or whose endpoint is gone or disabled, are skipped.
+ * for all of them, the endpoint's secrets opened once, up to CONCURRENCY requests at a time, then one
+ * statement writing every delivery's new state and one log-store call with every attempt row.
+ * `proceed` is asked before each send (the EndpointDO stops once the endpoint trips its failure streak)
+ * and `settled` told each outcome in the order they finish. Deliveries already settled, or whose endpoint
+ * is gone or disabled, are skipped.
  */
 export async function runAutomaticAttempts(
   deps: Deps,
@@ -153,26 +155,67 @@ export async function runAutomaticAttempts(
     ({ delivery, endpoint }) => endpoint.enabled && (delivery.status === "pending" || delivery.status === "retrying"),
   );
   const results: AttemptResult[] = [];
-  const writes: BatchItem<"sqlite">[] = [];
+  const states: DeliveryState[] = [];
   const logged: { delivery: DeliveryRow; attempt: RecordedAttempt }[] = [];
+  // One endpoint's secrets are opened and imported as signing keys once per run, not once per delivery.
+  const keys = new Map<string, Promise<CryptoKey[]>>();
+  const keysOf = (endpoint: EndpointRow) => {
+    let imported = keys.get(endpoint.id);
+    if (!imported) {
+      imported = signingSecrets(deps, endpoint).then((secrets) => Promise.all(secrets.map(importSigningKey)));
+      keys.set(endpoint.id, imported);
+    }
+    return imported;
+  };
   const queue = [...loaded];
   const worker = async () => {
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
       if (options.proceed && !options.proceed()) return;
       const { delivery, endpoint, event } = next;
       const attemptedAt = deps.now();
-      const outcome = await send(deps, endpoint, delivery, event, options.fetcher);
-      const { result, statements } = automaticOutcome(deps, delivery, attemptedAt, outcome);
-      writes.push(...statements);
+      const outcome = await send(deps, endpoint, delivery, event, options.fetcher, keysOf(endpoint));
+      const { result, state } = automaticOutcome(delivery, attemptedAt, outcome);
+      states.push(state);
       logged.push({ delivery, attempt: result.attempt });
       results.push(result);
       await options.settled?.(result);
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
-  if (writes.length > 0) await deps.db.batch(writes as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  if (states.length > 0) await settleDeliveries(deps, states);
   await logAttempts(deps, logged);
   return results;
+}
+
+/** A delivery's state after one automatic attempt, as the settling statement reads it (JSON). */
+interface DeliveryState {
+  id: string;
+  succeeded: boolean;
+  status: "succeeded" | "retrying" | "failed";
+  scheduledAttempts: number;
+  nextAttemptAt: string | null;
+  attemptedAt: string;
+  statusCode: number | null;
+  errorKind: AttemptErrorKind | null;
+}
+
+/**
+ * Every attempted delivery's new state in one statement (one bound parameter: the states as JSON), however
+ * many there are. A failure never overwrites a success recorded meanwhile (a manual redeliver); the attempt
+ * count adds this attempt to whatever the row holds now.
+ */
+async function settleDeliveries(deps: Deps, states: readonly DeliveryState[]): Promise<void> {
+  await deps.db.run(sql`UPDATE webhook_deliveries AS d SET
+      status = s.value ->> 'status',
+      attempt_count = d.attempt_count + 1,
+      scheduled_attempts = s.value ->> 'scheduledAttempts',
+      next_attempt_at = s.value ->> 'nextAttemptAt',
+      last_attempt_at = s.value ->> 'attemptedAt',
+      last_status_code = s.value ->> 'statusCode',
+      last_error_kind = s.value ->> 'errorKind',
+      updated_at = s.value ->> 'attemptedAt'
+    FROM json_each(${JSON.stringify(states)}) AS s
+    WHERE d.id = s.value ->> 'id' AND (s.value ->> 'succeeded' OR d.status IN ('pending', 'retrying'))`);
 }
 
 /** One automatic attempt (kept for callers with a single delivery). */
@@ -181,32 +224,23 @@ export async function runAutomaticAttempt(deps: Deps, deliveryId: string, fetche
   return result ?? null;
 }
 
-/** The attempt and the delivery's new state (retry time from the schedule), as statements to batch. */
-function automaticOutcome(deps: Deps, delivery: DeliveryRow, attemptedAt: Date, outcome: AttemptOutcome) {
+/** The attempt and the delivery's new state (retry time from the schedule). */
+function automaticOutcome(delivery: DeliveryRow, attemptedAt: Date, outcome: AttemptOutcome) {
   const attempt = attemptRow(delivery.id, "automatic", attemptedAt.toISOString(), outcome);
   const scheduledAttempts = delivery.scheduledAttempts + 1;
   const next = outcome.succeeded ? null : nextAttemptAt(scheduledAttempts, new Date(attemptedAt.getTime() + outcome.durationMs));
   const status = outcome.succeeded ? "succeeded" : next ? "retrying" : "failed";
-  const common = {
-    attemptCount: delivery.attemptCount + 1,
-    lastAttemptAt: attempt.attemptedAt,
-    lastStatusCode: outcome.statusCode,
-    lastErrorKind: outcome.errorKind,
-    updatedAt: attempt.attemptedAt,
+  const state: DeliveryState = {
+    id: delivery.id,
+    succeeded: outcome.succeeded,
+    status,
+    scheduledAttempts,
+    nextAttemptAt: next?.toISOString() ?? null,
+    attemptedAt: attempt.attemptedAt,
+    statusCode: outcome.statusCode,
+    errorKind: outcome.errorKind,
   };
-  const statements: BatchItem<"sqlite">[] = [
-    outcome.succeeded
-      ? deps.db
-          .update(webhookDeliveries)
-          .set({ ...common, status, scheduledAttempts, nextAttemptAt: null })
-          .where(eq(webhookDeliveries.id, delivery.id))
-      : // A failure never overwrites a success recorded meanwhile (a manual redeliver).
-        deps.db
-          .update(webhookDeliveries)
-          .set({ ...common, status, scheduledAttempts, nextAttemptAt: next?.toISOString() ?? null })
-          .where(and(eq(webhookDeliveries.id, delivery.id), inArray(webhookDeliveries.status, ["pending", "retrying"]))),
-  ];
-  return { result: { attempt, exhausted: status === "failed" } satisfies AttemptResult, statements };
+  return { result: { attempt, exhausted: status === "failed" } satisfies AttemptResult, state };
 }
 
 /**

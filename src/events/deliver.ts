@@ -49,15 +49,20 @@ export async function attemptHttpDelivery(
   const now = options.now ?? (() => performance.now());
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException("timed out", "TimeoutError")), timeoutMs);
+  // One promise that rejects on the timeout, raced with the fetch and every body read (one listener per attempt).
+  const aborted = new Promise<never>((_, reject) =>
+    controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true }),
+  );
+  aborted.catch(() => undefined);
   const started = now();
   const elapsed = () => Math.max(0, Math.round(now() - started));
   try {
     // The abort also races the fetch itself, so a fetcher that ignores the signal still times out.
-    const response = await raceAbort(
+    const response = await Promise.race([
       fetcher(url, { method: "POST", headers, body, redirect: "manual", signal: controller.signal }),
-      controller.signal,
-    );
-    const excerpt = await readExcerpt(response, controller.signal);
+      aborted,
+    ]);
+    const excerpt = await readExcerpt(response, aborted);
     const status = response.status;
     if (status >= 200 && status < 300)
       return { succeeded: true, statusCode: status, durationMs: elapsed(), errorKind: null, errorMessage: null, responseExcerpt: excerpt };
@@ -87,24 +92,21 @@ export async function attemptHttpDelivery(
   }
 }
 
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
-    promise.then(resolve, reject);
-  });
-}
+const decoder = new TextDecoder();
 
 /** The first 1 KiB of the body, read under the same timeout; the rest is cancelled. */
-async function readExcerpt(response: Response, signal: AbortSignal): Promise<string | null> {
+async function readExcerpt(response: Response, aborted: Promise<never>): Promise<string | null> {
   if (!response.body) return null;
   const limit = LIMITS.webhookResponseExcerptBytes;
+  // A body declared no longer than the excerpt (a receiver's usual "ok") is read whole, in one call.
+  const declared = Number(response.headers.get("Content-Length") ?? Number.NaN);
+  if (Number.isInteger(declared) && declared <= limit) return decoder.decode(await Promise.race([response.arrayBuffer(), aborted]));
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
     while (size < limit) {
-      const { done, value } = await raceAbort(reader.read(), signal);
+      const { done, value } = await Promise.race([reader.read(), aborted]);
       if (done) break;
       chunks.push(value);
       size += value.byteLength;
@@ -120,5 +122,5 @@ async function readExcerpt(response: Response, signal: AbortSignal): Promise<str
     offset += take;
     if (offset >= bytes.length) break;
   }
-  return new TextDecoder().decode(bytes);
+  return decoder.decode(bytes);
 }

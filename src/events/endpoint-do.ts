@@ -5,7 +5,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../config";
 import type { Fetcher } from "./deliver";
-import type { EndpointObject } from "./endpoint-runner";
+import type { EndpointObject, KeptState } from "./endpoint-runner";
 import { loadOnce } from "../lib/load-once";
 
 const runner = loadOnce(() => import("./endpoint-runner"));
@@ -17,6 +17,8 @@ export class EndpointDO extends DurableObject<Env> {
   now: () => Date = () => new Date();
   /** Deliveries this object is attempting right now. */
   private readonly inFlight = new Set<string>();
+  /** The endpoint id and streak as last read or written (storage holds them; this object is their only writer). */
+  readonly kept: KeptState = {};
 
   /** First attempts for freshly fanned-out deliveries (called by the queue consumer). */
   async deliverNow(endpointId: string, deliveryIds: string[]): Promise<void> {
@@ -34,7 +36,7 @@ export class EndpointDO extends DurableObject<Env> {
   }
 
   async streak(): Promise<number> {
-    return this.ctx.storage.kv.get<number>("streak") ?? 0;
+    return this.kept.streak ?? this.ctx.storage.kv.get<number>("streak") ?? 0;
   }
 
   override async alarm(): Promise<void> {
@@ -52,6 +54,7 @@ export class EndpointDO extends DurableObject<Env> {
       },
       now: () => self.now(),
       inFlight: this.inFlight,
+      kept: this.kept,
     };
   }
 }

@@ -22,6 +22,29 @@ export interface EndpointObject {
   readonly now: () => Date;
   /** Deliveries this object is attempting right now. */
   readonly inFlight: Set<string>;
+  /** What this object last read or wrote of its endpoint id and streak (it is their only writer). */
+  readonly kept: KeptState;
+}
+
+/** In-memory copies of two storage values: an attempt asks for the streak twice, storage is read once per object. */
+export interface KeptState {
+  endpointId?: string | null;
+  streak?: number;
+}
+
+function endpointIdOf(o: EndpointObject): string | null {
+  if (o.kept.endpointId === undefined) o.kept.endpointId = o.ctx.storage.kv.get<string>("endpointId") ?? null;
+  return o.kept.endpointId;
+}
+
+function streakOf(o: EndpointObject): number {
+  if (o.kept.streak === undefined) o.kept.streak = o.ctx.storage.kv.get<number>("streak") ?? 0;
+  return o.kept.streak;
+}
+
+function setStreak(o: EndpointObject, streak: number): void {
+  o.kept.streak = streak;
+  o.ctx.storage.kv.put("streak", streak);
 }
 
 /** First attempts for freshly fanned-out deliveries (called by the queue consumer). */
@@ -40,12 +63,12 @@ export async function wake(o: EndpointObject, endpointId: string): Promise<numbe
 /** The endpoint was re-enabled: the streak starts over. */
 export async function resetStreak(o: EndpointObject, endpointId: string): Promise<void> {
   remember(o, endpointId);
-  o.ctx.storage.kv.put("streak", 0);
+  setStreak(o, 0);
   await rearm(o);
 }
 
 export async function alarm(o: EndpointObject): Promise<void> {
-  const endpointId = o.ctx.storage.kv.get<string>("endpointId");
+  const endpointId = endpointIdOf(o);
   if (!endpointId) return;
   // The alarm stands for its scheduled time, even if it runs a little early (or is run by a test).
   const cutoff = new Date(Math.max(o.now().getTime(), o.ctx.storage.kv.get<number>("alarmAt") ?? 0)).toISOString();
@@ -75,11 +98,13 @@ function deps(o: EndpointObject): Deps {
 }
 
 function remember(o: EndpointObject, endpointId: string): void {
-  if (o.ctx.storage.kv.get<string>("endpointId") !== endpointId) o.ctx.storage.kv.put("endpointId", endpointId);
+  if (endpointIdOf(o) === endpointId) return;
+  o.kept.endpointId = endpointId;
+  o.ctx.storage.kv.put("endpointId", endpointId);
 }
 
 function disabled(o: EndpointObject): boolean {
-  return (o.ctx.storage.kv.get<number>("streak") ?? 0) >= LIMITS.webhookDisableAfterConsecutiveFailures;
+  return streakOf(o) >= LIMITS.webhookDisableAfterConsecutiveFailures;
 }
 
 /**
@@ -105,12 +130,13 @@ async function runAttempts(o: EndpointObject, deliveryIds: readonly string[]): P
 
 /** A success resets the streak; the 15th consecutive failure disables the endpoint. */
 async function recordOutcome(o: EndpointObject, succeeded: boolean): Promise<void> {
-  const endpointId = o.ctx.storage.kv.get<string>("endpointId");
+  const endpointId = endpointIdOf(o);
   if (!endpointId) return;
-  const before = o.ctx.storage.kv.get<number>("streak") ?? 0;
+  const before = streakOf(o);
   const streak = succeeded ? 0 : before + 1;
-  o.ctx.storage.kv.put("streak", streak);
+  // A success after a success changes nothing: no storage write (the common case, once per delivery).
   if (streak === before) return;
+  setStreak(o, streak);
   const { db } = deps(o);
   const now = o.now().toISOString();
   if (streak < LIMITS.webhookDisableAfterConsecutiveFailures) {
@@ -134,7 +160,7 @@ async function recordOutcome(o: EndpointObject, succeeded: boolean): Promise<voi
 
 /** Alarm at the earliest open delivery's next attempt (never in the past), or none. */
 async function rearm(o: EndpointObject): Promise<number | null> {
-  const endpointId = o.ctx.storage.kv.get<string>("endpointId");
+  const endpointId = endpointIdOf(o);
   if (!endpointId || disabled(o)) {
     await o.ctx.storage.deleteAlarm();
     return null;

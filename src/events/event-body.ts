@@ -31,8 +31,8 @@ export async function deliveryHeaders(input: {
   eventType: string;
   deliveryId: string;
   environment: Environment;
-  /** Current secret first, then the previous one while its overlap lasts. */
-  secrets: readonly string[];
+  /** Current secret first, then the previous one while its overlap lasts (strings, or keys from importSigningKey). */
+  secrets: readonly (string | CryptoKey)[];
   timestamp: number;
   body: string;
 }): Promise<Record<string, string>> {

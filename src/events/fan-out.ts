@@ -2,14 +2,14 @@
 // so doing it twice adds nothing), the event is marked fanned out, and the new deliveries go to their
 // endpoints' Durable Objects for the first attempt. Several events at once cost three D1 round trips
 // (events, endpoints, one write batch that also reads back the open first attempts), whatever their
-// number; each endpoint is then called once with all its deliveries.
-import { and, eq, inArray, isNull } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
+// number, and the batch's writes are one statement per ROWS_PER_STATEMENT rows, not one per row; each
+// endpoint is then called once with all its deliveries.
+import { and, eq, inArray } from "drizzle-orm";
 import { LIMITS } from "../config";
 import type { Deps } from "../deps";
 import { newId } from "../lib/ids";
-import { inListStatements, selectInList } from "../db/in-list";
-import { events, webhookDeliveries, webhookEndpoints } from "../db/schema";
+import { selectInList } from "../db/in-list";
+import { events, webhookEndpoints } from "../db/schema";
 import { endpointStub } from "./endpoint-stub";
 
 /** Does an endpoint's subscription (`*`, `upstream.*`, exact kinds) cover this event kind? */
@@ -41,57 +41,86 @@ export async function fanOutEvents(deps: Deps, eventIds: readonly string[]): Pro
       .from(webhookEndpoints)
       .where(and(inArray(webhookEndpoints.workspaceId, part), eq(webhookEndpoints.enabled, true))),
   );
-  const writes: BatchItem<"sqlite">[] = [];
+  const deliveries: NewDelivery[] = [];
   for (const event of fresh) {
-    writes.push(
-      deps.db
-        .update(events)
-        .set({ fannedOutAt: now })
-        .where(and(eq(events.id, event.id), isNull(events.fannedOutAt))),
-    );
     for (const e of endpoints) {
       if (e.organizationId !== event.organizationId || e.workspaceId !== event.workspaceId || !endpointWants(e.eventKinds, event.type))
         continue;
-      writes.push(
-        deps.db
-          .insert(webhookDeliveries)
-          .values({
-            id: newId(),
-            organizationId: event.organizationId,
-            workspaceId: event.workspaceId,
-            endpointId: e.id,
-            eventId: event.id,
-            eventType: event.type,
-            status: "pending",
-            attemptCount: 0,
-            scheduledAttempts: 0,
-            nextAttemptAt: handOffExpires,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .onConflictDoNothing(),
-      );
+      deliveries.push({
+        id: newId(),
+        organizationId: event.organizationId,
+        workspaceId: event.workspaceId,
+        endpointId: e.id,
+        eventId: event.id,
+        eventType: event.type,
+      });
     }
   }
-  // Also picks up deliveries of an earlier run whose hand-off never happened.
-  const openReads = inListStatements(
-    loaded.map((e) => e.id),
-    (part) =>
-      deps.db
-        .select({ id: webhookDeliveries.id, endpointId: webhookDeliveries.endpointId })
-        .from(webhookDeliveries)
-        .where(
-          and(
-            inArray(webhookDeliveries.eventId, part),
-            eq(webhookDeliveries.status, "pending"),
-            eq(webhookDeliveries.scheduledAttempts, 0),
-          ),
-        ),
-  );
-  const results = await deps.db.batch([...writes, ...openReads] as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  const open = (results.slice(writes.length) as { id: string; endpointId: string }[][]).flat();
-  for (const d of open) byEndpoint.set(d.endpointId, [...(byEndpoint.get(d.endpointId) ?? []), d.id]);
+  // One round trip: the writes, then the open first attempts of every loaded event (this run's and any an
+  // earlier run left without a hand-off). Plain D1 statements on the same client (session) as deps.db.
+  const d1 = deps.db.$client;
+  const writes: D1PreparedStatement[] = [];
+  for (let i = 0; i < fresh.length; i += ROWS_PER_STATEMENT)
+    writes.push(
+      markFannedOut(
+        d1,
+        fresh.slice(i, i + ROWS_PER_STATEMENT).map((e) => e.id),
+        now,
+      ),
+    );
+  for (let i = 0; i < deliveries.length; i += ROWS_PER_STATEMENT)
+    writes.push(insertDeliveries(d1, deliveries.slice(i, i + ROWS_PER_STATEMENT), handOffExpires, now));
+  const openRead = d1
+    .prepare(
+      `SELECT id, endpoint_id AS endpointId FROM webhook_deliveries
+       WHERE event_id IN (SELECT value FROM json_each(?1)) AND status = 'pending' AND scheduled_attempts = 0`,
+    )
+    .bind(JSON.stringify(loaded.map((e) => e.id)));
+  const results = await d1.batch<{ id: string; endpointId: string }>([...writes, openRead]);
+  for (const d of results[writes.length]?.results ?? []) byEndpoint.set(d.endpointId, [...(byEndpoint.get(d.endpointId) ?? []), d.id]);
   return byEndpoint;
+}
+
+/** Rows per JSON-array statement (one bound parameter each; a delivery row is ~250 bytes of JSON). */
+const ROWS_PER_STATEMENT = 500;
+
+interface NewDelivery {
+  id: string;
+  organizationId: string;
+  workspaceId: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+}
+
+/** Marks events fanned out (unless an earlier run did), in one statement. */
+function markFannedOut(d1: D1Database | D1DatabaseSession, eventIds: readonly string[], now: string) {
+  return (
+    d1
+      // Each event by its primary key: `+` keeps the planner off the fanned_out_at index, which would walk
+      // every event not yet fanned out (a backlog) instead of the few named here.
+      .prepare("UPDATE events SET fanned_out_at = ?1 FROM json_each(?2) AS j WHERE events.id = j.value AND +events.fanned_out_at IS NULL")
+      .bind(now, JSON.stringify(eventIds))
+  );
+}
+
+/**
+ * New pending deliveries in one statement (their rows as one JSON parameter); the (endpoint, event)
+ * unique index makes a second fan-out of the same event add nothing. The first attempt is the hand-off:
+ * `next_attempt_at` is its lease, after which the alarm or the sweeper takes it up.
+ */
+function insertDeliveries(d1: D1Database | D1DatabaseSession, rows: readonly NewDelivery[], handOffExpires: string, now: string) {
+  return d1
+    .prepare(
+      `INSERT INTO webhook_deliveries
+         (id, organization_id, workspace_id, endpoint_id, event_id, event_type, status, attempt_count, scheduled_attempts,
+          next_attempt_at, created_at, updated_at)
+       SELECT r.value ->> 'id', r.value ->> 'organizationId', r.value ->> 'workspaceId', r.value ->> 'endpointId',
+         r.value ->> 'eventId', r.value ->> 'eventType', 'pending', 0, 0, ?2, ?3, ?3
+       FROM json_each(?1) AS r WHERE true
+       ON CONFLICT DO NOTHING`,
+    )
+    .bind(JSON.stringify(rows), handOffExpires, now);
 }
 
 /** Fan out, then hand each endpoint its deliveries (one Durable Object call per endpoint). */

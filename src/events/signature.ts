@@ -57,15 +57,22 @@ function assertSecret(secret: string): void {
   if (typeof secret !== "string" || secret.length === 0) throw new TypeError("webhook signing secret must be a non-empty string");
 }
 
-async function hmacSha256(secret: string, payload: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
+/** A secret imported once for signing many payloads (a delivery run signs each endpoint's with one). */
+export async function importSigningKey(secret: string): Promise<CryptoKey> {
   assertSecret(secret);
-  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+}
+
+async function hmacSha256(secret: string | CryptoKey, payload: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
+  const key = typeof secret === "string" ? await importSigningKey(secret) : secret;
   return new Uint8Array(await crypto.subtle.sign("HMAC", key, payload));
 }
 
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
 function toHex(bytes: Uint8Array): string {
   let out = "";
-  for (const b of bytes) out += b.toString(16).padStart(2, "0");
+  for (const b of bytes) out += HEX[b];
   return out;
 }
 
@@ -91,8 +98,15 @@ export async function computeSignature(secret: string, timestamp: number, rawBod
   return toHex(await hmacSha256(secret, signedPayload(timestamp, rawBody)));
 }
 
-/** `t=<timestamp>,v1=<sig for secrets[0]>,v1=<sig for secrets[1]>…`, in the given order. */
-export async function buildSignatureHeader(secrets: readonly string[], timestamp: number, rawBody: string | Uint8Array): Promise<string> {
+/**
+ * `t=<timestamp>,v1=<sig for secrets[0]>,v1=<sig for secrets[1]>…`, in the given order. A secret may be
+ * passed already imported (importSigningKey), which spares the import when one secret signs many deliveries.
+ */
+export async function buildSignatureHeader(
+  secrets: readonly (string | CryptoKey)[],
+  timestamp: number,
+  rawBody: string | Uint8Array,
+): Promise<string> {
   if (secrets.length === 0) throw new TypeError("buildSignatureHeader needs at least one secret");
   assertTimestamp(timestamp);
   const payload = signedPayload(timestamp, rawBody);

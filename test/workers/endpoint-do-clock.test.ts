@@ -24,7 +24,9 @@ describe("EndpointDO clock", () => {
     await runInDurableObject(endpointStub(endpoint.id), async (instance: EndpointDO, state) => {
       instance.now = () => later;
       state.storage.kv.delete("alarmAt");
+      // One failure short of disabling: in storage and in the copy the object keeps of it.
       state.storage.kv.put("streak", LIMITS.webhookDisableAfterConsecutiveFailures - 1);
+      instance.kept.streak = LIMITS.webhookDisableAfterConsecutiveFailures - 1;
       await instance.alarm();
     });
 

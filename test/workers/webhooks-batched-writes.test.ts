@@ -1,0 +1,83 @@
+// A delivery wave's writes are batched (fan-out: one statement per 500 rows; attempt outcomes: one
+// statement per run): what each receiver, delivery row and attempt log shows must be what one write per
+// row gave — per delivery its own outcome, a failure never overwriting a success recorded meanwhile.
+import { env } from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { attemptHttpDelivery } from "../../src/events/deliver";
+import { seedTenant } from "./support";
+import { attemptsOf, consume, createEndpoint, deliveriesOf, insertEvent, mockReceiver } from "./webhooks-support";
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("batched delivery writes", () => {
+  it("a batch of events to a healthy and a failing endpoint: each delivery gets its own state and one logged attempt", async () => {
+    const tenant = await seedTenant();
+    const healthy = await createEndpoint(tenant, { url: "https://ok.merchant.com.br/hooks" });
+    const failing = await createEndpoint(tenant, { url: "https://down.merchant.com.br/hooks" });
+    const receiver = mockReceiver((req) =>
+      req.url.startsWith("https://ok.") ? new Response("ok") : new Response("maintenance", { status: 503 }),
+    );
+    const sent = [await insertEvent(tenant), await insertEvent(tenant, "payment.created"), await insertEvent(tenant)];
+    await consume(sent.map((e) => ({ eventId: e.id })));
+    expect(receiver.received).toHaveLength(6);
+
+    const good = await deliveriesOf(healthy.id);
+    expect(good.map((d) => d.event_id).sort()).toEqual(sent.map((e) => e.id).sort());
+    for (const d of good)
+      expect(d).toMatchObject({
+        status: "succeeded",
+        attempt_count: 1,
+        scheduled_attempts: 1,
+        next_attempt_at: null,
+        last_status_code: 200,
+      });
+    const bad = await deliveriesOf(failing.id);
+    expect(bad).toHaveLength(3);
+    for (const d of bad) {
+      expect(d).toMatchObject({
+        status: "retrying",
+        attempt_count: 1,
+        scheduled_attempts: 1,
+        last_status_code: 503,
+        last_error_kind: "http_status",
+      });
+      // The first retry is 10 s after the attempt.
+      expect(Date.parse(d.next_attempt_at!) - Date.parse(d.last_attempt_at!)).toBeGreaterThanOrEqual(10_000);
+    }
+    for (const d of [...good, ...bad]) {
+      const attempts = await attemptsOf(d.id);
+      expect(attempts).toHaveLength(1);
+      expect(attempts[0]).toMatchObject({ trigger: "automatic", status_code: d.last_status_code, attempted_at: d.last_attempt_at });
+    }
+    const fannedOut = await env.DB.prepare("SELECT count(*) AS n FROM events WHERE id IN (?, ?, ?) AND fanned_out_at IS NOT NULL")
+      .bind(...sent.map((e) => e.id))
+      .first<{ n: number }>();
+    expect(fannedOut?.n).toBe(3);
+  });
+
+  it("a failed automatic attempt does not overwrite a success recorded while it was in flight", async () => {
+    const tenant = await seedTenant();
+    const endpoint = await createEndpoint(tenant);
+    // While the automatic attempt waits for its answer, a manual redeliver succeeds and settles the delivery.
+    mockReceiver(async (req) => {
+      await env.DB.prepare("UPDATE webhook_deliveries SET status = 'succeeded', attempt_count = 1, next_attempt_at = NULL WHERE id = ?")
+        .bind(req.headers["x-service-delivery"])
+        .run();
+      return new Response("nope", { status: 500 });
+    });
+    const event = await insertEvent(tenant);
+    await consume([{ eventId: event.id }]);
+    const [delivery] = await deliveriesOf(endpoint.id);
+    expect(delivery).toMatchObject({ status: "succeeded", attempt_count: 1, next_attempt_at: null });
+    // The failed attempt still happened and is in the log.
+    expect((await attemptsOf(delivery!.id)).map((a) => a.status_code)).toEqual([500]);
+  });
+
+  it("a short body is read whole when its length is declared; a declared body that never arrives still times out", async () => {
+    const short = async () => new Response("ok", { status: 200, headers: { "Content-Length": "2" } });
+    expect((await attemptHttpDelivery("https://a.merchant.com.br/", {}, "{}", { fetcher: short })).responseExcerpt).toBe("ok");
+    const stalled = async () => new Response(new ReadableStream({ start() {} }), { status: 200, headers: { "Content-Length": "10" } });
+    const outcome = await attemptHttpDelivery("https://a.merchant.com.br/", {}, "{}", { fetcher: stalled, timeoutMs: 20 });
+    expect(outcome).toMatchObject({ succeeded: false, errorKind: "timeout" });
+  });
+});
