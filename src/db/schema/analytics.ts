@@ -11,12 +11,20 @@ export const metricDaily = sqliteTable(
     workspaceId: text("workspace_id").notNull(),
     /** YYYY-MM-DD in the organization's time zone. */
     day: text("day").notNull(),
-    /** A catalogue key, or `expenses.category.<costCategoryId>` for expenses per category. */
+    /**
+     * A catalogue key, `expenses.category.<costCategoryId>` for expenses per category, or revenue by party:
+     * `received.<customer|plan>.<id>` and `payment_fees.<customer|plan>.<id>` (on the charge's payment date).
+     */
     metric: text("metric").notNull(),
     /** Integer cents (BRL metrics) or a count. */
     value: integer("value").notNull(),
   },
-  (t) => [uniqueIndex("metric_daily_uq").on(t.workspaceId, t.metric, t.day)],
+  (t) => [
+    uniqueIndex("metric_daily_uq").on(t.workspaceId, t.metric, t.day),
+    // A range of days over every party (the dashboard's rankings, profitability by customer or plan). Not covering: with
+    // `value` in it the planner would take it over metric_daily_uq for a few metrics over all days before a range.
+    index("metric_daily_day_idx").on(t.workspaceId, t.day, t.metric),
+  ],
 );
 
 export const formulas = sqliteTable(

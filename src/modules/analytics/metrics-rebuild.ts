@@ -4,17 +4,21 @@
 //
 // The sum of every record's contributions (src/events/metric-contributions.ts), the function whose
 // differences the incremental rollups write: the two agree by construction. Levels come from the
-// records' own dates, since records keep their current state only.
+// records' own dates, since records keep their current state only. Revenue by party (received.plan.<id>, …) is
+// rebuilt with the rest: by plan, each charge's subscription is looked up in the subscriptions read here, as the
+// live write looks it up in SQL.
 import { and, asc, eq, gt, isNotNull, type SQL } from "drizzle-orm";
 import { type Principal, requirePermission, tenantOf } from "../../access/principal";
 import { customers, expenses, metricDaily, payments, refunds, subscriptions } from "../../db/schema";
 import { inTenant } from "../../db/tenant-scope";
 import type { Deps } from "../../deps";
 import {
+  bySubscription,
   customerContributions,
   type DayAmount,
   expenseContributions,
   paymentContributions,
+  partyMetric,
   payingCustomerContributions,
   refundContributions,
   subscriptionContributions,
@@ -68,9 +72,13 @@ export async function rebuildMetrics(deps: Deps, principal: Principal) {
     for (const r of rows) add(refundContributions(r, zone));
   }
   const byCustomer = new Map<string, (typeof subscriptions.$inferSelect)[]>();
-  for await (const rows of pages(deps, subscriptions, tenant, isNotNull(subscriptions.upstreamId))) {
-    counts.subscriptions += rows.length;
+  // Every subscription's plan (a charge's plan, whether or not its subscription is synced); only synced ones count.
+  const planOf = new Map<string, string>();
+  for await (const rows of pages(deps, subscriptions, tenant)) {
     for (const s of rows) {
+      if (s.planId !== null) planOf.set(s.id, s.planId);
+      if (s.upstreamId === null) continue;
+      counts.subscriptions += 1;
       add(subscriptionContributions(s, zone));
       byCustomer.set(s.customerId, [...(byCustomer.get(s.customerId) ?? []), s]);
     }
@@ -85,7 +93,17 @@ export async function rebuildMetrics(deps: Deps, principal: Principal) {
     for (const e of rows) add(expenseContributions(e));
   }
 
-  const values = [...totals]
+  // A charge's revenue by subscription is stored under its subscription's plan (none: not by plan).
+  const stored = new Map<string, number>();
+  for (const [k, value] of totals) {
+    const [metric = "", day = ""] = k.split("\u0000");
+    const plan = bySubscription(metric);
+    const planId = plan ? planOf.get(plan.subscriptionId) : undefined;
+    if (plan && planId === undefined) continue;
+    const key = plan && planId ? `${partyMetric(plan.metric, "plan", planId)}\u0000${day}` : k;
+    stored.set(key, (stored.get(key) ?? 0) + value);
+  }
+  const values = [...stored]
     .filter(([, v]) => v !== 0)
     .map(([k, value]) => {
       const [metric = "", day = ""] = k.split("\u0000");
