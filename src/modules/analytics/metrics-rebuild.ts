@@ -7,7 +7,7 @@
 // records' own dates, since records keep their current state only. Revenue by party (received.plan.<id>, …) is
 // rebuilt with the rest: by plan, each charge's subscription is looked up in the subscriptions read here, as the
 // live write looks it up in SQL.
-import { and, asc, eq, gt, isNotNull, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, type SQL, sql } from "drizzle-orm";
 import { type Principal, requirePermission, tenantOf } from "../../access/principal";
 import { customers, expenses, metricDaily, payments, refunds, subscriptions } from "../../db/schema";
 import { inTenant } from "../../db/tenant-scope";
@@ -27,8 +27,11 @@ import type { Tenant } from "../../lib/tenant";
 import { organizationTimeZone } from "./metrics-service";
 
 const PAGE = 2000;
-/** D1 allows 100 bound parameters per statement: 5 columns × 20 rows. */
-const ROWS_PER_INSERT = 20;
+/**
+ * D1 allows 100 bound parameters per statement: the tenant once, then metric, day and value per row (32 rows, not the
+ * 20 of a plain multi-row insert: revenue by party multiplies the rows, a row per day and party that received).
+ */
+const ROWS_PER_INSERT = 32;
 
 type Table = typeof payments | typeof refunds | typeof subscriptions | typeof customers | typeof expenses;
 
@@ -107,11 +110,17 @@ export async function rebuildMetrics(deps: Deps, principal: Principal) {
     .filter(([, v]) => v !== 0)
     .map(([k, value]) => {
       const [metric = "", day = ""] = k.split("\u0000");
-      return { ...tenant, metric, day, value };
+      return sql`(${metric}, ${day}, ${value})`;
     });
   const inserts = [];
-  for (let i = 0; i < values.length; i += ROWS_PER_INSERT)
-    inserts.push(deps.db.insert(metricDaily).values(values.slice(i, i + ROWS_PER_INSERT)));
+  for (let i = 0; i < values.length; i += ROWS_PER_INSERT) {
+    const rows = sql.join(values.slice(i, i + ROWS_PER_INSERT), sql`, `);
+    inserts.push(
+      deps.db
+        .insert(metricDaily)
+        .select(sql`SELECT ${tenant.organizationId}, ${tenant.workspaceId}, column2, column1, column3 FROM (VALUES ${rows}) WHERE true`),
+    );
+  }
   await deps.db.batch([deps.db.delete(metricDaily).where(inTenant(metricDaily, tenant)), ...inserts]);
   return { object: "metrics_rebuild" as const, timeZone: zone, rows: values.length, records: counts, rebuiltAt: deps.now().toISOString() };
 }
