@@ -6,7 +6,7 @@
 // The two cannot disagree, since they are sums of the same function (test/unit/metric-one-truth.test.ts
 // checks it on random histories). Flows are the day's amount; levels (pending and overdue amounts, MRR,
 // active subscriptions) are a +value on the day they start and a −value on the day they stop.
-// Revenue received by party (received.customer.<id>, payment_fees.plan.<id>, …: the dashboard's rankings and
+// Revenue received by party (party.received.customer.<id>, party.payment_fees.plan.<id>, …: the dashboard's rankings and
 // profitability by customer or plan) is a flow on the charge's payment date, a local date the same in every zone.
 import { addDays, isDay, localDay } from "../lib/time-zones";
 
@@ -99,18 +99,27 @@ export const PARTY_METRICS = ["received", "payment_fees"] as const;
 export type PartyMetric = (typeof PARTY_METRICS)[number];
 export type Party = "customer" | "plan";
 
-/** The stored metric of a party's figure: `received.customer.<customerId>`, `payment_fees.plan.<planId>`. */
-export const partyMetric = (metric: PartyMetric, by: Party, id: string) => `${metric}.${by}.${id}`;
+/**
+ * Every party row's metric starts with this (metric_daily_party_idx holds those rows only, its condition
+ * `substr(metric, 1, 6) = 'party.'`, which a query names word for word to read through it).
+ */
+export const PARTY_PREFIX = "party.";
+
+/** The stored metric of a party's figure: `party.received.customer.<customerId>`, `party.payment_fees.plan.<planId>`. */
+export const partyMetric = (metric: PartyMetric, by: Party, id: string) => `${PARTY_PREFIX}${metric}.${by}.${id}`;
 
 /** The first and past-the-last metric names of every party of a kind (a range read of metric_daily). */
-export const partyMetricRange = (metric: PartyMetric, by: Party): [string, string] => [`${metric}.${by}.`, `${metric}.${by}/`];
+export const partyMetricRange = (metric: PartyMetric, by: Party): [string, string] => [
+  `${PARTY_PREFIX}${metric}.${by}.`,
+  `${PARTY_PREFIX}${metric}.${by}/`,
+];
 
 /**
  * A charge counts by plan under its subscription's plan, which the charge does not carry: its contributions name the
- * subscription (`received.subscription.<id>`) and whoever stores them names the plan instead (the rollup write looks
+ * subscription (`party.received.subscription.<id>`) and whoever stores them names the plan instead (the rollup write looks
  * it up in SQL, the rebuild in the subscriptions it read), or drops them when the subscription has no Ponte plan.
  */
-const BY_SUBSCRIPTION = /^(received|payment_fees)\.subscription\.(.+)$/;
+const BY_SUBSCRIPTION = /^party\.(received|payment_fees)\.subscription\.(.+)$/;
 export function bySubscription(metric: string): { metric: PartyMetric; subscriptionId: string } | null {
   const m = BY_SUBSCRIPTION.exec(metric);
   return m ? { metric: m[1] as PartyMetric, subscriptionId: m[2] as string } : null;
@@ -132,8 +141,8 @@ export function partyContributions(p: PaymentFacts): DayAmount[] {
   add(partyMetric("received", "customer", p.customerId), p.valueCents);
   add(partyMetric("payment_fees", "customer", p.customerId), fee);
   if (p.subscriptionId) {
-    add(`received.subscription.${p.subscriptionId}`, p.valueCents);
-    add(`payment_fees.subscription.${p.subscriptionId}`, fee);
+    add(`${PARTY_PREFIX}received.subscription.${p.subscriptionId}`, p.valueCents);
+    add(`${PARTY_PREFIX}payment_fees.subscription.${p.subscriptionId}`, fee);
   }
   return out;
 }

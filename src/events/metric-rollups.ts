@@ -6,7 +6,7 @@
 //
 // Flows (revenue, billed, …) are the day's amount; levels (mrr, active_subscriptions, pending_amount,
 // overdue_amount, paying_customers) are stored as the day's change and read as a prefix sum. Revenue received by
-// party (received.customer.<id>, payment_fees.plan.<id>, …) rides in the same upsert: a charge's plan is looked up
+// party (party.received.customer.<id>, party.payment_fees.plan.<id>, …) rides in the same upsert: a charge's plan is looked up
 // from its subscription in the statement itself (metric-contributions.ts `bySubscription`).
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
@@ -21,6 +21,7 @@ import {
   type ExpenseFacts,
   expenseContributions,
   type PaymentFacts,
+  partyMetric,
   paymentContributions,
   type RefundFacts,
   refundContributions,
@@ -52,8 +53,7 @@ export type StoredMetric =
   | (typeof FLOW_METRICS)[number]
   | (typeof LEVEL_METRICS)[number]
   | `expenses.category.${string}`
-  | `received.${string}`
-  | `payment_fees.${string}`;
+  | `party.${string}`;
 
 /**
  * A change to metric_daily: `value` on `day` in every zone (a local date the record carries), or on
@@ -167,7 +167,7 @@ export function rollupStatement(db: Db, tenant: Tenant, deltas: readonly MetricD
     // By plan: the plan of the charge's subscription (null, so no row, when it has no Ponte plan).
     const plan = bySubscription(d.metric);
     const metric = plan
-      ? sql`(${`${plan.metric}.plan.`} || (SELECT plan_id FROM subscriptions WHERE id = ${plan.subscriptionId}))`
+      ? sql`(${partyMetric(plan.metric, "plan", "")} || (SELECT plan_id FROM subscriptions WHERE id = ${plan.subscriptionId}))`
       : sql`${d.metric}`;
     return sql`(${metric}, ${value}, ${day}, ${day ? null : JSON.stringify(d.days ?? {})})`;
   });

@@ -1,5 +1,5 @@
 // Issue 29: the dashboard's rankings and profitability by customer and plan read the revenue-by-party rollups
-// (metric_daily received.<party>.<id>, payment_fees.<party>.<id>), not the charges. Their answers must equal the
+// (metric_daily party.received.<party>.<id>, party.payment_fees.<party>.<id>), not the charges. Their answers must equal the
 // charge-based computation (./received-revenue-oracle.ts) after every status move a charge can make: received,
 // confirmed, refunded partially and fully, received in cash and undone, deleted and restored; a rebuild and the
 // migration's back-fill write the very rows the live writes left.
@@ -71,7 +71,7 @@ async function expectChargeBasedAnswers(t: BillingTenant, from: string, to: stri
 async function partyRows(t: BillingTenant) {
   const rows = await env.DB.prepare(
     `SELECT metric, day, value FROM metric_daily WHERE workspace_id = ? AND value <> 0
-       AND (metric LIKE 'received.%' OR metric LIKE 'payment_fees.%') ORDER BY metric, day`,
+       AND metric LIKE 'party.%' ORDER BY metric, day`,
   )
     .bind(t.workspaceId)
     .all<{ metric: string; day: string; value: number }>();
@@ -155,7 +155,7 @@ describe("revenue by customer and plan from the rollups equals the charge-based 
     expect(live.length).toBeGreaterThan(0);
     expect((await call("POST", "/api/v1/metrics/rebuild", { key: t.key })).status).toBe(200);
     expect(await partyRows(t)).toEqual(live);
-    await env.DB.prepare("DELETE FROM metric_daily WHERE workspace_id = ? AND (metric LIKE 'received.%' OR metric LIKE 'payment_fees.%')")
+    await env.DB.prepare("DELETE FROM metric_daily WHERE workspace_id = ? AND metric LIKE 'party.%'")
       .bind(t.workspaceId)
       .run();
     const migration = env.TEST_MIGRATIONS.find((m) => m.name === "0022_revenue_rollups.sql");

@@ -4,7 +4,7 @@
 //
 // The sum of every record's contributions (src/events/metric-contributions.ts), the function whose
 // differences the incremental rollups write: the two agree by construction. Levels come from the
-// records' own dates, since records keep their current state only. Revenue by party (received.plan.<id>, …) is
+// records' own dates, since records keep their current state only. Revenue by party (party.received.plan.<id>, …) is
 // rebuilt with the rest: by plan, each charge's subscription is looked up in the subscriptions read here, as the
 // live write looks it up in SQL.
 import { and, asc, eq, gt, isNotNull, type SQL, sql } from "drizzle-orm";

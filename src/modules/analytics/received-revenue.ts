@@ -2,17 +2,19 @@
 // payment date — the local day the upstream reports — falls in [from, to]. One rule for the profitability rows
 // and the dashboard's rankings, so both agree with each other to the cent.
 //
-// Read from the party rollups (metric_daily rows `received.<customer|plan>.<id>` and `payment_fees.…`, kept in
-// the same write as the charge's change: src/events/metric-contributions.ts `partyContributions`), so a range
+// Read from the party rollups (metric_daily rows `party.received.<customer|plan>.<id>` and `party.payment_fees.…`,
+// kept in the same write as the charge's change: src/events/metric-contributions.ts `partyContributions`), so a range
 // reads at most one row per day and party that received something that day, never the charges themselves.
-// metric_daily_day_idx (workspace, day, metric, value) serves the range; the unary `+` keeps the planner off
-// metric_daily_uq, which would read the party's rows of every day.
+// A range over every party reads metric_daily_party_idx (workspace, day, metric, value; the party rows only): the query
+// names the index's condition word for word (literals, not bound parameters: SQLite matches them as written), and the
+// unary `+` keeps the planner off metric_daily_uq, which would read the party's rows of every day. A few named
+// parties read metric_daily_uq, a seek per party.
 import { and, asc, desc, gte, inArray, lt, lte, sql, type SQL } from "drizzle-orm";
 import { inListStatements } from "../../db/in-list";
 import { metricDaily } from "../../db/schema";
 import { inTenant } from "../../db/tenant-scope";
 import type { Deps } from "../../deps";
-import { type Party, type PartyMetric, partyMetric, partyMetricRange } from "../../events/metric-contributions";
+import { PARTY_PREFIX, type Party, type PartyMetric, partyMetric, partyMetricRange } from "../../events/metric-contributions";
 import type { Tenant } from "../../lib/tenant";
 
 export type { Party } from "../../events/metric-contributions";
@@ -30,11 +32,14 @@ function summed(deps: Deps, tenant: Tenant, metric: PartyMetric, by: Party, from
     .having(sql`${total} <> 0`);
 }
 
+/** metric_daily_party_idx's condition, as the index states it (schema/analytics.ts). */
+const PARTY_ROWS = sql.raw(`substr(metric, 1, ${PARTY_PREFIX.length}) = '${PARTY_PREFIX}'`);
+
 /** Every party of `by` with a non-zero `metric` in [from, to]. */
 export function partyTotals(deps: Deps, tenant: Tenant, metric: PartyMetric, by: Party, from: string, to: string) {
   const [first, pastLast] = partyMetricRange(metric, by);
   const unindexed = sql`+${metricDaily.metric}`;
-  return summed(deps, tenant, metric, by, from, to, and(gte(unindexed, first), lt(unindexed, pastLast)) as SQL);
+  return summed(deps, tenant, metric, by, from, to, and(PARTY_ROWS, gte(unindexed, first), lt(unindexed, pastLast)) as SQL);
 }
 
 /** The statements (for selectInLists: one per part of D1's parameter limit) of what each of `ids` received in [from, to]. */
