@@ -155,9 +155,7 @@ describe("revenue by customer and plan from the rollups equals the charge-based 
     expect(live.length).toBeGreaterThan(0);
     expect((await call("POST", "/api/v1/metrics/rebuild", { key: t.key })).status).toBe(200);
     expect(await partyRows(t)).toEqual(live);
-    await env.DB.prepare("DELETE FROM metric_daily WHERE workspace_id = ? AND metric LIKE 'party.%'")
-      .bind(t.workspaceId)
-      .run();
+    await env.DB.prepare("DELETE FROM metric_daily WHERE workspace_id = ? AND metric LIKE 'party.%'").bind(t.workspaceId).run();
     const migration = env.TEST_MIGRATIONS.find((m) => m.name === "0022_revenue_rollups.sql");
     const backfill = migration?.queries.find((q) => q.includes("INSERT INTO"));
     await env.DB.prepare(backfill ?? "missing back-fill").run();
