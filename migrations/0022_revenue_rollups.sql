@@ -1,4 +1,4 @@
-CREATE INDEX `metric_daily_party_idx` ON `metric_daily` (`workspace_id`,`day`,`metric`,`value`) WHERE substr(metric, 1, 6) = 'party.';--> statement-breakpoint
+CREATE INDEX `metric_daily_party_idx` ON `metric_daily` (`organization_id`,`workspace_id`,`day`,`metric`,`value`) WHERE substr(metric, 1, 6) = 'party.';--> statement-breakpoint
 -- Back-fill the revenue-by-party rollups (src/events/metric-contributions.ts partyContributions) from the charges:
 -- a charge paid (CONFIRMED, RECEIVED, RECEIVED_IN_CASH, REFUNDED), known upstream, with a payment date counts its
 -- value (party.received.*) and value − net value (party.payment_fees.*) on its payment date, by customer and by its

@@ -22,9 +22,11 @@ export const metricDaily = sqliteTable(
   },
   (t) => [
     uniqueIndex("metric_daily_uq").on(t.workspaceId, t.metric, t.day),
-    // The party rows alone (revenue by customer and plan), by day, covering: a range of days over every party reads
-    // these and nothing else. Partial, so no other metric's query can take it (it must name the condition itself).
-    index("metric_daily_party_idx").on(t.workspaceId, t.day, t.metric, t.value).where(sql`substr(metric, 1, 6) = 'party.'`),
+    // The party rows alone (revenue by customer and plan), by day, covering (the tenant check reads both ids): a range of
+    // days over every party reads these and nothing else. Partial, so no other metric's query can take it (it must name the condition itself).
+    index("metric_daily_party_idx")
+      .on(t.organizationId, t.workspaceId, t.day, t.metric, t.value)
+      .where(sql`substr(metric, 1, 6) = 'party.'`),
   ],
 );
 
