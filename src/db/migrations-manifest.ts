@@ -21,5 +21,6 @@ export const EXPECTED_MIGRATIONS: readonly string[] = [
   "0018_aws_connections.sql",
   "0019_org_log_retention.sql",
   "0020_scale_indexes_adoption_cursors.sql",
-  "0021_payments_received_idx.sql"
+  "0021_payments_received_idx.sql",
+  "0022_revenue_rollups.sql"
 ];

@@ -6,6 +6,8 @@
 // The two cannot disagree, since they are sums of the same function (test/unit/metric-one-truth.test.ts
 // checks it on random histories). Flows are the day's amount; levels (pending and overdue amounts, MRR,
 // active subscriptions) are a +value on the day they start and a −value on the day they stop.
+// Revenue received by party (party.received.customer.<id>, party.payment_fees.plan.<id>, …: the dashboard's rankings and
+// profitability by customer or plan) is a flow on the charge's payment date, a local date the same in every zone.
 import { addDays, isDay, localDay } from "../lib/time-zones";
 
 export type StoredMetricName = string;
@@ -31,6 +33,9 @@ export interface PaymentFacts {
   updatedAt: string;
   /** Only charges the upstream knows count (a refused card that never reached it counts nothing). */
   upstreamId: string | null;
+  /** The parties its revenue is received by (a PaymentRow has them; without a customer there are no party metrics). */
+  customerId?: string | null;
+  subscriptionId?: string | null;
 }
 
 export interface SubscriptionFacts {
@@ -89,6 +94,59 @@ export function monthlyCents(valueCents: number, cycle: string): number {
   return q;
 }
 
+/** What a party received (value) and paid in fees on a charge, per customer and per plan. */
+export const PARTY_METRICS = ["received", "payment_fees"] as const;
+export type PartyMetric = (typeof PARTY_METRICS)[number];
+export type Party = "customer" | "plan";
+
+/**
+ * Every party row's metric starts with this (metric_daily_party_idx holds those rows only, its condition
+ * `substr(metric, 1, 6) = 'party.'`, which a query names word for word to read through it).
+ */
+export const PARTY_PREFIX = "party.";
+
+/** The stored metric of a party's figure: `party.received.customer.<customerId>`, `party.payment_fees.plan.<planId>`. */
+export const partyMetric = (metric: PartyMetric, by: Party, id: string) => `${PARTY_PREFIX}${metric}.${by}.${id}`;
+
+/** The first and past-the-last metric names of every party of a kind (a range read of metric_daily). */
+export const partyMetricRange = (metric: PartyMetric, by: Party): [string, string] => [
+  `${PARTY_PREFIX}${metric}.${by}.`,
+  `${PARTY_PREFIX}${metric}.${by}/`,
+];
+
+/**
+ * A charge counts by plan under its subscription's plan, which the charge does not carry: its contributions name the
+ * subscription (`party.received.subscription.<id>`) and whoever stores them names the plan instead (the rollup write looks
+ * it up in SQL, the rebuild in the subscriptions it read), or drops them when the subscription has no Ponte plan.
+ */
+const BY_SUBSCRIPTION = /^party\.(received|payment_fees)\.subscription\.(.+)$/;
+export function bySubscription(metric: string): { metric: PartyMetric; subscriptionId: string } | null {
+  const m = BY_SUBSCRIPTION.exec(metric);
+  return m ? { metric: m[1] as PartyMetric, subscriptionId: m[2] as string } : null;
+}
+
+/**
+ * The charge-based rule of "received in a period" (issue 14): a charge paid (PAID_STATUSES), known upstream, counts its
+ * value — and its fee, value − net value when the upstream reported a net value — on its payment date (none: it
+ * counts nothing by party), under its customer and its subscription's plan.
+ */
+export function partyContributions(p: PaymentFacts): DayAmount[] {
+  if (p.upstreamId === null || !PAID_STATUSES.includes(p.status) || p.paymentDate == null || !p.customerId) return [];
+  const day = p.paymentDate;
+  const fee = typeof p.netValueCents === "number" ? p.valueCents - p.netValueCents : 0;
+  const out: DayAmount[] = [];
+  const add = (metric: string, value: number) => {
+    if (value !== 0) out.push({ metric, day, value });
+  };
+  add(partyMetric("received", "customer", p.customerId), p.valueCents);
+  add(partyMetric("payment_fees", "customer", p.customerId), fee);
+  if (p.subscriptionId) {
+    add(`${PARTY_PREFIX}received.subscription.${p.subscriptionId}`, p.valueCents);
+    add(`${PARTY_PREFIX}payment_fees.subscription.${p.subscriptionId}`, fee);
+  }
+  return out;
+}
+
 /**
  * The day a charge was paid, for every metric its payment moves (revenue, fees, and the open amount it
  * leaves): its payment date when it has one (a local date, what the upstream reports), else the local
@@ -128,6 +186,7 @@ export function paymentContributions(p: PaymentFacts | null, zone: string): DayA
     add("overdue_amount", overdueOn, v);
     if (leftOn !== null) add("overdue_amount", leftOn, -v);
   } else if (leftOn !== null) add("pending_amount", leftOn, -v);
+  out.push(...partyContributions(p));
   return out;
 }
 

@@ -5,19 +5,23 @@
 // that the event row exists, so a change recorded once is counted once.
 //
 // Flows (revenue, billed, …) are the day's amount; levels (mrr, active_subscriptions, pending_amount,
-// overdue_amount, paying_customers) are stored as the day's change and read as a prefix sum.
+// overdue_amount, paying_customers) are stored as the day's change and read as a prefix sum. Revenue received by
+// party (party.received.customer.<id>, party.payment_fees.plan.<id>, …) rides in the same upsert: a charge's plan is looked up
+// from its subscription in the statement itself (metric-contributions.ts `bySubscription`).
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { metricDaily } from "../db/schema";
 import { DEFAULT_TIME_ZONE, isDay, isTimeZone, TIME_ZONES, type TimeZone } from "../lib/time-zones";
 import type { Tenant } from "../lib/tenant";
 import {
+  bySubscription,
   customerContributions,
   type DayAmount,
   difference,
   type ExpenseFacts,
   expenseContributions,
   type PaymentFacts,
+  partyMetric,
   paymentContributions,
   type RefundFacts,
   refundContributions,
@@ -45,7 +49,11 @@ export const FLOW_METRICS = [
   "aws_costs",
 ] as const;
 export const LEVEL_METRICS = ["mrr", "active_subscriptions", "pending_amount", "overdue_amount", "paying_customers"] as const;
-export type StoredMetric = (typeof FLOW_METRICS)[number] | (typeof LEVEL_METRICS)[number] | `expenses.category.${string}`;
+export type StoredMetric =
+  | (typeof FLOW_METRICS)[number]
+  | (typeof LEVEL_METRICS)[number]
+  | `expenses.category.${string}`
+  | `party.${string}`;
 
 /**
  * A change to metric_daily: `value` on `day` in every zone (a local date the record carries), or on
@@ -156,7 +164,12 @@ export function rollupStatement(db: Db, tenant: Tenant, deltas: readonly MetricD
           AND status = 'ACTIVE' AND id <> ${other.subscriptionId}) THEN 0 ELSE ${d.value} END)`
       : sql`${d.value}`;
     const day = isDay(d.day) ? d.day : null;
-    return sql`(${d.metric}, ${value}, ${day}, ${day ? null : JSON.stringify(d.days ?? {})})`;
+    // By plan: the plan of the charge's subscription (null, so no row, when it has no Ponte plan).
+    const plan = bySubscription(d.metric);
+    const metric = plan
+      ? sql`(${partyMetric(plan.metric, "plan", "")} || (SELECT plan_id FROM subscriptions WHERE id = ${plan.subscriptionId}))`
+      : sql`${d.metric}`;
+    return sql`(${metric}, ${value}, ${day}, ${day ? null : JSON.stringify(d.days ?? {})})`;
   });
   const zone = EFFECTIVE_ZONE(tenant.organizationId);
   const select = sql`SELECT organization_id, workspace_id, day, metric, value FROM (
@@ -164,7 +177,7 @@ export function rollupStatement(db: Db, tenant: Tenant, deltas: readonly MetricD
         coalesce(d.column3, json_extract(d.column4, '$."' || coalesce(${zone}, ${DEFAULT_TIME_ZONE}) || '"')) AS day,
         d.column1 AS metric, d.column2 AS value
       FROM (VALUES ${sql.join(rows, sql`, `)}) AS d WHERE ${condition})
-    WHERE day IS NOT NULL`;
+    WHERE day IS NOT NULL AND metric IS NOT NULL`;
   return db
     .insert(metricDaily)
     .select(select)
@@ -174,8 +187,8 @@ export function rollupStatement(db: Db, tenant: Tenant, deltas: readonly MetricD
     });
 }
 
-/** Bound parameters of a delta's row (metric, value, day, days; the paying-customer check binds 4 more). */
-const rowParameters = (d: MetricDelta) => (d.unlessOtherActive ? 8 : 4);
+/** Bound parameters of a delta's row (metric, value, day, days; the paying-customer check binds 4 more, a plan lookup 1). */
+const rowParameters = (d: MetricDelta) => (d.unlessOtherActive ? 8 : 4) + (bySubscription(d.metric) ? 1 : 0);
 /** Per statement, besides the rows: the tenant, the zone lookup, the default zone, the condition. */
 const ROW_PARAMETER_BUDGET = 100 - 10;
 

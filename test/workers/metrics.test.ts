@@ -154,6 +154,9 @@ describe("a received charge moves the metrics exactly", () => {
     expect(incremental).toEqual([
       { metric: "billed", day: createdOn, value: 25000 },
       { metric: "new_customers", day: createdOn, value: 1 },
+      // Revenue by customer (the rankings' and profitability's rollup) is on the payment date too.
+      { metric: `party.payment_fees.customer.${row.customerId}`, day: paymentDate, value: 99 },
+      { metric: `party.received.customer.${row.customerId}`, day: paymentDate, value: 25000 },
       { metric: "payment_fees", day: paymentDate, value: 99 },
       { metric: "pending_amount", day: createdOn, value: 25000 },
       { metric: "pending_amount", day: paymentDate, value: -25000 },

@@ -2,6 +2,7 @@
 // day (the organization's time zone) and metric: flows (revenue, billed, …) as the day's amount, levels
 // (mrr, pending_amount, …) as the day's change; it is written in the same D1 batch as the state change
 // that moves it, so a series reads at most one row per day and metric whatever the number of charges.
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const metricDaily = sqliteTable(
@@ -11,12 +12,22 @@ export const metricDaily = sqliteTable(
     workspaceId: text("workspace_id").notNull(),
     /** YYYY-MM-DD in the organization's time zone. */
     day: text("day").notNull(),
-    /** A catalogue key, or `expenses.category.<costCategoryId>` for expenses per category. */
+    /**
+     * A catalogue key, `expenses.category.<costCategoryId>` for expenses per category, or revenue by party:
+     * `party.received.<customer|plan>.<id>` and `party.payment_fees.<customer|plan>.<id>` (on the charge's payment date).
+     */
     metric: text("metric").notNull(),
     /** Integer cents (BRL metrics) or a count. */
     value: integer("value").notNull(),
   },
-  (t) => [uniqueIndex("metric_daily_uq").on(t.workspaceId, t.metric, t.day)],
+  (t) => [
+    uniqueIndex("metric_daily_uq").on(t.workspaceId, t.metric, t.day),
+    // The party rows alone (revenue by customer and plan), by day, covering (the tenant check reads both ids): a range of
+    // days over every party reads these and nothing else. Partial, so no other metric's query can take it (it must name the condition itself).
+    index("metric_daily_party_idx")
+      .on(t.organizationId, t.workspaceId, t.day, t.metric, t.value)
+      .where(sql`substr(metric, 1, 6) = 'party.'`),
+  ],
 );
 
 export const formulas = sqliteTable(

@@ -1,8 +1,9 @@
 // The dashboard's top customers and plans (PLATFORM.md "dashboard"): by revenue received in the period
 // (the default; the same rule as profitability, ./received-revenue.ts), or by MRR of their ACTIVE
 // subscriptions (`rankBy=mrr`). Each entry carries both figures, so a console can show either column.
-// Cost: the revenue ranking is one grouped, ordered LIMIT 5 per party, then the subscriptions of those ten; the MRR
-// ranking reads the ACTIVE subscriptions grouped by customer, plan, cycle and value, then the revenue of its five.
+// Cost: the revenue ranking is one grouped, ordered LIMIT 5 per party over the range's party rollups (a row per day
+// and party that received something, not the charges), then the subscriptions of those ten; the MRR ranking reads
+// the ACTIVE subscriptions grouped by customer, plan, cycle and value, then the revenue rollups of its five.
 import { z } from "@hono/zod-openapi";
 import { and, eq, inArray, isNotNull, type SQL, sql } from "drizzle-orm";
 import { customers, plans, subscriptions } from "../../db/schema";
@@ -12,7 +13,7 @@ import type { Deps } from "../../deps";
 import { monthlyCents } from "../../events/metric-rollups";
 import { formatMoney } from "../../lib/money";
 import type { Tenant } from "../../lib/tenant";
-import { type Party, partyColumn, receivedByParty, topReceived } from "./received-revenue";
+import { type Party, receivedByParty, topReceived } from "./received-revenue";
 
 export const RANKINGS = ["revenue", "mrr"] as const;
 export type Ranking = (typeof RANKINGS)[number];
@@ -98,8 +99,8 @@ export async function rankings(deps: Deps, tenant: Tenant, rankBy: Ranking, from
       ["customer", c],
       ["plan", p],
     ] as const) {
-      ids[by] = rows.flatMap((r) => (r.id === null ? [] : [r.id]));
-      for (const r of rows) if (r.id !== null) revenue[by].set(r.id, Number(r.revenue));
+      ids[by] = rows.map((r) => r.id);
+      for (const r of rows) revenue[by].set(r.id, Number(r.cents));
     }
     standing = await standings(deps, tenant, ids);
   } else {
@@ -107,11 +108,11 @@ export async function rankings(deps: Deps, tenant: Tenant, rankBy: Ranking, from
     ids.customer = byMrr(standing.customer);
     ids.plan = byMrr(standing.plan);
     const [c, p] = await selectInLists(deps.db, [
-      inListStatements(ids.customer, (part) => receivedByParty(deps, tenant, "customer", from, to, inArray(partyColumn("customer"), part))),
-      inListStatements(ids.plan, (part) => receivedByParty(deps, tenant, "plan", from, to, inArray(partyColumn("plan"), part))),
+      receivedByParty(deps, tenant, "customer", from, to, ids.customer),
+      receivedByParty(deps, tenant, "plan", from, to, ids.plan),
     ] as const);
-    for (const r of c) if (r.id !== null) revenue.customer.set(r.id, Number(r.revenue));
-    for (const r of p) if (r.id !== null) revenue.plan.set(r.id, Number(r.revenue));
+    for (const r of c) revenue.customer.set(r.id, Number(r.cents));
+    for (const r of p) revenue.plan.set(r.id, Number(r.cents));
   }
   const [customerNames, planNames] = await selectInLists(deps.db, [
     inListStatements(ids.customer, (part) =>

@@ -26,7 +26,7 @@ import { formatMoney } from "../../lib/money";
 import { addDays, localDay } from "../../lib/time-zones";
 import type { Tenant } from "../../lib/tenant";
 import { largestRemainder } from "./allocation";
-import { partyColumn, receivedBetween } from "./received-revenue";
+import { type Party, partyTotals } from "./received-revenue";
 import { Dec, formatValue } from "./formula-engine";
 import { storedValue } from "./metric-catalogue";
 import { Day, MAX_RANGE_DAYS, daysBetween, loadDaily, periodsOf, resolveRange } from "./metrics-service";
@@ -170,24 +170,19 @@ async function namesOf(deps: Deps, tenant: Tenant, table: typeof plans | typeof 
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
-/** Revenue, fees and refunds per plan or customer over [from, to], and the direct expenses. */
-async function byParty(deps: Deps, tenant: Tenant, by: "plan" | "customer", from: string, to: string, zone: string) {
+/** The column a refund is counted under: its charge's customer, or its charge's subscription's plan. */
+const partyColumn = (by: Party) => (by === "plan" ? subscriptions.planId : payments.customerId);
+
+/**
+ * Revenue, fees and refunds per plan or customer over [from, to], and the direct expenses. Revenue and fees come
+ * from the party rollups (./received-revenue.ts: a row per day and party, not the charges); refunds, far fewer,
+ * from the refunds of the range and their charges.
+ */
+async function byParty(deps: Deps, tenant: Tenant, by: Party, from: string, to: string, zone: string) {
   const partyOfPayment = partyColumn(by);
   // A charge's plan is its subscription's: only by plan is the subscription joined (by customer, a lookup per charge less).
   const plansJoined = <Q extends SQLiteSelect>(q: Q): Q =>
     by === "plan" ? (q.leftJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId)) as unknown as Q) : q;
-  const paid = plansJoined(
-    deps.db
-      .select({
-        key: partyOfPayment,
-        revenue: sql<number>`coalesce(sum(${payments.valueCents}), 0)`,
-        fees: sql<number>`coalesce(sum(case when ${payments.netValueCents} is null then 0 else ${payments.valueCents} - ${payments.netValueCents} end), 0)`,
-      })
-      .from(payments)
-      .$dynamic(),
-  )
-    .where(receivedBetween(tenant, from, to))
-    .groupBy(partyOfPayment);
   // Refunds are dated by their local day (as the rollups date them): read a day either side, bucket here.
   const refunded = plansJoined(
     deps.db
@@ -217,7 +212,12 @@ async function byParty(deps: Deps, tenant: Tenant, by: "plan" | "customer", from
       ),
     )
     .groupBy(expenseParty);
-  const [paidRows, refundRows, directRows] = await deps.db.batch([paid, refunded, direct]);
+  const [receivedRows, feeRows, refundRows, directRows] = await deps.db.batch([
+    partyTotals(deps, tenant, "received", by, from, to),
+    partyTotals(deps, tenant, "payment_fees", by, from, to),
+    refunded,
+    direct,
+  ]);
 
   const rows = new Map<string, Row>();
   const row = (key: string) => {
@@ -227,12 +227,8 @@ async function byParty(deps: Deps, tenant: Tenant, by: "plan" | "customer", from
     rows.set(key, r);
     return r;
   };
-  for (const p of paidRows) {
-    if (p.key === null) continue;
-    const r = row(p.key);
-    r.revenue += Number(p.revenue);
-    r.fees += Number(p.fees);
-  }
+  for (const p of receivedRows) row(p.id).revenue += Number(p.cents);
+  for (const p of feeRows) row(p.id).fees += Number(p.cents);
   for (const f of refundRows) {
     const day = localDay(f.at, zone);
     if (f.key === null || day < from || day > to) continue;
