@@ -3,4 +3,25 @@
 // organization's store is never addressed.
 import type { Env } from "../../config";
 
-export const orgLogs = (env: Pick<Env, "ORG_LOGS">, organizationId: string) => env.ORG_LOGS.get(env.ORG_LOGS.idFromName(organizationId));
+/** Most organizations an isolate remembers the store id of; past it the memo starts over. */
+const REMEMBERED_IDS = 1_000;
+
+/**
+ * Each namespace's store ids by organization: `idFromName` hashes the name on every call (about 3 % of an
+ * isolate's busy time under the passthrough load, where every flush of the gateway log addresses a store).
+ */
+const idsByNamespace = new WeakMap<Env["ORG_LOGS"], Map<string, DurableObjectId>>();
+
+function storeId(namespace: Env["ORG_LOGS"], organizationId: string): DurableObjectId {
+  let ids = idsByNamespace.get(namespace);
+  if (!ids) idsByNamespace.set(namespace, (ids = new Map()));
+  let id = ids.get(organizationId);
+  if (!id) {
+    if (ids.size >= REMEMBERED_IDS) ids.clear();
+    id = namespace.idFromName(organizationId);
+    ids.set(organizationId, id);
+  }
+  return id;
+}
+
+export const orgLogs = (env: Pick<Env, "ORG_LOGS">, organizationId: string) => env.ORG_LOGS.get(storeId(env.ORG_LOGS, organizationId));
