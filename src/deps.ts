@@ -1,5 +1,5 @@
 // What services receive instead of the HTTP context: database, bindings, clock, request id.
-// A request's Deps come from `provideDeps` (src/http/provide-deps.ts) as `c.var.deps`.
+// A request's Deps come from `provideDeps` (src/http/provide-deps.ts) as `c.get("deps")`.
 import type { SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Env } from "./config";

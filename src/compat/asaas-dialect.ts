@@ -57,7 +57,7 @@ async function rewriteRequest(c: Context<AppEnv>): Promise<Request | null> {
     const principal = await authenticate()(c, async () => undefined)
       .then(() => c.get("principal"))
       .catch(() => undefined); // the route's own guard answers the failure
-    const translated = principal ? await rewriteForTenant(c.var.deps, principal, pending) : null;
+    const translated = principal ? await rewriteForTenant(c.get("deps"), principal, pending) : null;
     if (translated) ({ url, body } = translated);
   }
   if (url.href === c.req.url && body === original) return null;
@@ -105,7 +105,7 @@ async function asaasResponse(c: Context<AppEnv>, res: Response): Promise<Respons
     else {
       const items = Array.isArray(data) ? data : [data];
       const principal = c.get("principal");
-      const refs: Refs = principal ? await upstreamRefsOf(c.var.deps, principal, referencedIds(items)) : new Map();
+      const refs: Refs = principal ? await upstreamRefsOf(c.get("deps"), principal, referencedIds(items)) : new Map();
       if (Array.isArray(data)) out = asaasList(data, isObj(meta.pagination) ? meta.pagination : {}, refs);
       else if (isRemoval(c.req.method, c.req.path) && isObj(data)) out = { deleted: true, id: (asaasObject(data, refs) as Obj).id };
       else if (isObj(data) && /\/payments\/[^/]+\/status\/?$/.test(c.req.path)) out = { status: data.status };

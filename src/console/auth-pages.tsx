@@ -124,7 +124,7 @@ export function registerConsoleAuthPages(app: Hono<ConsoleEnv>) {
       try {
         refuseCrossSite(c);
         const input = parseForm(LoginBody, { email: values.email, password: await typedPassword(c) });
-        startSession(c, (await logIn(c.var.deps, input, clientIp(c))).token);
+        startSession(c, (await logIn(c.get("deps"), input, clientIp(c))).token);
       } catch (err) {
         // Too many attempts: say when to try again.
         if (err instanceof ApiError && err.headers["Retry-After"]) c.header("Retry-After", err.headers["Retry-After"]);
@@ -140,7 +140,7 @@ export function registerConsoleAuthPages(app: Hono<ConsoleEnv>) {
     run: async (c, values) => {
       refuseCrossSite(c);
       const input = parseForm(SignUpBody, { ...values, password: await typedPassword(c) });
-      startSession(c, (await signUp(c.var.deps, input, clientIp(c))).token);
+      startSession(c, (await signUp(c.get("deps"), input, clientIp(c))).token);
     },
     done: FIRST_PAGE,
     render: async (c, state, status) => c.html(<SignUpPage c={c} state={state} />, status),
@@ -150,7 +150,7 @@ export function registerConsoleAuthPages(app: Hono<ConsoleEnv>) {
   app.post("/sign-out", async (c) => {
     requireSameOrigin(c);
     const token = sessionTokenOf(c);
-    if (token) await logOut(c.var.deps, token);
+    if (token) await logOut(c.get("deps"), token);
     clearSessionCookie(c);
     deleteCookie(c, TENANT_COOKIE, { path: "/console" });
     return c.redirect("/console/sign-in", 303);

@@ -61,7 +61,7 @@ export function setTenantCookie(c: Context, organizationId: string, workspaceId:
 export const requireConsoleSession = (): MiddlewareHandler<ConsoleEnv> => async (c, next) => {
   if (c.req.method === "POST") requireSameOrigin(c);
   const token = sessionTokenOf(c);
-  const deps = c.var.deps;
+  const deps = c.get("deps");
   let principal: SessionPrincipal | null = null;
   if (token) {
     try {

@@ -28,7 +28,7 @@ const newAccountFields = (email: string): FormField[] => [
 
 async function render(c: ConsoleContext, token: string, state: FormState = {}, status: 200 | 400 | 401 | 403 | 404 | 409 = 200) {
   const { error } = state;
-  const deps = c.var.deps;
+  const deps = c.get("deps");
   const shell = { nonce: c.get("nonce") };
   const found = token ? await findInvitationByToken(deps, token) : null;
   const sessionToken = sessionTokenOf(c);
@@ -93,7 +93,7 @@ export function registerInvitationPages(app: Hono<ConsoleEnv>) {
   formAction(app, "/invitations/accept", {
     fields: ["token", "name"],
     run: async (c, values) => {
-      const deps = c.var.deps;
+      const deps = c.get("deps");
       const sessionToken = sessionTokenOf(c);
       let signedIn = null;
       if (sessionToken) {

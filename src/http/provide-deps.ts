@@ -1,5 +1,5 @@
 // The first middleware of every request: gives it its id (src/http/request-id.ts) and builds its
-// `Deps` (database, bindings, clock, request id, waitUntil) once, as `c.var.deps`, so handlers and
+// `Deps` (database, bindings, clock, request id, waitUntil) once, as `c.get("deps")`, so handlers and
 // console pages hand services the same object instead of building it; after the response it forwards
 // the audit rows the request staged (db/org-logs/audit-forward.ts) and stamps the response with the
 // request id and the D1 bookmark. One middleware, not two: every layer of Hono's chain costs each

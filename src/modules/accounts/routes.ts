@@ -47,7 +47,7 @@ async function currentSession(c: Context<AppEnv>) {
   const token = sessionTokenOf(c);
   if (!token) throw new ApiError("UNAUTHORIZED", "Sign in first: no console session cookie was sent.");
   if (isWriteMethod(c.req.method)) requireSameOrigin(c);
-  const current = await sessionUser(c.var.deps, token);
+  const current = await sessionUser(c.get("deps"), token);
   if (!current) throw new ApiError("UNAUTHORIZED", "The session has expired or was ended; sign in again.");
   return { token, ...current };
 }
@@ -80,7 +80,7 @@ export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       refuseCrossSite(c);
-      const result = await signUp(c.var.deps, c.req.valid("json"), clientIp(c));
+      const result = await signUp(c.get("deps"), c.req.valid("json"), clientIp(c));
       setSessionCookie(c, result.token);
       return ok(c, { user: result.user, expiresAt: result.expiresAt }, 201);
     },
@@ -99,7 +99,7 @@ export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       refuseCrossSite(c);
-      const result = await logIn(c.var.deps, c.req.valid("json"), clientIp(c));
+      const result = await logIn(c.get("deps"), c.req.valid("json"), clientIp(c));
       setSessionCookie(c, result.token);
       return ok(c, { user: result.user, expiresAt: result.expiresAt }, 200);
     },
@@ -120,7 +120,7 @@ export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const { token } = await currentSession(c);
-      await logOut(c.var.deps, token);
+      await logOut(c.get("deps"), token);
       clearSessionCookie(c);
       return ok(c, { signedOut: true as const }, 200);
     },
@@ -150,7 +150,7 @@ export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const { token, user } = await currentSession(c);
-      const deps = c.var.deps;
+      const deps = c.get("deps");
       const choice = { organizationId: c.req.header(ORGANIZATION_HEADER), workspaceId: c.req.header(WORKSPACE_HEADER) };
       const [memberships, principal] = await Promise.all([
         listMemberships(deps, user.id),
@@ -183,7 +183,7 @@ export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const current = sessionOfRequest.get(c) ?? (await currentSession(c));
-      const result = await changePassword(c.var.deps, current, c.req.valid("json"), clientIp(c));
+      const result = await changePassword(c.get("deps"), current, c.req.valid("json"), clientIp(c));
       setSessionCookie(c, result.token);
       return ok(c, { expiresAt: result.expiresAt }, 200);
     },

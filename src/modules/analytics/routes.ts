@@ -99,7 +99,7 @@ export function registerAnalyticsRoutes(app: OpenAPIHono<AppEnv>) {
       },
     }),
     async (c) => {
-      const { report, pagination: page } = await profitability(c.var.deps, c.var.principal, c.req.valid("query"));
+      const { report, pagination: page } = await profitability(c.get("deps"), c.get("principal"), c.req.valid("query"));
       const meta = { requestId: c.get("requestId"), currency: "BRL" as const, sharedCostRule: SHARED_COST_RULE, pagination: page };
       return c.json({ data: report, meta }, 200);
     },
@@ -116,7 +116,7 @@ export function registerAnalyticsRoutes(app: OpenAPIHono<AppEnv>) {
       request: { query: DashboardQuery },
       responses: { 200: dataResponse("The dashboard.", Dashboard), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
-    async (c) => ok(c, await dashboard(c.var.deps, c.var.principal, c.req.valid("query")), 200),
+    async (c) => ok(c, await dashboard(c.get("deps"), c.get("principal"), c.req.valid("query")), 200),
   );
 
   app.openapi(
@@ -129,7 +129,7 @@ export function registerAnalyticsRoutes(app: OpenAPIHono<AppEnv>) {
       ...READ,
       responses: { 200: dataResponse("Every metric.", z.array(MetricInfo)), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
-    (c) => ok(c, listMetrics(c.var.principal), 200),
+    (c) => ok(c, listMetrics(c.get("principal")), 200),
   );
 
   app.openapi(
@@ -142,7 +142,7 @@ export function registerAnalyticsRoutes(app: OpenAPIHono<AppEnv>) {
       ...MANAGE,
       responses: { 200: dataResponse("Rebuilt.", Rebuild), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await rebuildMetrics(c.var.deps, c.var.principal), 200),
+    async (c) => ok(c, await rebuildMetrics(c.get("deps"), c.get("principal")), 200),
   );
 
   app.openapi(
@@ -160,8 +160,8 @@ export function registerAnalyticsRoutes(app: OpenAPIHono<AppEnv>) {
       const { key } = c.req.valid("param");
       const query = c.req.valid("query");
       const series = METRIC_KEYS.has(key)
-        ? stripRowsRead(await metricSeries(c.var.deps, c.var.principal, key, query))
-        : await formulaSeriesByKey(c.var.deps, c.var.principal, key, query);
+        ? stripRowsRead(await metricSeries(c.get("deps"), c.get("principal"), key, query))
+        : await formulaSeriesByKey(c.get("deps"), c.get("principal"), key, query);
       return ok(c, series, 200);
     },
   );
@@ -177,7 +177,7 @@ export function registerAnalyticsRoutes(app: OpenAPIHono<AppEnv>) {
       request: { body: jsonBody(CreateFormulaBody) },
       responses: { 201: dataResponse("The formula.", Formula), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await createFormula(c.var.deps, c.var.principal, c.req.valid("json")), 201),
+    async (c) => ok(c, await createFormula(c.get("deps"), c.get("principal"), c.req.valid("json")), 201),
   );
 
   app.openapi(
@@ -191,7 +191,7 @@ export function registerAnalyticsRoutes(app: OpenAPIHono<AppEnv>) {
       request: { body: jsonBody(ValidateFormulaBody) },
       responses: { 200: dataResponse("Valid.", FormulaValidation), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
-    async (c) => ok(c, await validateFormula(c.var.deps, c.var.principal, c.req.valid("json").expression), 200),
+    async (c) => ok(c, await validateFormula(c.get("deps"), c.get("principal"), c.req.valid("json").expression), 200),
   );
 
   app.openapi(
@@ -207,7 +207,7 @@ export function registerAnalyticsRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const { limit, offset } = c.req.valid("query");
-      const { rows, totalCount } = await listFormulas(c.var.deps, c.var.principal, { limit, offset });
+      const { rows, totalCount } = await listFormulas(c.get("deps"), c.get("principal"), { limit, offset });
       return okList(c, rows, pagination({ limit, offset }, totalCount));
     },
   );
@@ -223,7 +223,7 @@ export function registerAnalyticsRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam },
       responses: { 200: dataResponse("The formula.", Formula), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
-    async (c) => ok(c, await getFormula(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await getFormula(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -237,7 +237,7 @@ export function registerAnalyticsRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam, body: jsonBody(UpdateFormulaBody) },
       responses: { 200: dataResponse("The formula.", Formula), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await updateFormula(c.var.deps, c.var.principal, c.req.valid("param").id, c.req.valid("json")), 200),
+    async (c) => ok(c, await updateFormula(c.get("deps"), c.get("principal"), c.req.valid("param").id, c.req.valid("json")), 200),
   );
 
   app.openapi(
@@ -251,7 +251,7 @@ export function registerAnalyticsRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam },
       responses: { 200: dataResponse("Deleted.", DeletedFormula), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await deleteFormula(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await deleteFormula(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -265,6 +265,6 @@ export function registerAnalyticsRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam, query: SeriesQuery },
       responses: { 200: dataResponse("The series.", Series), ...errorResponses(...AUTHENTICATED_ERRORS, ...FORMULA_EVALUATION_ERRORS) },
     }),
-    async (c) => ok(c, await formulaSeries(c.var.deps, c.var.principal, c.req.valid("param").id, c.req.valid("query")), 200),
+    async (c) => ok(c, await formulaSeries(c.get("deps"), c.get("principal"), c.req.valid("param").id, c.req.valid("query")), 200),
   );
 }

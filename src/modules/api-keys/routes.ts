@@ -25,7 +25,7 @@ export function registerApiKeyRoutes(app: OpenAPIHono<AppEnv>) {
       request: { body: jsonBody(CreateApiKeyBody) },
       responses: { 201: dataResponse("Created; `secret` is shown only here.", ApiKeyWithSecret), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await createApiKey(c.var.deps, c.var.principal, c.req.valid("json")), 201),
+    async (c) => ok(c, await createApiKey(c.get("deps"), c.get("principal"), c.req.valid("json")), 201),
   );
 
   app.openapi(
@@ -41,7 +41,7 @@ export function registerApiKeyRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const page = c.req.valid("query");
-      const { rows, totalCount } = await listApiKeys(c.var.deps, c.var.principal, page);
+      const { rows, totalCount } = await listApiKeys(c.get("deps"), c.get("principal"), page);
       return okList(c, rows, pagination(page, totalCount));
     },
   );
@@ -57,7 +57,7 @@ export function registerApiKeyRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: ApiKeyIdParam },
       responses: { 200: dataResponse("The key.", ApiKey), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
-    async (c) => ok(c, await getApiKey(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await getApiKey(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -71,7 +71,7 @@ export function registerApiKeyRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: ApiKeyIdParam },
       responses: { 200: dataResponse("The revoked key.", ApiKey), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await revokeApiKey(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await revokeApiKey(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -85,6 +85,6 @@ export function registerApiKeyRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: ApiKeyIdParam },
       responses: { 201: dataResponse("The new key with its secret.", ApiKeyWithSecret), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await rotateApiKey(c.var.deps, c.var.principal, c.req.valid("param").id), 201),
+    async (c) => ok(c, await rotateApiKey(c.get("deps"), c.get("principal"), c.req.valid("param").id), 201),
   );
 }

@@ -55,7 +55,7 @@ export function registerAuditRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => {
       const { limit, offset, ...filters } = c.req.valid("query");
       const range = { from: norm(filters.from), to: norm(filters.to) };
-      const { rows, totalCount } = await listAuditLogs(c.var.deps, c.var.principal, { ...filters, ...range }, { limit, offset });
+      const { rows, totalCount } = await listAuditLogs(c.get("deps"), c.get("principal"), { ...filters, ...range }, { limit, offset });
       const data = rows.map((r) => ({
         id: r.id,
         object: "audit_log" as const,

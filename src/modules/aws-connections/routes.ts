@@ -45,7 +45,7 @@ export function registerAwsConnectionRoutes(app: OpenAPIHono<AppEnv>) {
       request: { body: jsonBody(CreateAwsConnectionBody) },
       responses: { 201: dataResponse("The connection (PENDING until verified).", AwsConnection), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await createAwsConnection(c.var.deps, c.var.principal, c.req.valid("json")), 201),
+    async (c) => ok(c, await createAwsConnection(c.get("deps"), c.get("principal"), c.req.valid("json")), 201),
   );
 
   app.openapi(
@@ -61,7 +61,7 @@ export function registerAwsConnectionRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const { limit, offset, status } = c.req.valid("query");
-      const { rows, totalCount } = await listAwsConnections(c.var.deps, c.var.principal, { limit, offset }, status);
+      const { rows, totalCount } = await listAwsConnections(c.get("deps"), c.get("principal"), { limit, offset }, status);
       return okList(c, rows, pagination({ limit, offset }, totalCount));
     },
   );
@@ -77,7 +77,7 @@ export function registerAwsConnectionRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam },
       responses: { 200: dataResponse("The connection.", AwsConnection), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
-    async (c) => ok(c, await getAwsConnection(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await getAwsConnection(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -91,7 +91,7 @@ export function registerAwsConnectionRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam, body: jsonBody(UpdateAwsConnectionBody) },
       responses: { 200: dataResponse("The connection.", AwsConnection), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await updateAwsConnection(c.var.deps, c.var.principal, c.req.valid("param").id, c.req.valid("json")), 200),
+    async (c) => ok(c, await updateAwsConnection(c.get("deps"), c.get("principal"), c.req.valid("param").id, c.req.valid("json")), 200),
   );
 
   app.openapi(
@@ -105,7 +105,7 @@ export function registerAwsConnectionRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam },
       responses: { 200: dataResponse("Deleted.", DeletedAwsConnection), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await deleteAwsConnection(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await deleteAwsConnection(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -121,7 +121,7 @@ export function registerAwsConnectionRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam },
       responses: { 200: dataResponse("The connection after verification.", AwsConnection), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await verifyAwsConnection(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await verifyAwsConnection(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -137,6 +137,6 @@ export function registerAwsConnectionRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam, body: jsonBody(SyncBody, false) },
       responses: { 200: dataResponse("What the sync did.", AwsSyncResult), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await syncAwsConnection(c.var.deps, c.var.principal, c.req.valid("param").id, c.req.valid("json") ?? {}), 200),
+    async (c) => ok(c, await syncAwsConnection(c.get("deps"), c.get("principal"), c.req.valid("param").id, c.req.valid("json") ?? {}), 200),
   );
 }

@@ -51,7 +51,7 @@ export function registerCostCategoryRoutes(app: OpenAPIHono<AppEnv>) {
       request: { body: jsonBody(CreateCostCategoryBody) },
       responses: { 201: dataResponse("The category.", CostCategory), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await createCostCategory(c.var.deps, c.var.principal, c.req.valid("json")), 201),
+    async (c) => ok(c, await createCostCategory(c.get("deps"), c.get("principal"), c.req.valid("json")), 201),
   );
 
   app.openapi(
@@ -68,7 +68,7 @@ export function registerCostCategoryRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => {
       const { limit, offset, kind, parentId, archived } = c.req.valid("query");
       const filters = { kind, parentId, archived: archived === undefined ? undefined : archived === "true" };
-      const { rows, totalCount } = await listCostCategories(c.var.deps, c.var.principal, { limit, offset }, filters);
+      const { rows, totalCount } = await listCostCategories(c.get("deps"), c.get("principal"), { limit, offset }, filters);
       return okList(c, rows, pagination({ limit, offset }, totalCount));
     },
   );
@@ -84,7 +84,7 @@ export function registerCostCategoryRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam },
       responses: { 200: dataResponse("The category.", CostCategory), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
-    async (c) => ok(c, await getCostCategory(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await getCostCategory(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -98,7 +98,7 @@ export function registerCostCategoryRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam, body: jsonBody(UpdateCostCategoryBody) },
       responses: { 200: dataResponse("The category.", CostCategory), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await updateCostCategory(c.var.deps, c.var.principal, c.req.valid("param").id, c.req.valid("json")), 200),
+    async (c) => ok(c, await updateCostCategory(c.get("deps"), c.get("principal"), c.req.valid("param").id, c.req.valid("json")), 200),
   );
 
   app.openapi(
@@ -112,6 +112,6 @@ export function registerCostCategoryRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam },
       responses: { 200: dataResponse("Deleted.", DeletedCostCategory), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await deleteCostCategory(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await deleteCostCategory(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 }

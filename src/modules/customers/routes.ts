@@ -42,7 +42,7 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>) {
         ...WRITE_AND_UPSTREAM_ERRORS,
       },
     }),
-    async (c) => ok(c, await createCustomer(c.var.deps, c.var.principal, c.req.valid("json")), CREATE_STATUS),
+    async (c) => ok(c, await createCustomer(c.get("deps"), c.get("principal"), c.req.valid("json")), CREATE_STATUS),
   );
 
   app.openapi(
@@ -55,7 +55,7 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => {
       const { limit, offset, ...filters } = c.req.valid("query");
       const page = { limit, offset };
-      const { rows, totalCount } = await listCustomers(c.var.deps, c.var.principal, page, filters);
+      const { rows, totalCount } = await listCustomers(c.get("deps"), c.get("principal"), page, filters);
       return okList(c, rows, pagination(page, totalCount));
     },
   );
@@ -70,7 +70,7 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>) {
         ...errorResponses(...AUTHENTICATED_ERRORS),
       },
     }),
-    async (c) => ok(c, await getCustomer(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await getCustomer(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -80,7 +80,8 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam, body: jsonBody(UpdateCustomerBody) },
       responses: { [UPDATE_STATUS]: dataResponse("The updated customer.", Customer), ...WRITE_AND_UPSTREAM_ERRORS },
     }),
-    async (c) => ok(c, await updateCustomer(c.var.deps, c.var.principal, c.req.valid("param").id, c.req.valid("json")), UPDATE_STATUS),
+    async (c) =>
+      ok(c, await updateCustomer(c.get("deps"), c.get("principal"), c.req.valid("param").id, c.req.valid("json")), UPDATE_STATUS),
   );
 
   app.openapi(
@@ -90,7 +91,7 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam },
       responses: { [DELETE_STATUS]: dataResponse("The customer, now deleted: true (restorable).", Customer), ...WRITE_AND_UPSTREAM_ERRORS },
     }),
-    async (c) => ok(c, await deleteCustomer(c.var.deps, c.var.principal, c.req.valid("param").id), DELETE_STATUS),
+    async (c) => ok(c, await deleteCustomer(c.get("deps"), c.get("principal"), c.req.valid("param").id), DELETE_STATUS),
   );
 
   app.openapi(
@@ -101,6 +102,6 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam, body: jsonBody(z.looseObject({}).openapi("RestoreCustomer")) },
       responses: { [RESTORE_STATUS]: dataResponse("The restored customer.", Customer), ...WRITE_AND_UPSTREAM_ERRORS },
     }),
-    async (c) => ok(c, await restoreCustomer(c.var.deps, c.var.principal, c.req.valid("param").id), RESTORE_STATUS),
+    async (c) => ok(c, await restoreCustomer(c.get("deps"), c.get("principal"), c.req.valid("param").id), RESTORE_STATUS),
   );
 }

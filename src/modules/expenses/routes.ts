@@ -27,7 +27,7 @@ export function registerExpenseRoutes(app: OpenAPIHono<AppEnv>) {
       request: { body: jsonBody(CreateExpenseBody) },
       responses: { 201: dataResponse("The expense.", Expense), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await createExpense(c.var.deps, c.var.principal, c.req.valid("json")), 201),
+    async (c) => ok(c, await createExpense(c.get("deps"), c.get("principal"), c.req.valid("json")), 201),
   );
 
   app.openapi(
@@ -43,7 +43,7 @@ export function registerExpenseRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const { limit, offset, ...filters } = c.req.valid("query");
-      const { rows, totalCount } = await listExpenses(c.var.deps, c.var.principal, { limit, offset }, filters);
+      const { rows, totalCount } = await listExpenses(c.get("deps"), c.get("principal"), { limit, offset }, filters);
       return okList(c, rows, pagination({ limit, offset }, totalCount));
     },
   );
@@ -59,7 +59,7 @@ export function registerExpenseRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam },
       responses: { 200: dataResponse("The expense.", Expense), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
-    async (c) => ok(c, await getExpense(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await getExpense(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -73,7 +73,7 @@ export function registerExpenseRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam, body: jsonBody(UpdateExpenseBody) },
       responses: { 200: dataResponse("The expense.", Expense), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await updateExpense(c.var.deps, c.var.principal, c.req.valid("param").id, c.req.valid("json")), 200),
+    async (c) => ok(c, await updateExpense(c.get("deps"), c.get("principal"), c.req.valid("param").id, c.req.valid("json")), 200),
   );
 
   app.openapi(
@@ -87,7 +87,7 @@ export function registerExpenseRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam, body: jsonBody(PayExpenseBody, false) },
       responses: { 200: dataResponse("The expense.", Expense), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await payExpense(c.var.deps, c.var.principal, c.req.valid("param").id, c.req.valid("json") ?? {}), 200),
+    async (c) => ok(c, await payExpense(c.get("deps"), c.get("principal"), c.req.valid("param").id, c.req.valid("json") ?? {}), 200),
   );
 
   app.openapi(
@@ -101,6 +101,6 @@ export function registerExpenseRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam },
       responses: { 200: dataResponse("Deleted.", DeletedExpense), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await deleteExpense(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await deleteExpense(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 }

@@ -52,7 +52,7 @@ export function registerGatewayAccountRoutes(app: OpenAPIHono<AppEnv>) {
         ...errorResponses(...WRITE_ERRORS),
       },
     }),
-    async (c) => ok(c, await createGatewayAccount(c.var.deps, c.var.principal, c.req.valid("json")), 201),
+    async (c) => ok(c, await createGatewayAccount(c.get("deps"), c.get("principal"), c.req.valid("json")), 201),
   );
 
   app.openapi(
@@ -71,7 +71,7 @@ export function registerGatewayAccountRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const page = c.req.valid("query");
-      const { rows, totalCount } = await listGatewayAccounts(c.var.deps, c.var.principal, page);
+      const { rows, totalCount } = await listGatewayAccounts(c.get("deps"), c.get("principal"), page);
       return okList(c, rows, pagination(page, totalCount));
     },
   );
@@ -87,7 +87,7 @@ export function registerGatewayAccountRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: GatewayAccountIdParam },
       responses: { 200: dataResponse("The account.", GatewayAccount), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
-    async (c) => ok(c, await getGatewayAccount(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await getGatewayAccount(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -101,7 +101,7 @@ export function registerGatewayAccountRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: GatewayAccountIdParam, body: jsonBody(UpdateGatewayAccountBody) },
       responses: { 200: dataResponse("The account.", GatewayAccount), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await updateGatewayAccount(c.var.deps, c.var.principal, c.req.valid("param").id, c.req.valid("json")), 200),
+    async (c) => ok(c, await updateGatewayAccount(c.get("deps"), c.get("principal"), c.req.valid("param").id, c.req.valid("json")), 200),
   );
 
   app.openapi(
@@ -118,7 +118,7 @@ export function registerGatewayAccountRoutes(app: OpenAPIHono<AppEnv>) {
         ...errorResponses(...WRITE_ERRORS, ...UPSTREAM_ERRORS),
       },
     }),
-    async (c) => ok(c, await verifyGatewayAccount(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await verifyGatewayAccount(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -132,7 +132,7 @@ export function registerGatewayAccountRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: GatewayAccountIdParam },
       responses: { 200: dataResponse("The account with its new token.", GatewayAccountWithToken), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await rotateWebhookToken(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await rotateWebhookToken(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -150,6 +150,6 @@ export function registerGatewayAccountRoutes(app: OpenAPIHono<AppEnv>) {
         ...errorResponses(...WRITE_ERRORS),
       },
     }),
-    async (c) => ok(c, await deleteGatewayAccount(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await deleteGatewayAccount(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 }

@@ -62,7 +62,7 @@ export function registerGatewayApiLogRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => {
       const { limit, offset, ...filters } = c.req.valid("query");
       const range = { from: norm(filters.from), to: norm(filters.to) };
-      const { rows, totalCount } = await listGatewayApiLogs(c.var.deps, c.var.principal, { ...filters, ...range }, { limit, offset });
+      const { rows, totalCount } = await listGatewayApiLogs(c.get("deps"), c.get("principal"), { ...filters, ...range }, { limit, offset });
       return okList(c, rows, pagination({ limit, offset }, totalCount));
     },
   );
@@ -78,6 +78,6 @@ export function registerGatewayApiLogRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: z.object({ id: z.uuid().openapi({ param: { name: "id", in: "path" } }) }) },
       responses: { 200: dataResponse("The call.", GatewayApiLog), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
-    async (c) => ok(c, await getGatewayApiLog(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await getGatewayApiLog(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 }

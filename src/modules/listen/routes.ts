@@ -36,7 +36,7 @@ export function registerListenRoutes(app: OpenAPIHono<AppEnv>) {
       },
     }),
     async (c) => {
-      const upgraded = await attachListen(c.var.deps, c.var.principal, c.req.valid("query").endpointId, c.req.raw);
+      const upgraded = await attachListen(c.get("deps"), c.get("principal"), c.req.valid("query").endpointId, c.req.raw);
       // A fresh Response so later middleware may add headers (the DO's response headers are immutable).
       return new Response(null, { status: upgraded.status, webSocket: upgraded.webSocket, headers: new Headers(upgraded.headers) });
     },

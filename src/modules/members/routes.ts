@@ -45,7 +45,7 @@ export function registerMemberRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const page = c.req.valid("query");
-      const { rows, totalCount } = await listMembers(c.var.deps, c.var.principal, page);
+      const { rows, totalCount } = await listMembers(c.get("deps"), c.get("principal"), page);
       return okList(c, rows, pagination(page, totalCount));
     },
   );
@@ -61,7 +61,7 @@ export function registerMemberRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: MemberIdParam, body: jsonBody(UpdateMemberBody) },
       responses: { 200: dataResponse("The member.", Member), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await changeMemberRole(c.var.deps, c.var.principal, c.req.valid("param").id, c.req.valid("json").role), 200),
+    async (c) => ok(c, await changeMemberRole(c.get("deps"), c.get("principal"), c.req.valid("param").id, c.req.valid("json").role), 200),
   );
 
   app.openapi(
@@ -75,7 +75,7 @@ export function registerMemberRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: MemberIdParam },
       responses: { 200: dataResponse("Removed.", RemovedMember), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await removeMember(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await removeMember(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -92,7 +92,7 @@ export function registerMemberRoutes(app: OpenAPIHono<AppEnv>) {
         ...errorResponses(...WRITE_ERRORS),
       },
     }),
-    async (c) => ok(c, await createInvitation(c.var.deps, c.var.principal, c.req.valid("json")), 201),
+    async (c) => ok(c, await createInvitation(c.get("deps"), c.get("principal"), c.req.valid("json")), 201),
   );
 
   app.openapi(
@@ -108,7 +108,7 @@ export function registerMemberRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const page = c.req.valid("query");
-      const { rows, totalCount } = await listInvitations(c.var.deps, c.var.principal, page);
+      const { rows, totalCount } = await listInvitations(c.get("deps"), c.get("principal"), page);
       return okList(c, rows, pagination(page, totalCount));
     },
   );
@@ -124,7 +124,7 @@ export function registerMemberRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: MemberIdParam },
       responses: { 200: dataResponse("The revoked invitation.", Invitation), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await revokeInvitation(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await revokeInvitation(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -143,7 +143,7 @@ export function registerMemberRoutes(app: OpenAPIHono<AppEnv>) {
       },
     }),
     async (c) => {
-      const deps = c.var.deps;
+      const deps = c.get("deps");
       const token = sessionTokenOf(c);
       let signedIn = null;
       if (token) {

@@ -47,7 +47,7 @@ export function registerPaymentMethodRoutes(app: OpenAPIHono<AppEnv>) {
         ...errorResponses(...WRITE_ERRORS, ...UPSTREAM_ERRORS),
       },
     }),
-    async (c) => ok(c, await tokenizeCard(c.var.deps, c.var.principal, c.req.valid("json")), TOKENIZE_STATUS),
+    async (c) => ok(c, await tokenizeCard(c.get("deps"), c.get("principal"), c.req.valid("json")), TOKENIZE_STATUS),
   );
 
   app.openapi(
@@ -64,7 +64,7 @@ export function registerPaymentMethodRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => {
       const { limit, offset, customer } = c.req.valid("query");
       const page = { limit, offset };
-      const { rows, totalCount } = await listPaymentMethods(c.var.deps, c.var.principal, page, customer);
+      const { rows, totalCount } = await listPaymentMethods(c.get("deps"), c.get("principal"), page, customer);
       return okList(c, rows, pagination(page, totalCount));
     },
   );
@@ -80,7 +80,7 @@ export function registerPaymentMethodRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam },
       responses: { 200: dataResponse("The payment method.", PaymentMethod), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
-    async (c) => ok(c, await getPaymentMethod(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await getPaymentMethod(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -94,6 +94,6 @@ export function registerPaymentMethodRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam },
       responses: { 200: dataResponse("Deleted.", DeletedPaymentMethod), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await deletePaymentMethod(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await deletePaymentMethod(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 }

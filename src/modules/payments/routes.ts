@@ -60,7 +60,7 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const key = c.req.header(IDEMPOTENCY_HEADER);
-      const payment = await createPayment(c.var.deps, c.var.principal, c.req.valid("json"), key, CREATE_STATUS);
+      const payment = await createPayment(c.get("deps"), c.get("principal"), c.req.valid("json"), key, CREATE_STATUS);
       return ok(c, payment, CREATE_STATUS);
     },
   );
@@ -90,7 +90,7 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => {
       const { limit, offset, ...filters } = c.req.valid("query");
       const page = { limit, offset };
-      const { rows, totalCount } = await listPayments(c.var.deps, c.var.principal, page, filters);
+      const { rows, totalCount } = await listPayments(c.get("deps"), c.get("principal"), page, filters);
       return okList(c, rows, pagination(page, totalCount));
     },
   );
@@ -102,7 +102,7 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam },
       responses: { 200: dataResponse("The payment.", Payment), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
-    async (c) => ok(c, await getPayment(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await getPayment(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -116,7 +116,7 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
         ...errorResponses(...WRITE_ERRORS, ...UPSTREAM_ERRORS),
       },
     }),
-    async (c) => ok(c, await cancelPayment(c.var.deps, c.var.principal, c.req.valid("param").id, c.req.path), DELETE_STATUS),
+    async (c) => ok(c, await cancelPayment(c.get("deps"), c.get("principal"), c.req.valid("param").id, c.req.path), DELETE_STATUS),
   );
 
   app.openapi(
@@ -126,7 +126,7 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam },
       responses: { 200: dataResponse("The payment's status.", PaymentStatusView), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
-    async (c) => ok(c, await getPaymentStatus(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await getPaymentStatus(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -136,7 +136,7 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam },
       responses: pixResponses,
     }),
-    async (c) => ok(c, await getPixQrCode(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await getPixQrCode(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -150,7 +150,7 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam },
       responses: pixResponses,
     }),
-    async (c) => ok(c, await getPixQrCode(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await getPixQrCode(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -169,7 +169,7 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const body = c.req.valid("json");
-      return ok(c, await refundPayment(c.var.deps, c.var.principal, c.req.valid("param").id, body), REFUND_STATUS);
+      return ok(c, await refundPayment(c.get("deps"), c.get("principal"), c.req.valid("param").id, body), REFUND_STATUS);
     },
   );
 
@@ -182,7 +182,7 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const page = c.req.valid("query");
-      const { rows, totalCount } = await listRefunds(c.var.deps, c.var.principal, c.req.valid("param").id, page);
+      const { rows, totalCount } = await listRefunds(c.get("deps"), c.get("principal"), c.req.valid("param").id, page);
       return okList(c, rows, pagination(page, totalCount));
     },
   );
@@ -198,6 +198,6 @@ export function registerPaymentRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam },
       responses: { 200: dataResponse("The canceled payment.", Payment), ...errorResponses(...WRITE_ERRORS, ...UPSTREAM_ERRORS) },
     }),
-    async (c) => ok(c, await cancelPayment(c.var.deps, c.var.principal, c.req.valid("param").id, c.req.path), 200),
+    async (c) => ok(c, await cancelPayment(c.get("deps"), c.get("principal"), c.req.valid("param").id, c.req.path), 200),
   );
 }

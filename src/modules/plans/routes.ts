@@ -27,7 +27,7 @@ export function registerPlanRoutes(app: OpenAPIHono<AppEnv>) {
       request: { body: jsonBody(CreatePlanBody) },
       responses: { 201: dataResponse("The plan (active).", Plan), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await createPlan(c.var.deps, c.var.principal, c.req.valid("json")), 201),
+    async (c) => ok(c, await createPlan(c.get("deps"), c.get("principal"), c.req.valid("json")), 201),
   );
 
   app.openapi(
@@ -43,7 +43,7 @@ export function registerPlanRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const { limit, offset, status } = c.req.valid("query");
-      const { rows, totalCount } = await listPlans(c.var.deps, c.var.principal, { limit, offset }, status);
+      const { rows, totalCount } = await listPlans(c.get("deps"), c.get("principal"), { limit, offset }, status);
       return okList(c, rows, pagination({ limit, offset }, totalCount));
     },
   );
@@ -59,7 +59,7 @@ export function registerPlanRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam },
       responses: { 200: dataResponse("The plan.", Plan), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
-    async (c) => ok(c, await getPlan(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await getPlan(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -73,7 +73,7 @@ export function registerPlanRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam, body: jsonBody(UpdatePlanBody) },
       responses: { 200: dataResponse("The plan.", Plan), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await updatePlan(c.var.deps, c.var.principal, c.req.valid("param").id, c.req.valid("json")), 200),
+    async (c) => ok(c, await updatePlan(c.get("deps"), c.get("principal"), c.req.valid("param").id, c.req.valid("json")), 200),
   );
 
   app.openapi(
@@ -87,6 +87,6 @@ export function registerPlanRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam },
       responses: { 200: dataResponse("The archived plan.", Plan), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await archivePlan(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await archivePlan(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 }

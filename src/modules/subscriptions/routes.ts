@@ -46,7 +46,7 @@ export function registerSubscriptionRoutes(app: OpenAPIHono<AppEnv>) {
       request: { headers: TenantHeaders, body: jsonBody(CreateSubscriptionBody) },
       responses: createResponses,
     }),
-    async (c) => ok(c, await createSubscription(c.var.deps, c.var.principal, c.req.valid("json")), CREATE_STATUS),
+    async (c) => ok(c, await createSubscription(c.get("deps"), c.get("principal"), c.req.valid("json")), CREATE_STATUS),
   );
 
   // The card variant shares the method and path: documented at the trailing-slash path, served by the route above.
@@ -71,7 +71,7 @@ export function registerSubscriptionRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => {
       const { limit, offset, ...filters } = c.req.valid("query");
       const page = { limit, offset };
-      const { rows, totalCount } = await listSubscriptions(c.var.deps, c.var.principal, page, filters);
+      const { rows, totalCount } = await listSubscriptions(c.get("deps"), c.get("principal"), page, filters);
       return okList(c, rows, pagination(page, totalCount));
     },
   );
@@ -83,7 +83,7 @@ export function registerSubscriptionRoutes(app: OpenAPIHono<AppEnv>) {
       request: { headers: TenantHeaders, params: IdParam },
       responses: { 200: dataResponse("The subscription.", Subscription), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
-    async (c) => ok(c, await getSubscription(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await getSubscription(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -98,7 +98,7 @@ export function registerSubscriptionRoutes(app: OpenAPIHono<AppEnv>) {
         ...errorResponses(...WRITE_ERRORS, ...UPSTREAM_ERRORS),
       },
     }),
-    async (c) => ok(c, await cancelSubscription(c.var.deps, c.var.principal, c.req.valid("param").id), CANCEL_STATUS),
+    async (c) => ok(c, await cancelSubscription(c.get("deps"), c.get("principal"), c.req.valid("param").id), CANCEL_STATUS),
   );
 
   app.openapi(
@@ -113,6 +113,6 @@ export function registerSubscriptionRoutes(app: OpenAPIHono<AppEnv>) {
       request: { headers: TenantHeaders, params: IdParam, body: jsonBody(UpdateSubscriptionBody) },
       responses: { 200: dataResponse("The updated subscription.", Subscription), ...errorResponses(...WRITE_ERRORS, ...UPSTREAM_ERRORS) },
     }),
-    async (c) => ok(c, await updateSubscription(c.var.deps, c.var.principal, c.req.valid("param").id, c.req.valid("json")), 200),
+    async (c) => ok(c, await updateSubscription(c.get("deps"), c.get("principal"), c.req.valid("param").id, c.req.valid("json")), 200),
   );
 }

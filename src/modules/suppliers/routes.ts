@@ -36,7 +36,7 @@ export function registerSupplierRoutes(app: OpenAPIHono<AppEnv>) {
       request: { body: jsonBody(CreateSupplierBody) },
       responses: { 201: dataResponse("The supplier.", Supplier), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await createSupplier(c.var.deps, c.var.principal, c.req.valid("json")), 201),
+    async (c) => ok(c, await createSupplier(c.get("deps"), c.get("principal"), c.req.valid("json")), 201),
   );
 
   app.openapi(
@@ -53,7 +53,7 @@ export function registerSupplierRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => {
       const { limit, offset, q, archived, defaultCostCategoryId } = c.req.valid("query");
       const filters = { q, defaultCostCategoryId, archived: archived === undefined ? undefined : archived === "true" };
-      const { rows, totalCount } = await listSuppliers(c.var.deps, c.var.principal, { limit, offset }, filters);
+      const { rows, totalCount } = await listSuppliers(c.get("deps"), c.get("principal"), { limit, offset }, filters);
       return okList(c, rows, pagination({ limit, offset }, totalCount));
     },
   );
@@ -69,7 +69,7 @@ export function registerSupplierRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam },
       responses: { 200: dataResponse("The supplier.", Supplier), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
-    async (c) => ok(c, await getSupplier(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await getSupplier(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -83,7 +83,7 @@ export function registerSupplierRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam, body: jsonBody(UpdateSupplierBody) },
       responses: { 200: dataResponse("The supplier.", Supplier), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await updateSupplier(c.var.deps, c.var.principal, c.req.valid("param").id, c.req.valid("json")), 200),
+    async (c) => ok(c, await updateSupplier(c.get("deps"), c.get("principal"), c.req.valid("param").id, c.req.valid("json")), 200),
   );
 
   app.openapi(
@@ -97,6 +97,6 @@ export function registerSupplierRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam },
       responses: { 200: dataResponse("Deleted.", DeletedSupplier), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await deleteSupplier(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await deleteSupplier(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 }

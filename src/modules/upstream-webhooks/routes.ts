@@ -24,7 +24,7 @@ const authenticateAccount: MiddlewareHandler<AppEnv> = async (c, next) => {
   const gatewayAccountId = c.req.path.split("/").pop() ?? "";
   accounts.set(
     c.req.raw,
-    await authenticateUpstream(c.var.deps, decodeURIComponent(gatewayAccountId), c.req.header(UPSTREAM_TOKEN_HEADER)),
+    await authenticateUpstream(c.get("deps"), decodeURIComponent(gatewayAccountId), c.req.header(UPSTREAM_TOKEN_HEADER)),
   );
   await next();
 };
@@ -57,7 +57,7 @@ export function registerUpstreamWebhookRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => {
       const account = accounts.get(c.req.raw);
       if (!account) throw new Error("upstream webhook reached the handler unauthenticated");
-      const { duplicate } = await receiveUpstreamWebhook(c.var.deps, account, c.req.valid("json") as UpstreamEnvelope);
+      const { duplicate } = await receiveUpstreamWebhook(c.get("deps"), account, c.req.valid("json") as UpstreamEnvelope);
       return ok(c, { received: true as const, duplicate }, 200);
     },
   );

@@ -50,7 +50,7 @@ export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>) {
         ...errorResponses(...WRITE_ERRORS),
       },
     }),
-    async (c) => ok(c, await createEndpoint(c.var.deps, c.var.principal, c.req.valid("json")), 201),
+    async (c) => ok(c, await createEndpoint(c.get("deps"), c.get("principal"), c.req.valid("json")), 201),
   );
 
   app.openapi(
@@ -66,7 +66,7 @@ export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const page = c.req.valid("query");
-      const { rows, totalCount } = await listEndpoints(c.var.deps, c.var.principal, page);
+      const { rows, totalCount } = await listEndpoints(c.get("deps"), c.get("principal"), page);
       return okList(c, rows, pagination(page, totalCount));
     },
   );
@@ -82,7 +82,7 @@ export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: EndpointIdParam },
       responses: { 200: dataResponse("The endpoint.", WebhookEndpoint), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
-    async (c) => ok(c, await getEndpoint(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await getEndpoint(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -96,7 +96,7 @@ export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: EndpointIdParam, body: jsonBody(UpdateWebhookEndpointBody) },
       responses: { 200: dataResponse("The endpoint.", WebhookEndpoint), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await updateEndpoint(c.var.deps, c.var.principal, c.req.valid("param").id, c.req.valid("json")), 200),
+    async (c) => ok(c, await updateEndpoint(c.get("deps"), c.get("principal"), c.req.valid("param").id, c.req.valid("json")), 200),
   );
 
   app.openapi(
@@ -110,7 +110,7 @@ export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: EndpointIdParam },
       responses: { 200: dataResponse("Deleted.", DeletedEndpoint), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await deleteEndpoint(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await deleteEndpoint(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -124,7 +124,7 @@ export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: EndpointIdParam },
       responses: { 200: dataResponse("The endpoint with its new secret.", WebhookEndpointWithSecret), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await rotateSecret(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await rotateSecret(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -138,7 +138,7 @@ export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: EndpointIdParam },
       responses: { 200: dataResponse("The attempt's result.", AttemptResult), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await sendTestPing(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await sendTestPing(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -152,7 +152,7 @@ export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: EndpointIdParam },
       responses: { 200: dataResponse("The endpoint.", WebhookEndpoint), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await enableEndpoint(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await enableEndpoint(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -166,6 +166,6 @@ export function registerWebhookEndpointRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: EndpointIdParam, body: jsonBody(RecoverBody) },
       responses: { 200: dataResponse("How many deliveries were re-queued.", RecoverResult), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await recoverDeliveries(c.var.deps, c.var.principal, c.req.valid("param").id, c.req.valid("json").since), 200),
+    async (c) => ok(c, await recoverDeliveries(c.get("deps"), c.get("principal"), c.req.valid("param").id, c.req.valid("json").since), 200),
   );
 }

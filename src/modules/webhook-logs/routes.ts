@@ -70,7 +70,7 @@ export function registerWebhookLogRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const { limit, offset, ...filters } = c.req.valid("query");
-      const { rows, totalCount } = await listDeliveries(c.var.deps, c.var.principal, filters, { limit, offset });
+      const { rows, totalCount } = await listDeliveries(c.get("deps"), c.get("principal"), filters, { limit, offset });
       return okList(c, rows, pagination({ limit, offset }, totalCount));
     },
   );
@@ -86,7 +86,7 @@ export function registerWebhookLogRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: DeliveryIdParam },
       responses: { 200: dataResponse("The delivery.", WebhookDeliveryDetail), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
-    async (c) => ok(c, await getDelivery(c.var.deps, c.var.principal, c.req.valid("param").deliveryId), 200),
+    async (c) => ok(c, await getDelivery(c.get("deps"), c.get("principal"), c.req.valid("param").deliveryId), 200),
   );
 
   app.openapi(
@@ -100,6 +100,6 @@ export function registerWebhookLogRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: DeliveryIdParam },
       responses: { 200: dataResponse("The attempt's result.", AttemptResult), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await redeliver(c.var.deps, c.var.principal, c.req.valid("param").deliveryId), 200),
+    async (c) => ok(c, await redeliver(c.get("deps"), c.get("principal"), c.req.valid("param").deliveryId), 200),
   );
 }

@@ -39,7 +39,7 @@ export function registerWorkspaceRoutes(app: OpenAPIHono<AppEnv>) {
       request: { body: jsonBody(CreateWorkspace) },
       responses: { 201: dataResponse("Created.", Workspace), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await createWorkspace(c.var.deps, c.var.principal, c.req.valid("json")), 201),
+    async (c) => ok(c, await createWorkspace(c.get("deps"), c.get("principal"), c.req.valid("json")), 201),
   );
 
   app.openapi(
@@ -55,7 +55,7 @@ export function registerWorkspaceRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const page = c.req.valid("query");
-      const { rows, totalCount } = await listWorkspaces(c.var.deps, c.var.principal, page);
+      const { rows, totalCount } = await listWorkspaces(c.get("deps"), c.get("principal"), page);
       return okList(c, rows, pagination(page, totalCount));
     },
   );
@@ -71,7 +71,7 @@ export function registerWorkspaceRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam },
       responses: { 200: dataResponse("The workspace.", Workspace), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
-    async (c) => ok(c, await getWorkspace(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await getWorkspace(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 
   app.openapi(
@@ -85,7 +85,7 @@ export function registerWorkspaceRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam, body: jsonBody(UpdateWorkspace) },
       responses: { 200: dataResponse("Updated.", Workspace), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await updateWorkspace(c.var.deps, c.var.principal, c.req.valid("param").id, c.req.valid("json")), 200),
+    async (c) => ok(c, await updateWorkspace(c.get("deps"), c.get("principal"), c.req.valid("param").id, c.req.valid("json")), 200),
   );
 
   app.openapi(
@@ -99,6 +99,6 @@ export function registerWorkspaceRoutes(app: OpenAPIHono<AppEnv>) {
       request: { params: IdParam },
       responses: { 200: dataResponse("Archived.", Workspace), ...errorResponses(...WRITE_ERRORS) },
     }),
-    async (c) => ok(c, await archiveWorkspace(c.var.deps, c.var.principal, c.req.valid("param").id), 200),
+    async (c) => ok(c, await archiveWorkspace(c.get("deps"), c.get("principal"), c.req.valid("param").id), 200),
   );
 }
