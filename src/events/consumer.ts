@@ -27,7 +27,7 @@ function dropMalformed(body: unknown) {
 }
 
 /**
- * A batch of messages is fanned out together (three D1 round trips for all of them) and each endpoint
+ * A batch of messages is fanned out together (two D1 round trips for all of them) and each endpoint
  * gets one hand-off. If that fails, the messages are taken one by one, each acked or retried on its
  * own, so one unreadable event never holds back the others (fan-out adds nothing twice).
  */

@@ -1,15 +1,12 @@
 // Fan-out: an event becomes one delivery per matching enabled endpoint (unique per endpoint + event,
 // so doing it twice adds nothing), the event is marked fanned out, and the new deliveries go to their
-// endpoints' Durable Objects for the first attempt. Several events at once cost three D1 round trips
-// (events, endpoints, one write batch that also reads back the open first attempts), whatever their
-// number, and the batch's writes are one statement per ROWS_PER_STATEMENT rows, not one per row; each
-// endpoint is then called once with all its deliveries.
-import { and, eq, inArray } from "drizzle-orm";
+// endpoints' Durable Objects for the first attempt. Several events at once cost two D1 round trips
+// whatever their number (the events with their workspaces' enabled endpoints; one write batch that also
+// reads back the open first attempts); the batch's writes are one statement per ROWS_PER_STATEMENT
+// rows, not one per row; each endpoint is then called once with all its deliveries.
 import { LIMITS } from "../config";
 import type { Deps } from "../deps";
 import { newId } from "../lib/ids";
-import { selectInList } from "../db/in-list";
-import { events, webhookEndpoints } from "../db/schema";
 import { endpointStub } from "./endpoint-stub";
 
 /** Does an endpoint's subscription (`*`, `upstream.*`, exact kinds) cover this event kind? */
@@ -22,25 +19,39 @@ export async function fanOutEvents(deps: Deps, eventIds: readonly string[]): Pro
   const byEndpoint = new Map<string, string[]>();
   const ids = [...new Set(eventIds)];
   if (ids.length === 0) return byEndpoint;
-  const loaded = await selectInList(deps.db, ids, (part) => deps.db.select().from(events).where(inArray(events.id, part)));
+  // One round trip reads the events and the enabled endpoints of the workspaces whose events are not fanned out
+  // yet (plain D1 statements on the request's session, the ids as one JSON parameter whatever their number).
+  const d1 = deps.db.$client;
+  const idsJson = JSON.stringify(ids);
+  const [eventRead, endpointRead] = await d1.batch([
+    d1
+      .prepare(
+        `SELECT id, organization_id AS organizationId, workspace_id AS workspaceId, type, fanned_out_at AS fannedOutAt
+         FROM events WHERE id IN (SELECT value FROM json_each(?1))`,
+      )
+      .bind(idsJson),
+    // By the endpoints' tenant index; `+` keeps the planner on the events' primary key (not the fanned_out_at
+    // index, which would walk a backlog).
+    d1
+      .prepare(
+        `SELECT id, organization_id AS organizationId, workspace_id AS workspaceId, event_kinds AS eventKinds
+         FROM webhook_endpoints
+         WHERE enabled = 1 AND (organization_id, workspace_id) IN (
+           SELECT organization_id, workspace_id FROM events WHERE id IN (SELECT value FROM json_each(?1)) AND +fanned_out_at IS NULL)`,
+      )
+      .bind(idsJson),
+  ]);
+  const loaded = (eventRead?.results ?? []) as LoadedEvent[];
   if (loaded.length === 0) return byEndpoint;
   const now = deps.now().toISOString();
   // The first attempt is this hand-off; the alarm (and the sweeper) take it up only if the hand-off
   // is lost, so in-flight first attempts are never sent twice by the alarm.
   const handOffExpires = new Date(deps.now().getTime() + LIMITS.webhookHandOffLeaseSeconds * 1000).toISOString();
   const fresh = loaded.filter((e) => e.fannedOutAt === null);
-  const workspaces = [...new Set(fresh.map((e) => e.workspaceId))];
-  const endpoints = await selectInList(deps.db, workspaces, (part) =>
-    deps.db
-      .select({
-        id: webhookEndpoints.id,
-        organizationId: webhookEndpoints.organizationId,
-        workspaceId: webhookEndpoints.workspaceId,
-        eventKinds: webhookEndpoints.eventKinds,
-      })
-      .from(webhookEndpoints)
-      .where(and(inArray(webhookEndpoints.workspaceId, part), eq(webhookEndpoints.enabled, true))),
-  );
+  const endpoints = ((endpointRead?.results ?? []) as EndpointRow[]).map((e) => ({
+    ...e,
+    eventKinds: JSON.parse(e.eventKinds) as string[],
+  }));
   const deliveries: NewDelivery[] = [];
   for (const event of fresh) {
     for (const e of endpoints) {
@@ -57,8 +68,7 @@ export async function fanOutEvents(deps: Deps, eventIds: readonly string[]): Pro
     }
   }
   // One round trip: the writes, then the open first attempts of every loaded event (this run's and any an
-  // earlier run left without a hand-off). Plain D1 statements on the same client (session) as deps.db.
-  const d1 = deps.db.$client;
+  // earlier run left without a hand-off).
   const writes: D1PreparedStatement[] = [];
   for (let i = 0; i < fresh.length; i += ROWS_PER_STATEMENT)
     writes.push(
@@ -83,6 +93,21 @@ export async function fanOutEvents(deps: Deps, eventIds: readonly string[]): Pro
 
 /** Rows per JSON-array statement (one bound parameter each; a delivery row is ~250 bytes of JSON). */
 const ROWS_PER_STATEMENT = 500;
+
+interface LoadedEvent {
+  id: string;
+  organizationId: string;
+  workspaceId: string;
+  type: string;
+  fannedOutAt: string | null;
+}
+
+interface EndpointRow {
+  id: string;
+  organizationId: string;
+  workspaceId: string;
+  eventKinds: string;
+}
 
 interface NewDelivery {
   id: string;

@@ -3,7 +3,10 @@
 // row gave — per delivery its own outcome, a failure never overwriting a success recorded meanwhile.
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { countingD1 } from "../../src/db/query-counter";
+import { backgroundDeps } from "../../src/deps";
 import { attemptHttpDelivery } from "../../src/events/deliver";
+import { fanOutEvents } from "../../src/events/fan-out";
 import { seedTenant } from "./support";
 import { attemptsOf, consume, createEndpoint, deliveriesOf, insertEvent, mockReceiver } from "./webhooks-support";
 
@@ -53,6 +56,43 @@ describe("batched delivery writes", () => {
       .bind(...sent.map((e) => e.id))
       .first<{ n: number }>();
     expect(fannedOut?.n).toBe(3);
+  });
+
+  it("fan-out of 150 events over two tenants costs two D1 round trips and makes exactly the matching deliveries", async () => {
+    const [a, b] = [await seedTenant(), await seedTenant()];
+    const everything = await createEndpoint(a);
+    const createdOnly = await createEndpoint(a, { url: "https://created.merchant.com.br/hooks", eventKinds: ["payment.created"] });
+    const disabled = await createEndpoint(a, { url: "https://off.merchant.com.br/hooks" });
+    await env.DB.prepare("UPDATE webhook_endpoints SET enabled = 0 WHERE id = ?").bind(disabled.id).run();
+    const other = await createEndpoint(b);
+    const ofA = [];
+    for (let i = 0; i < 100; i++) ofA.push(await insertEvent(a, i % 4 === 0 ? "payment.created" : "payment.received"));
+    const ofB = [];
+    for (let i = 0; i < 50; i++) ofB.push(await insertEvent(b));
+
+    let roundTrips = 0;
+    const deps = backgroundDeps({ ...env, DB: countingD1(env.DB, () => roundTrips++) });
+    const open = await fanOutEvents(
+      deps,
+      [...ofA, ...ofB].map((e) => e.id),
+    );
+    expect(roundTrips).toBe(2);
+    expect(open.get(everything.id)).toHaveLength(100);
+    expect(open.get(createdOnly.id)).toHaveLength(25);
+    expect(open.get(other.id)).toHaveLength(50);
+    expect(open.has(disabled.id)).toBe(false);
+    expect((await deliveriesOf(createdOnly.id)).every((d) => d.event_type === "payment.created")).toBe(true);
+    expect(await deliveriesOf(disabled.id)).toEqual([]);
+
+    // A second fan-out of the same events adds no delivery; their first attempts, not made yet, are read back open.
+    roundTrips = 0;
+    const again = await fanOutEvents(
+      deps,
+      [...ofA, ...ofB].map((e) => e.id),
+    );
+    expect(roundTrips).toBe(2);
+    expect(again.get(everything.id)).toHaveLength(100);
+    expect((await deliveriesOf(everything.id)).length).toBe(100);
   });
 
   it("a failed automatic attempt does not overwrite a success recorded while it was in flight", async () => {
