@@ -14,7 +14,10 @@ const idsByNamespace = new WeakMap<Env["ORG_LOGS"], Map<string, DurableObjectId>
 
 function storeId(namespace: Env["ORG_LOGS"], organizationId: string): DurableObjectId {
   let ids = idsByNamespace.get(namespace);
-  if (!ids) idsByNamespace.set(namespace, (ids = new Map()));
+  if (!ids) {
+    ids = new Map();
+    idsByNamespace.set(namespace, ids);
+  }
   let id = ids.get(organizationId);
   if (!id) {
     if (ids.size >= REMEMBERED_IDS) ids.clear();
