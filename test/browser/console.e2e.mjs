@@ -175,6 +175,14 @@ async function main() {
   await page.waitForURL(`${base}/console/dashboard`);
   check(true, "signed back in using only the keyboard");
 
+  // Browsers ask for /favicon.ico on their own, at a moment of their choosing: a 404 there was an intermittent
+  // "Failed to load resource" above. It is a static asset (public/favicon.ico).
+  const favicon = await page.request.get(`${base}/favicon.ico`);
+  check(
+    favicon.status() === 200 && (favicon.headers()["content-type"] ?? "").includes("icon"),
+    `/favicon.ico is served (${favicon.status()} ${favicon.headers()["content-type"]})`,
+  );
+
   check(jsErrors.length === 0, `no JavaScript errors on any page${jsErrors.length ? `: ${jsErrors.join(" | ")}` : ""}`);
 }
 
