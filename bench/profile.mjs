@@ -8,9 +8,9 @@
 // The bundle the profile's `index.js:LINE` names refer to is kept as bench/results/passthrough-bundle.js.
 import { copyFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import WebSocket from "ws";
 import { ROOT } from "../scripts/lib/local.mjs";
 import { seededState, envNumber, loadOptions, measureLatency, measureThroughput, startWrangler } from "./lib/harness.mjs";
+import { connectInspector } from "./lib/inspector.mjs";
 
 const bounds = loadOptions({ requests: 300, concurrency: 16, seconds: 5 });
 const path = process.env.PROFILE_PATH ?? "/api/v1/finance/balance";
@@ -62,34 +62,6 @@ function latestDevBundle() {
   }
   const bundles = dirs.map((d) => join(tmp, d, "index.js")).filter((f) => statSync(f, { throwIfNoEntry: false }));
   return bundles.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0] ?? null;
-}
-
-/** wrangler dev's inspector proxy accepts local DevTools clients; it checks the Origin header. */
-async function connectInspector(url) {
-  const ws = new WebSocket(url, { headers: { Origin: "http://localhost" } });
-  await new Promise((resolve, reject) => {
-    ws.once("open", resolve);
-    ws.once("error", reject);
-  });
-  let nextId = 0;
-  const waiting = new Map();
-  ws.on("message", (data) => {
-    const message = JSON.parse(String(data));
-    const settle = waiting.get(message.id);
-    if (!settle) return;
-    waiting.delete(message.id);
-    if (message.error) settle.reject(new Error(`${message.error.message} (${message.error.code})`));
-    else settle.resolve(message.result);
-  });
-  return {
-    send: (method, params = {}) =>
-      new Promise((resolve, reject) => {
-        const id = ++nextId;
-        waiting.set(id, { resolve, reject });
-        ws.send(JSON.stringify({ id, method, params }));
-      }),
-    close: () => ws.close(),
-  };
 }
 
 /** Self time (µs) per function, largest first; a sample's time delta is charged to the sampled node. */

@@ -24,6 +24,7 @@ import {
   benchStateDir,
   printSummary,
 } from "./lib/harness.mjs";
+import { connectInspector } from "./lib/inspector.mjs";
 
 // wrangler and the TypeScript import below need Node >= 22: re-run under the pinned one.
 if (Number(process.versions.node.split(".")[0]) < 22) {
@@ -246,35 +247,6 @@ function workerdCpuMs() {
   return (ticks * 1000) / CLOCK_TICKS;
 }
 const CLOCK_TICKS = 100; // USER_HZ on Linux
-
-/** wrangler dev's inspector proxy (Ponte's isolate) accepts local DevTools clients that send an Origin. */
-async function connectInspector(url) {
-  const { default: WebSocket } = await import("ws");
-  const ws = new WebSocket(url, { headers: { Origin: "http://localhost" } });
-  await new Promise((resolve, reject) => {
-    ws.once("open", resolve);
-    ws.once("error", reject);
-  });
-  let nextId = 0;
-  const waiting = new Map();
-  ws.on("message", (data) => {
-    const message = JSON.parse(String(data));
-    const settle = waiting.get(message.id);
-    if (!settle) return;
-    waiting.delete(message.id);
-    if (message.error) settle.reject(new Error(`${message.error.message} (${message.error.code})`));
-    else settle.resolve(message.result);
-  });
-  return {
-    send: (method, params = {}) =>
-      new Promise((resolve, reject) => {
-        const id = ++nextId;
-        waiting.set(id, { resolve, reject });
-        ws.send(JSON.stringify({ id, method, params }));
-      }),
-    close: () => ws.close(),
-  };
-}
 
 async function cleanup() {
   for (const s of servers) s.close();
