@@ -79,7 +79,7 @@ async function apiKeyPrincipal(c: Context<AppEnv>, secret: string): Promise<Prin
     keyHash,
     variant: headerWorkspace ?? "",
     load: () => c.env.DB.prepare(KEY_LOOKUP).bind(keyHash, headerWorkspace).first<KeyRow>(),
-    waitUntil: (p) => backgroundTask(c, p),
+    waitUntil: c.get("deps").waitUntil,
   });
   if (!row || row.environment !== claimed) throw unauthorized("Invalid API key.");
   if (row.revoked_at) throw unauthorized("This API key has been revoked.");
@@ -119,14 +119,6 @@ async function apiKeyPrincipal(c: Context<AppEnv>, secret: string): Promise<Prin
   return row.principal;
 }
 
-function backgroundTask(c: Context<AppEnv>, task: Promise<unknown>) {
-  try {
-    c.executionCtx.waitUntil(task);
-  } catch {
-    void task.catch(() => undefined);
-  }
-}
-
 // Off the request path and at most once a minute per key, so a read stays at one query.
 function touchLastUsed(c: Context<AppEnv>, row: KeyRow) {
   const now = Date.now();
@@ -134,7 +126,7 @@ function touchLastUsed(c: Context<AppEnv>, row: KeyRow) {
   if (now - row.lastUsedMs < LIMITS.apiKeyLastUsedResolutionSeconds * 1000) return;
   row.lastUsedMs = now; // the cached row too, so the next request skips the write
   row.last_used_at = new Date(now).toISOString();
-  backgroundTask(c, c.env.DB.prepare("UPDATE api_keys SET last_used_at = ?1 WHERE id = ?2").bind(row.last_used_at, row.id).run());
+  c.get("deps").waitUntil(c.env.DB.prepare("UPDATE api_keys SET last_used_at = ?1 WHERE id = ?2").bind(row.last_used_at, row.id).run());
 }
 
 export interface AuthenticateOptions {

@@ -60,10 +60,6 @@ export const rateLimit = (): MiddlewareHandler<AppEnv> => async (c, next) => {
     },
     (err: unknown) => logLine("warn", "rate limiter unavailable", { error: summarizeError(err) }),
   );
-  try {
-    c.executionCtx.waitUntil(check);
-  } catch {
-    void check;
-  }
+  c.get("deps").waitUntil(check);
   await next();
 };
