@@ -12,12 +12,12 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { DEMO, ROOT, executeSql, sqlString as q } from "../scripts/lib/local.mjs";
 import {
   deadline as stopAfter,
   envNumber,
   freePort,
+  importBundled,
   loadAverage,
   percentile,
   startWrangler,
@@ -54,7 +54,11 @@ async function main() {
   const loadBefore = loadAverage();
 
   // 1. Signing cost in Node (the same code the worker runs).
-  const { buildSignatureHeader, generateSigningSecret } = await import(pathToFileURL(join(ROOT, "src/events/signature.ts")).href);
+  // Bundled as the worker bundles it (signature.ts imports other source modules without extensions).
+  const { buildSignatureHeader, generateSigningSecret } = await importBundled(
+    join(ROOT, "src/events/signature.ts"),
+    join(state, "signature.mjs"),
+  );
   const secret = generateSigningSecret();
   const sampleBody = JSON.stringify({
     id: randomUUID(),

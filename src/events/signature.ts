@@ -8,6 +8,7 @@
  * accepts the delivery if any v1 matches any of its secrets. Unknown schemes (v0=, …) are
  * ignored so new schemes can be added without breaking old receivers.
  */
+import { bytesToHex } from "../lib/hex";
 
 export const SIGNATURE_HEADER = "X-Service-Signature";
 export const DEFAULT_TOLERANCE_SECONDS = 300;
@@ -68,14 +69,6 @@ async function hmacSha256(secret: string | CryptoKey, payload: Uint8Array<ArrayB
   return new Uint8Array(await crypto.subtle.sign("HMAC", key, payload));
 }
 
-const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
-
-function toHex(bytes: Uint8Array): string {
-  let out = "";
-  for (const b of bytes) out += HEX[b];
-  return out;
-}
-
 /** Decodes a 64-char hex digest; null for anything else (which then simply never matches). */
 function digestFromHex(hex: string): Uint8Array | null {
   if (!/^[0-9a-fA-F]{64}$/.test(hex)) return null;
@@ -95,7 +88,7 @@ function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
 /** Lower-case hex HMAC-SHA256 of "<timestamp>.<rawBody>" keyed by the secret's UTF-8 bytes. */
 export async function computeSignature(secret: string, timestamp: number, rawBody: string | Uint8Array): Promise<string> {
   assertTimestamp(timestamp);
-  return toHex(await hmacSha256(secret, signedPayload(timestamp, rawBody)));
+  return bytesToHex(await hmacSha256(secret, signedPayload(timestamp, rawBody)));
 }
 
 /**
@@ -110,7 +103,7 @@ export async function buildSignatureHeader(
   if (secrets.length === 0) throw new TypeError("buildSignatureHeader needs at least one secret");
   assertTimestamp(timestamp);
   const payload = signedPayload(timestamp, rawBody);
-  const signatures = await Promise.all(secrets.map(async (secret) => toHex(await hmacSha256(secret, payload))));
+  const signatures = await Promise.all(secrets.map(async (secret) => bytesToHex(await hmacSha256(secret, payload))));
   return [`t=${timestamp}`, ...signatures.map((sig) => `v1=${sig}`)].join(",");
 }
 

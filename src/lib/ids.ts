@@ -12,6 +12,7 @@
  * and if the clock goes backwards the last timestamp is reused, so a later id always
  * compares greater (as a string and as bytes) than an earlier one.
  */
+import { BYTE_HEX } from "./hex";
 
 const COUNTER_MAX = 0xfff;
 // Seed each millisecond's counter below half its range so there are ≥ 2048 increments of headroom.
@@ -58,8 +59,7 @@ function advanceClock(): void {
   }
 }
 
-const HEX: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
-const hex = (byte: number | undefined) => HEX[byte ?? 0] as string;
+const hex = (byte: number | undefined) => BYTE_HEX[byte ?? 0] as string;
 
 /** The next id's 16 bytes as hex, the groups joined by `separator` ("-" for the canonical form). */
 function nextIdHex(separator: string): string {

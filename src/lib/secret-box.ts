@@ -7,6 +7,8 @@
 // value with the current key; then it is removed. Values sealed before key ids existed (`v1.<iv>.<ciphertext>`)
 // still open: each configured key is tried (AES-GCM authenticates, so a wrong key fails, it never mis-decrypts).
 
+import { bytesToHex } from "./hex";
+
 /** The keys the box reads from the environment: the Env satisfies it. */
 export interface SecretKeys {
   /** The current key: base64 of 32 random bytes. */
@@ -118,7 +120,7 @@ export async function openSecret(keys: SecretKeys, sealed: string, context: stri
 /** SHA-256 hex, for tokens that are verified but never read back (API keys, inbound webhook tokens) and request fingerprints. */
 export async function sha256Hex(value: string | Uint8Array): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", typeof value === "string" ? new TextEncoder().encode(value) : value);
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return bytesToHex(new Uint8Array(digest));
 }
 
 /** Constant-time comparison of two strings of hex or other ASCII (length leaks, content does not). */
