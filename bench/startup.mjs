@@ -65,7 +65,12 @@ function profileOnce(i) {
     sampled += delta;
     busy += Math.min(delta, interval);
   });
-  return { spanMs: (profile.endTime - profile.startTime) / 1000, cpuMs: busy / 1000, sampledMs: sampled / 1000, intervalMs: interval / 1000 };
+  return {
+    spanMs: (profile.endTime - profile.startTime) / 1000,
+    cpuMs: busy / 1000,
+    sampledMs: sampled / 1000,
+    intervalMs: interval / 1000,
+  };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -173,7 +178,12 @@ const result = {
     bareMs: ms(r.bareMs),
     coldFirstMs: ms(coldBySegment.get(r.segment)?.firstMs ?? null),
   })),
-  busiestSegment: { segment: busiest.segment, firstRequestMs: ms(busiest.firstMs), secondRequestMs: ms(busiest.secondMs), bareMs: ms(busiest.bareMs) },
+  busiestSegment: {
+    segment: busiest.segment,
+    firstRequestMs: ms(busiest.firstMs),
+    secondRequestMs: ms(busiest.secondMs),
+    bareMs: ms(busiest.bareMs),
+  },
   coldBusiestSegment: { segment: coldBusiest.segment, firstRequestMs: ms(coldBusiest.firstMs), secondRequestMs: ms(coldBusiest.secondMs) },
   load: { loadAverageBefore: loadBefore, loadAverageAfter: loadAverage() },
 };
