@@ -2,7 +2,7 @@
 // Worker start-up benchmark (issues 15 and 29): bundles the worker as `wrangler deploy` would (dry run,
 // no network), reports the bundle's gzip size, and profiles the start-up phase (the module's top level)
 // with `wrangler check startup`, RUNS times. The figure is the profile's span (as issue 15 measured it)
-// and its non-idle CPU time (each sample counted for at most one sampling interval: profileOnce), the
+// and its non-idle CPU time (each sample counted for at most one sampling interval: bench/lib/startup-profile.mjs), the
 // median of the runs.
 //
 // Then the first requests, in two fresh `wrangler dev` sessions:
@@ -22,59 +22,25 @@
 // each segment's first and second request: `bareRequestMs` is the median of those 49, `bareSlowestMs` their
 // slowest — the same statistic `firstRequestMs` takes of Ponte's first requests.
 //   npm run bench:startup          (RUNS=5 to change)
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import WebSocket from "ws";
-import { ROOT, toolEnv } from "../scripts/lib/local.mjs";
+import { ROOT } from "../scripts/lib/local.mjs";
 import { envNumber, importBundled, loadAverage, printSummary, startWrangler } from "./lib/harness.mjs";
+import { median, profileStartup, runWrangler } from "./lib/startup-profile.mjs";
 
 const RUNS = envNumber("RUNS", 5);
 const dir = mkdtempSync(join(tmpdir(), "ponte-bench-startup-"));
 process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
-const wrangler = join(ROOT, "node_modules", ".bin", "wrangler");
-const run = (args) => execFileSync(wrangler, args, { cwd: ROOT, env: toolEnv(), stdio: ["ignore", "pipe", "pipe"] });
 
 const loadBefore = loadAverage();
-run(["deploy", "--dry-run", "--outdir", join(dir, "bundle")]);
+runWrangler(["deploy", "--dry-run", "--outdir", join(dir, "bundle")]);
 const bundle = readFileSync(join(dir, "bundle", "index.js"));
 const bundleGzipBytes = gzipSync(bundle, { level: 9 }).length;
 
-/**
- * Span and non-idle CPU of one start-up profile, in ms. The profiler samples the isolate's thread about once
- * per millisecond (`interval`, the lower quartile of the profile's gaps) and each sample's time delta is the wall time since
- * the previous one: when the thread is off the CPU (other processes on a busy machine) no sample is taken and
- * the next one carries the whole gap, so one preempted sample used to add 20–150 ms to `sampledMs` (the old
- * figure, still reported). `cpuMs` counts each non-idle sample for at most one interval: the thread's time on
- * the CPU, which is what the start-up limit counts. On a quiet machine the two agree.
- */
-function profileOnce(i) {
-  const outfile = join(dir, `startup-${i}.cpuprofile`);
-  run(["check", "startup", "--outfile", outfile]);
-  const profile = JSON.parse(readFileSync(outfile, "utf8"));
-  const idle = new Set(profile.nodes.filter((n) => ["(idle)", "(program)"].includes(n.callFrame.functionName)).map((n) => n.id));
-  const gaps = profile.timeDeltas.filter((d) => d > 0).sort((a, b) => a - b);
-  const interval = gaps[Math.floor(gaps.length / 4)]; // the lower quartile: a busy machine stretches many gaps
-  let sampled = 0;
-  let busy = 0;
-  profile.samples.forEach((id, k) => {
-    if (idle.has(id)) return;
-    const delta = profile.timeDeltas[k + 1] ?? 0;
-    sampled += delta;
-    busy += Math.min(delta, interval);
-  });
-  return {
-    spanMs: (profile.endTime - profile.startTime) / 1000,
-    cpuMs: busy / 1000,
-    sampledMs: sampled / 1000,
-    intervalMs: interval / 1000,
-  };
-}
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const runs = Array.from({ length: RUNS }, (_, i) => profileOnce(i));
+const runs = Array.from({ length: RUNS }, (_, i) => profileStartup(join(dir, `startup-${i}.cpuprofile`)));
 
 const WARM_UP_TIMEOUT_MS = envNumber("WARM_UP_TIMEOUT_MS", 60_000);
 
