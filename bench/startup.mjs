@@ -2,8 +2,8 @@
 // Worker start-up benchmark (issues 15 and 29): bundles the worker as `wrangler deploy` would (dry run,
 // no network), reports the bundle's gzip size, and profiles the start-up phase (the module's top level)
 // with `wrangler check startup`, RUNS times. The figure is the profile's span (as issue 15 measured it)
-// and its non-idle CPU time (each sample counted for at most one sampling interval: bench/lib/startup-profile.mjs), the
-// median of the runs.
+// and its non-idle CPU time (each sample counted for at most one sampling interval:
+// bench/lib/startup-profile.mjs), the median of the runs.
 //
 // Then the first requests, in two fresh `wrangler dev` sessions:
 // - as an isolate serves them (`firstRequestMs`): the isolate answers its first request (/health), then
@@ -66,10 +66,6 @@ async function consoleLine(inspectorPort, text) {
   return { line: line.finally(() => ws.close()), close: () => ws.close() };
 }
 
-/**
- * Every segment's first and second answer (ms) in a fresh dev session whose isolate has answered /health
- * once (`healthMs`) and, with `warm`, finished its warm-up.
- */
 /** One request's latency (ms) through `wrangler dev` from this process; a 5xx fails the run. */
 async function timedAt(base, path) {
   const t0 = performance.now();
@@ -79,14 +75,20 @@ async function timedAt(base, path) {
   return performance.now() - t0;
 }
 
+/** What the bare worker is asked (it answers every path alike). */
+const BARE_PATH = "/api/v1/health";
+
 /** The bare worker's dev session, its isolate started by one untimed request. */
 async function startBare() {
   const dev = await startWrangler(["-c", "bench/baselines/bare/wrangler.toml"], { readyPath: "/docs/docs.css" });
   await timedAt(dev.base, BARE_PATH);
   return dev;
 }
-const BARE_PATH = "/api/v1/health";
 
+/**
+ * Every segment's first and second answer (ms) in a fresh dev session whose isolate has answered /health
+ * once (`healthMs`) and, with `warm`, finished its warm-up; the bare worker (`bare`) answers once between the two.
+ */
 async function firstRequests({ warm, bare }) {
   const { SEGMENTS } = await importBundled(join(ROOT, "src/route-groups.ts"), join(dir, "route-groups.mjs"));
   const vars = warm ? [] : ["SEGMENT_WARM_UP:off"];
