@@ -2,7 +2,8 @@
 // Worker start-up benchmark (issues 15 and 29): bundles the worker as `wrangler deploy` would (dry run,
 // no network), reports the bundle's gzip size, and profiles the start-up phase (the module's top level)
 // with `wrangler check startup`, RUNS times. The figure is the profile's span (as issue 15 measured it)
-// and its non-idle CPU time, the median of the runs.
+// and its non-idle CPU time (each sample counted for at most one sampling interval:
+// bench/lib/startup-profile.mjs), the median of the runs.
 //
 // Then the first requests, in two fresh `wrangler dev` sessions:
 // - as an isolate serves them (`firstRequestMs`): the isolate answers its first request (/health), then
@@ -15,41 +16,31 @@
 // - cold (`coldFirstRequestMs`): the same with the warm-up off (SEGMENT_WARM_UP=off), so each segment's
 //   first request loads and builds its own part of the API, as every one did before issue 29.
 // No request reaches the worker before the timed /health: readiness is probed on a static asset.
+// The floor: every request through `wrangler dev` from this process costs its proxy hops and the loopback
+// transport whatever the worker does (about 10 ms on the shared 2-core machine), so the same client also
+// times the bare worker (bench/baselines/bare, its own dev session, its isolate already warm) once between
+// each segment's first and second request: `bareRequestMs` is the median of those 49, `bareSlowestMs` their
+// slowest — the same statistic `firstRequestMs` takes of Ponte's first requests.
 //   npm run bench:startup          (RUNS=5 to change)
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import WebSocket from "ws";
-import { ROOT, toolEnv } from "../scripts/lib/local.mjs";
+import { ROOT } from "../scripts/lib/local.mjs";
 import { envNumber, importBundled, loadAverage, printSummary, startWrangler } from "./lib/harness.mjs";
+import { median, profileStartup, runWrangler } from "./lib/startup-profile.mjs";
 
 const RUNS = envNumber("RUNS", 5);
 const dir = mkdtempSync(join(tmpdir(), "ponte-bench-startup-"));
 process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
-const wrangler = join(ROOT, "node_modules", ".bin", "wrangler");
-const run = (args) => execFileSync(wrangler, args, { cwd: ROOT, env: toolEnv(), stdio: ["ignore", "pipe", "pipe"] });
 
 const loadBefore = loadAverage();
-run(["deploy", "--dry-run", "--outdir", join(dir, "bundle")]);
+runWrangler(["deploy", "--dry-run", "--outdir", join(dir, "bundle")]);
 const bundle = readFileSync(join(dir, "bundle", "index.js"));
 const bundleGzipBytes = gzipSync(bundle, { level: 9 }).length;
 
-/** Span and non-idle CPU of one start-up profile, in ms. */
-function profileOnce(i) {
-  const outfile = join(dir, `startup-${i}.cpuprofile`);
-  run(["check", "startup", "--outfile", outfile]);
-  const profile = JSON.parse(readFileSync(outfile, "utf8"));
-  const idle = new Set(profile.nodes.filter((n) => ["(idle)", "(program)"].includes(n.callFrame.functionName)).map((n) => n.id));
-  let busy = 0;
-  profile.samples.forEach((id, k) => {
-    if (!idle.has(id)) busy += profile.timeDeltas[k + 1] ?? 0;
-  });
-  return { spanMs: (profile.endTime - profile.startTime) / 1000, cpuMs: busy / 1000 };
-}
-
-const runs = Array.from({ length: RUNS }, (_, i) => profileOnce(i));
+const runs = Array.from({ length: RUNS }, (_, i) => profileStartup(join(dir, `startup-${i}.cpuprofile`)));
 
 const WARM_UP_TIMEOUT_MS = envNumber("WARM_UP_TIMEOUT_MS", 60_000);
 
@@ -75,22 +66,35 @@ async function consoleLine(inspectorPort, text) {
   return { line: line.finally(() => ws.close()), close: () => ws.close() };
 }
 
+/** One request's latency (ms) through `wrangler dev` from this process; a 5xx fails the run. */
+async function timedAt(base, path) {
+  const t0 = performance.now();
+  const res = await fetch(base + path, { redirect: "manual" });
+  await res.arrayBuffer();
+  if (res.status >= 500) throw new Error(`${path}: ${res.status}`);
+  return performance.now() - t0;
+}
+
+/** What the bare worker is asked (it answers every path alike). */
+const BARE_PATH = "/api/v1/health";
+
+/** The bare worker's dev session, its isolate started by one untimed request. */
+async function startBare() {
+  const dev = await startWrangler(["-c", "bench/baselines/bare/wrangler.toml"], { readyPath: "/docs/docs.css" });
+  await timedAt(dev.base, BARE_PATH);
+  return dev;
+}
+
 /**
  * Every segment's first and second answer (ms) in a fresh dev session whose isolate has answered /health
- * once (`healthMs`) and, with `warm`, finished its warm-up.
+ * once (`healthMs`) and, with `warm`, finished its warm-up; the bare worker (`bare`) answers once between the two.
  */
-async function firstRequests({ warm }) {
+async function firstRequests({ warm, bare }) {
   const { SEGMENTS } = await importBundled(join(ROOT, "src/route-groups.ts"), join(dir, "route-groups.mjs"));
   const vars = warm ? [] : ["SEGMENT_WARM_UP:off"];
   const dev = await startWrangler(["--env", "local"], { readyPath: "/docs/docs.css", vars });
   try {
-    const timed = async (path) => {
-      const t0 = performance.now();
-      const res = await fetch(dev.base + path, { redirect: "manual" });
-      await res.arrayBuffer();
-      if (res.status >= 500) throw new Error(`${path}: ${res.status}`);
-      return performance.now() - t0;
-    };
+    const timed = (path) => timedAt(dev.base, path);
     const warmed = warm ? await consoleLine(dev.inspectorPort, "route segments warmed") : null;
     const healthMs = await timed("/api/v1/health");
     const warmStart = performance.now();
@@ -99,37 +103,55 @@ async function firstRequests({ warm }) {
     const rows = [];
     for (const segment of SEGMENTS) {
       const path = segment === "console" ? "/console" : `/api/v1/${segment}`;
-      rows.push({ segment, firstMs: await timed(path), secondMs: await timed(path) });
+      const firstMs = await timed(path);
+      const bareMs = await timedAt(bare.base, BARE_PATH);
+      rows.push({ segment, firstMs, bareMs, secondMs: await timed(path) });
     }
     return { healthMs, warmUpMs, warmUp, rows };
   } finally {
     await dev.stop();
   }
 }
-const warmSession = await firstRequests({ warm: true });
-const coldSession = await firstRequests({ warm: false });
+const bare = await startBare();
+let warmSession;
+let coldSession;
+try {
+  warmSession = await firstRequests({ warm: true, bare });
+  coldSession = await firstRequests({ warm: false, bare });
+} finally {
+  await bare.stop();
+}
 const segments = warmSession.rows;
 const coldBySegment = new Map(coldSession.rows.map((r) => [r.segment, r]));
 const busiest = segments.reduce((a, b) => (b.firstMs > a.firstMs ? b : a));
 const coldBusiest = coldSession.rows.reduce((a, b) => (b.firstMs > a.firstMs ? b : a));
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (n) => (n === null ? null : +n.toFixed(1));
 const result = {
-  runs: runs.map((r) => ({ spanMs: ms(r.spanMs), cpuMs: ms(r.cpuMs) })),
+  runs: runs.map((r) => ({ spanMs: ms(r.spanMs), cpuMs: ms(r.cpuMs), sampledMs: ms(r.sampledMs), intervalMs: +r.intervalMs.toFixed(2) })),
   startupSpanMs: ms(median(runs.map((r) => r.spanMs))),
   startupCpuMs: ms(median(runs.map((r) => r.cpuMs))),
+  startupSampledMs: ms(median(runs.map((r) => r.sampledMs))),
   bundleBytes: bundle.length,
   bundleGzipBytes,
   isolateFirstRequestMs: ms(warmSession.healthMs),
   warmUpMs: ms(warmSession.warmUpMs),
   warmUp: warmSession.warmUp,
+  medianFirstRequestMs: ms(median(segments.map((r) => r.firstMs))),
+  bareRequestMs: ms(median(segments.map((r) => r.bareMs))),
+  bareSlowestMs: ms(Math.max(...segments.map((r) => r.bareMs))),
   firstRequests: segments.map((r) => ({
     segment: r.segment,
     firstMs: ms(r.firstMs),
     secondMs: ms(r.secondMs),
+    bareMs: ms(r.bareMs),
     coldFirstMs: ms(coldBySegment.get(r.segment)?.firstMs ?? null),
   })),
-  busiestSegment: { segment: busiest.segment, firstRequestMs: ms(busiest.firstMs), secondRequestMs: ms(busiest.secondMs) },
+  busiestSegment: {
+    segment: busiest.segment,
+    firstRequestMs: ms(busiest.firstMs),
+    secondRequestMs: ms(busiest.secondMs),
+    bareMs: ms(busiest.bareMs),
+  },
   coldBusiestSegment: { segment: coldBusiest.segment, firstRequestMs: ms(coldBusiest.firstMs), secondRequestMs: ms(coldBusiest.secondMs) },
   load: { loadAverageBefore: loadBefore, loadAverageAfter: loadAverage() },
 };
@@ -138,8 +160,12 @@ printSummary({
   bench: "startup",
   startupCpuMs: result.startupCpuMs,
   startupSpanMs: result.startupSpanMs,
+  startupSampledMs: result.startupSampledMs,
   firstRequestMs: result.busiestSegment.firstRequestMs,
   busiestSegment: busiest.segment,
+  medianFirstRequestMs: result.medianFirstRequestMs,
+  bareRequestMs: result.bareRequestMs,
+  bareSlowestMs: result.bareSlowestMs,
   coldFirstRequestMs: result.coldBusiestSegment.firstRequestMs,
   coldBusiestSegment: coldBusiest.segment,
   warmUpMs: result.warmUpMs,
