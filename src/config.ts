@@ -41,6 +41,8 @@ export interface Env
   SEGMENT_WARM_UP?: string;
   /** "1" (local benchmarks only): count D1 round trips per request into the X-D1-Queries header. */
   D1_QUERY_COUNTING?: string;
+  /** "on" (local benchmarks only): the response's Server-Timing header lists the request's stages (src/http/server-timing.ts). */
+  SERVER_TIMING?: string;
   /** Where AWS calls go instead of AWS's own hosts (STS and Cost Explorer alike): the simulator's `/aws` locally. */
   AWS_ENDPOINT?: string;
   /** Ponte's own AWS credentials, with which ROLE connections assume the merchant's role (secret key: a secret). */

@@ -19,6 +19,7 @@ import { speaksAsaas } from "./asaas-dialect/request";
 import { pathOf, segmentOf } from "../http/segment";
 import { unknownQueryError, unknownQueryNames } from "../http/query-rule";
 import { loadOnce } from "../lib/load-once";
+import { markStage } from "../http/server-timing";
 
 /** The upstream shapes are loaded on the first request that carries a query string (they are large; docs/concepts.md "One rule for query strings"). */
 const queryNames = loadOnce(() => import("./passthrough-query"));
@@ -224,6 +225,7 @@ export function registerPassthroughRoutes(app: OpenAPIHono<AppEnv>, afterAnswer?
     app.on([primary.method], [routerPath(primary.path)], ...middleware, async (c: Context<AppEnv>) => {
       // `c.get`, not `c.var`: Hono's `c.var` copies every variable into a new object on each read.
       const deps = c.get("deps");
+      markStage(deps, "chain");
       const principal = c.get("principal");
       const url = c.req.url;
       // The trailing-slash spelling names the second variant (documented there); the log records which.
@@ -242,8 +244,11 @@ export function registerPassthroughRoutes(app: OpenAPIHono<AppEnv>, afterAnswer?
       if (speaksAsaas(c.req.raw.headers))
         return c.json({ data: result.data, meta: { requestId, upstream: result.upstream } }, result.status);
       const { data, pagination } = await bearerPassthroughAnswer(deps, principal, op.operationId, result.data);
+      markStage(deps, "vocabulary");
       const meta = { requestId, ...(pagination ? { pagination } : {}), upstream: result.upstream };
-      return c.json({ data, meta }, result.status);
+      const answer = c.json({ data, meta }, result.status);
+      markStage(deps, "envelope");
+      return answer;
     });
   }
 }

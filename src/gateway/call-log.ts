@@ -31,13 +31,17 @@ export function recordGatewayCall(deps: Deps, row: GatewayCallRow): void {
   deps.waitUntil(new Promise((resolve) => setTimeout(resolve, LIMITS.gatewayLogBatchDelayMs)).then(() => flushGatewayCalls(deps)));
 }
 
-/** The pending rows by organization, without the organization (the store is the organization's). */
+/**
+ * The pending rows by organization. Each row goes to its store as it is: the store writes its table's columns
+ * only, so the row's organizationId (which the store is) is not copied off first: no object rest (a property
+ * copy through V8's slow path) per row on every flush.
+ */
 function byOrganization(rows: readonly GatewayCallRow[]): Map<string, GatewayCallRecord[]> {
   const groups = new Map<string, GatewayCallRecord[]>();
-  for (const { organizationId, ...record } of rows) {
-    const group = groups.get(organizationId);
-    if (group) group.push(record);
-    else groups.set(organizationId, [record]);
+  for (const row of rows) {
+    const group = groups.get(row.organizationId);
+    if (group) group.push(row);
+    else groups.set(row.organizationId, [row]);
   }
   return groups;
 }

@@ -6,6 +6,7 @@ import { newId } from "../lib/ids";
 import { ApiError } from "../http/errors";
 import type { GatewayCredentials } from "./accounts";
 import { recordGatewayCall } from "./call-log";
+import { markStage } from "../http/server-timing";
 
 export const UPSTREAM_BASE_URLS = {
   production: "https://api.asaas.com/v3",
@@ -96,11 +97,13 @@ export async function callUpstream(deps: Deps, credentials: GatewayCredentials, 
   if (call.contentType) headers["Content-Type"] = call.contentType;
   const request = new Request(upstreamUrl(deps.env, call.path, call.query), { method: call.method, headers, body: call.body ?? null });
   const timeoutMs = call.timeoutMs ?? upstreamTimeoutMs(deps.env);
+  markStage(deps, "prepare");
   const started = Date.now();
   let answeredStatus: number | null = null;
   let errorCode: string | null = null;
   try {
     const response = await withTimeout(upstreamFetcher(deps.env)(request), timeoutMs);
+    markStage(deps, "upstream");
     const contentType = response.headers.get("content-type");
     if (contentType !== null && isFileMediaType(contentType) && response.ok) {
       answeredStatus = response.status;
@@ -117,6 +120,7 @@ export async function callUpstream(deps: Deps, credentials: GatewayCredentials, 
       }
     }
     answeredStatus = response.status;
+    markStage(deps, "read");
     return { status: response.status, headers: response.headers, body, durationMs: Date.now() - started };
   } catch (err) {
     if (err instanceof UpstreamTimeout) {
@@ -127,6 +131,7 @@ export async function callUpstream(deps: Deps, credentials: GatewayCredentials, 
     throw new ApiError("UPSTREAM_ERROR", "Could not reach the upstream provider.", {});
   } finally {
     logCall(deps, credentials, call, answeredStatus, errorCode, Date.now() - started);
+    markStage(deps, "log");
   }
 }
 

@@ -19,6 +19,7 @@ import type { Deps } from "../deps";
 import type { AppEnv } from "./app-env";
 import { countQueriesIfAsked } from "./query-counter";
 import { newRequestId, stampRequestId } from "./request-id";
+import { startServerTiming } from "./server-timing";
 
 export const BOOKMARK_HEADER = "X-D1-Bookmark";
 /** What a D1 bookmark looks like (hex groups and dashes); anything else is ignored, never an error. */
@@ -112,6 +113,7 @@ export const provideDeps = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   const deps = new RequestDeps(c, d1, c.env, requestId);
   c.set("d1", d1);
   c.set("deps", deps);
+  const stampTiming = c.env.SERVER_TIMING === "on" ? startServerTiming(deps) : undefined;
   await next();
   stampRequestId(c.res, requestId);
   // The audit rows this request staged in D1 go to their organization's store after the response.
@@ -119,4 +121,5 @@ export const provideDeps = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   const bookmark = session.bookmark();
   if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
   reportQueries?.();
+  stampTiming?.(c.res);
 };

@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// Where a passthrough's time goes (issue 29): Ponte started with SERVER_TIMING=on (src/http/server-timing.ts),
+// the bare forwarder and the simulator direct, each called sequentially in turn; prints the medians of the
+// outside latency and of Ponte's stages, and what each side sends on the wire (status line, headers, body bytes).
+//   node bench/passthrough-split.mjs     (REQUESTS=300)
+import { DEMO } from "../scripts/lib/local.mjs";
+import { envNumber, fmt, loadAverage, printSummary, seededState, startWrangler } from "./lib/harness.mjs";
+
+const REQUESTS = envNumber("REQUESTS", 300);
+const loadBefore = loadAverage();
+const { state, demo } = await seededState("ponte-bench-passthrough-split");
+const ponte = await startWrangler(["-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", state], {
+  readyPath: "/api/v1/health",
+  vars: ["SERVER_TIMING:on"],
+});
+const forwarder = await startWrangler(["-c", "bench/baselines/forwarder/wrangler.toml", "-c", "sim/wrangler.toml"], {
+  vars: [`BENCH_KEY:${demo.apiKey}`, `UPSTREAM_KEY:${DEMO.upstreamApiKey}`],
+});
+const sim = await startWrangler(["-c", "sim/wrangler.toml", "--env", "local", "--name", "ponte-upstream-sim-direct"], {
+  readyPath: "/__sim/health",
+});
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+// workerd's local clock ticks in whole milliseconds: a stage's median is 0 or 1, its mean over many requests is the estimate.
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+try {
+  const bearer = { Authorization: `Bearer ${demo.apiKey}` };
+  const sides = {
+    viaPonte: () => fetch(`${ponte.base}/api/v1/finance/balance`, { headers: bearer }),
+    bareForwarder: () => fetch(`${forwarder.base}/api/v1/finance/balance`, { headers: bearer }),
+    direct: () => fetch(`${sim.base}/v3/finance/balance`, { headers: { access_token: DEMO.upstreamApiKey, "User-Agent": "bench" } }),
+  };
+  const wire = {};
+  for (const [name, send] of Object.entries(sides)) {
+    const res = await send();
+    const body = await res.text();
+    const headers = [...res.headers].filter(([k]) => k !== "server-timing");
+    wire[name] = {
+      status: res.status,
+      headerBytes: headers.reduce((n, [k, v]) => n + k.length + v.length + 4, 0),
+      bodyBytes: Buffer.byteLength(body),
+      headers: Object.fromEntries(headers),
+    };
+  }
+  const latency = Object.fromEntries(Object.keys(sides).map((n) => [n, []]));
+  const stages = {};
+  for (let i = 0; i < REQUESTS + 50; i++) {
+    for (const [name, send] of Object.entries(sides)) {
+      const t0 = performance.now();
+      const res = await send();
+      await res.arrayBuffer();
+      const ms = performance.now() - t0;
+      if (i < 50) continue; // warm-up
+      latency[name].push(ms);
+      if (name !== "viaPonte") continue;
+      for (const part of (res.headers.get("server-timing") ?? "").split(",")) {
+        const [stage, dur] = part.trim().split(";dur=");
+        if (!stage || dur === undefined) continue;
+        stages[stage] ??= [];
+        stages[stage].push(Number(dur));
+      }
+    }
+  }
+  const p50 = Object.fromEntries(Object.entries(latency).map(([n, xs]) => [n, +fmt(median(xs), 3)]));
+  const meanMs = Object.fromEntries(Object.entries(latency).map(([n, xs]) => [n, +fmt(mean(xs), 3)]));
+  const stageMean = Object.fromEntries(Object.entries(stages).map(([n, xs]) => [n, +fmt(mean(xs), 3)]));
+  console.log(JSON.stringify({ wire }, null, 2));
+  console.log(JSON.stringify({ p50Ms: p50, meanMs, ponteStagesMeanMs: stageMean }, null, 2));
+  printSummary({
+    bench: "passthrough-split",
+    addedP50Ms: +fmt(p50.viaPonte - p50.bareForwarder, 3),
+    addedMeanMs: +fmt(meanMs.viaPonte - meanMs.bareForwarder, 3),
+    ponteWorkerMeanMs: stageMean.worker,
+    ponteOwnStagesMeanMs: +fmt((stageMean.worker ?? 0) - (stageMean.upstream ?? 0), 3),
+    upstreamCallMeanMs: stageMean.upstream,
+    loadAverageBefore: loadBefore,
+    loadAverageAfter: loadAverage(),
+  });
+} finally {
+  await Promise.all([ponte.stop(), forwarder.stop(), sim.stop()]);
+}
