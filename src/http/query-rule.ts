@@ -7,7 +7,7 @@
 // upstream shapes document (src/compat/passthrough-query.ts). The check runs after the route's own
 // middleware (authentication and permission answer first) and before its validators.
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler, Next } from "hono";
 import type { AppEnv } from "./app-env";
 import { ApiError } from "./errors";
 
@@ -48,13 +48,38 @@ export function queryRule(declared: ReadonlySet<string>): MiddlewareHandler<AppE
 
 type OpenApiMethod = OpenAPIHono<AppEnv>["openapi"];
 
-/** Makes every route registered through `app.openapi()` check its query string against its declared query schema. */
+type Route = Parameters<OpenApiMethod>[0];
+type RouteHandler = (c: Context<AppEnv>, next: Next) => unknown;
+
+/** Whether @hono/zod-openapi puts validators between the route's middleware and its handler (any request part declared). */
+const hasValidators = (route: Route) => {
+  const r = route.request;
+  return (
+    r !== undefined &&
+    (r.query !== undefined || r.params !== undefined || r.headers !== undefined || r.cookies !== undefined || r.body !== undefined)
+  );
+};
+
+/**
+ * Makes every route registered through `app.openapi()` check its query string against its declared
+ * query schema, after the route's own middleware and before its validators. A route with no validators
+ * (most GETs of one resource) checks it in front of its handler instead of in a middleware of its own:
+ * the same place in the chain, one dispatch frame fewer per request (bench:js).
+ */
 export function enforceQueryRule(app: OpenAPIHono<AppEnv>): void {
   const register = app.openapi.bind(app) as (...args: unknown[]) => unknown;
-  const wrapped = (route: Parameters<OpenApiMethod>[0], ...rest: unknown[]) => {
+  const wrapped = (route: Route, handler: RouteHandler, ...rest: unknown[]) => {
+    const declared = declaredQueryNames(route.request?.query);
+    if (!hasValidators(route)) {
+      const checked: RouteHandler = (c, next) => {
+        const unknown = unknownQueryNames(c.req.url, declared);
+        if (unknown.length > 0) throw unknownQueryError(unknown);
+        return handler(c, next);
+      };
+      return register(route, checked, ...rest);
+    }
     const own = route.middleware === undefined ? [] : Array.isArray(route.middleware) ? route.middleware : [route.middleware];
-    const gate = queryRule(declaredQueryNames(route.request?.query));
-    return register({ ...route, middleware: [...own, gate] }, ...rest);
+    return register({ ...route, middleware: [...own, queryRule(declared)] }, handler, ...rest);
   };
   (app as unknown as { openapi: unknown }).openapi = wrapped;
 }
