@@ -5,6 +5,7 @@ import type { Context, MiddlewareHandler, Next } from "hono";
 import type { AppEnv } from "../http/app-env";
 import { idempotency } from "../http/idempotency";
 import { rateLimit } from "../http/rate-limit";
+import { transparentMiddleware } from "../http/route-chain";
 import { type AuthenticateOptions, authenticateRequest } from "./authenticate";
 import type { Permission } from "../lib/permissions";
 
@@ -36,10 +37,12 @@ function protect(permission: Permission, options: Omit<AuthenticateOptions, "per
     const rest = method === "GET" || method === "HEAD" ? next : () => claimKey(c, next).then((res) => adopt(c, res));
     adopt(c, await limit(c, rest));
   };
-  return (c, next) => {
+  // Transparent on reads (src/http/route-chain.ts): on a GET or HEAD nothing runs after the route's answer
+  // and no error is caught (the idempotency step, which does both, only runs for writes).
+  return transparentMiddleware((c, next) => {
     const authenticated = authenticateRequest(c, authentication);
     return authenticated instanceof Promise ? authenticated.then(() => limitThenNext(c, next)) : limitThenNext(c, next);
-  };
+  });
 }
 
 export function guard(permission: Permission, options: Omit<AuthenticateOptions, "permission"> = {}) {

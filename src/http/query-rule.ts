@@ -1,13 +1,12 @@
 // One rule for query strings (docs/concepts.md "One rule for query strings"): a query parameter the operation does not declare
 // is a 400 VALIDATION_FAILED naming it (`query.<name>`, code `unrecognized_keys`), never silently
 // ignored — a misspelt filter or option (`?groupby=plan`) would otherwise answer something else.
-// One place: `enforceQueryRule` wraps the app's `openapi()` so every route registered through it
-// checks the names its declared zod query schema lists (none when it declares no query); the
+// One place: every route registered through the app's `openapi()` checks the names its declared zod
+// query schema lists (none when it declares no query; src/http/route-chain.ts puts the check); the
 // passthrough routes, which forward the query as sent, apply the same check with the names their
 // upstream shapes document (src/compat/passthrough-query.ts). The check runs after the route's own
 // middleware (authentication and permission answer first) and before its validators.
-import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { Context, MiddlewareHandler, Next } from "hono";
+import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "./app-env";
 import { ApiError } from "./errors";
 
@@ -44,42 +43,4 @@ export function queryRule(declared: ReadonlySet<string>): MiddlewareHandler<AppE
     if (unknown.length > 0) throw unknownQueryError(unknown);
     await next();
   };
-}
-
-type OpenApiMethod = OpenAPIHono<AppEnv>["openapi"];
-
-type Route = Parameters<OpenApiMethod>[0];
-type RouteHandler = (c: Context<AppEnv>, next: Next) => unknown;
-
-/** Whether @hono/zod-openapi puts validators between the route's middleware and its handler (any request part declared). */
-const hasValidators = (route: Route) => {
-  const r = route.request;
-  return (
-    r !== undefined &&
-    (r.query !== undefined || r.params !== undefined || r.headers !== undefined || r.cookies !== undefined || r.body !== undefined)
-  );
-};
-
-/**
- * Makes every route registered through `app.openapi()` check its query string against its declared
- * query schema, after the route's own middleware and before its validators. A route with no validators
- * (most GETs of one resource) checks it in front of its handler instead of in a middleware of its own:
- * the same place in the chain, one dispatch frame fewer per request (bench:js).
- */
-export function enforceQueryRule(app: OpenAPIHono<AppEnv>): void {
-  const register = app.openapi.bind(app) as (...args: unknown[]) => unknown;
-  const wrapped = (route: Route, handler: RouteHandler, ...rest: unknown[]) => {
-    const declared = declaredQueryNames(route.request?.query);
-    if (!hasValidators(route)) {
-      const checked: RouteHandler = (c, next) => {
-        const unknown = unknownQueryNames(c.req.url, declared);
-        if (unknown.length > 0) throw unknownQueryError(unknown);
-        return handler(c, next);
-      };
-      return register(route, checked, ...rest);
-    }
-    const own = route.middleware === undefined ? [] : Array.isArray(route.middleware) ? route.middleware : [route.middleware];
-    return register({ ...route, middleware: [...own, queryRule(declared)] }, handler, ...rest);
-  };
-  (app as unknown as { openapi: unknown }).openapi = wrapped;
 }
