@@ -51,6 +51,17 @@ function oneLayer(middleware: MiddlewareHandler<AppEnv>[], handler: RouteHandler
   return middleware.reduceRight<RouteHandler>((inner, step) => (c, next) => step(c, () => inner(c, next) as Promise<void>), last);
 }
 
+/**
+ * The handlers to register for a route outside `openapi()` (`app.on(method, path, ...handlers)`): its
+ * middleware and handler as one layer when it is a read whose middleware are all transparent, as they
+ * are otherwise. For routes that check their query themselves (the passthrough routes).
+ */
+export function readInOneLayer(method: string, middleware: MiddlewareHandler<AppEnv>[], handler: RouteHandler): RouteHandler[] {
+  return method.toUpperCase() === "GET" && middleware.every((m) => transparent.has(m))
+    ? [oneLayer(middleware, handler)]
+    : [...middleware, handler];
+}
+
 /** Makes every route registered through `app.openapi()` keep the query-string rule, in as few layers of Hono's chain as its shape allows. */
 export function chainOpenApiRoutes(app: OpenAPIHono<AppEnv>): void {
   const register = app.openapi.bind(app) as (...args: unknown[]) => unknown;
