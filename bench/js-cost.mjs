@@ -11,29 +11,16 @@
 //                              AGAINST=/path/to/another/checkout adds its health and read to the same interleaved
 //                              rounds, the A/B of two commits in one process: git worktree add --detach DIR COMMIT)
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { Session } from "node:inspector/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "../scripts/lib/local.mjs";
 import { envNumber, importBundled, printSummary } from "./lib/harness.mjs";
+import { interleavedRounds, profileInProcess, timeRequests } from "./lib/rounds.mjs";
 
 const REQUESTS = envNumber("REQUESTS", 20_000);
+const ROUNDS = envNumber("ROUNDS", 9);
 const PROFILE = process.env.PROFILE;
 if (PROFILE) mkdirSync(PROFILE, { recursive: true });
-async function startProfiler() {
-  const session = new Session();
-  session.connect();
-  await session.post("Profiler.enable");
-  await session.post("Profiler.setSamplingInterval", { interval: 50 });
-  await session.post("Profiler.start");
-  return {
-    async stop() {
-      const { profile } = await session.post("Profiler.stop");
-      session.disconnect();
-      return profile;
-    },
-  };
-}
 const dir = mkdtempSync(join(tmpdir(), "ponte-bench-js-"));
 process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
 writeFileSync(
@@ -140,40 +127,21 @@ if (appAgainst) {
 }
 for (const c of cases) c.app ??= await appFor(c.segment);
 /** Runs `n` requests of a case; wall and CPU (user + system of this process) microseconds per request. */
-async function run({ app, path, headers }, n) {
-  const [wall0, cpu0] = [performance.now(), process.cpuUsage()];
-  for (let i = 0; i < n; i++) {
+const run = ({ app, path, headers }, n) =>
+  timeRequests(n, async () => {
     const res = await app.fetch(new Request(`http://127.0.0.1${path}`, { headers }), env, ctx);
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
-  }
-  const cpu = process.cpuUsage(cpu0);
-  return { wall: ((performance.now() - wall0) / n) * 1000, cpu: (cpu.user + cpu.system) / n };
-}
-for (const c of cases) await run(c, 2000); // warm: JIT, the key cache, the router's memo
-// Rounds interleave the cases (bare, health, read, bare, …) so a busy machine weighs on all alike;
-// each figure is the median over the rounds. CPU time is this process's alone, the steadier figure on a
-// shared machine; wall time includes waiting for a core.
-const ROUNDS = envNumber("ROUNDS", 9);
-const perRound = Math.max(1, Math.round(REQUESTS / ROUNDS));
-const samples = Object.fromEntries(cases.map((c) => [c.name, []]));
-for (let r = 0; r < ROUNDS; r++) for (const c of cases) samples[c.name].push(await run(c, perRound));
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  });
+// Warm (JIT, the key cache, the router's memo), then rounds interleaving the cases (bare, health, read,
+// bare, …); each figure is the median over the rounds (bench/lib/rounds.mjs).
+const { perRound, figures } = await interleavedRounds(cases, run, { requests: REQUESTS, rounds: ROUNDS });
 const result = {};
-for (const c of cases) {
-  const cpu = samples[c.name].map((x) => x.cpu);
-  result[c.name] = {
-    path: c.path,
-    microsecondsPerRequest: +median(samples[c.name].map((x) => x.wall)).toFixed(1),
-    cpuMicrosecondsPerRequest: +median(cpu).toFixed(1),
-    cpuSpread: [+Math.min(...cpu).toFixed(1), +Math.max(...cpu).toFixed(1)],
-  };
-}
+for (const c of cases) result[c.name] = { path: c.path, ...figures[c.name] };
 if (PROFILE) {
   for (const c of cases.filter((x) => x.segment && !x.name.endsWith("Against"))) {
-    const profiler = await startProfiler();
-    await run(c, Math.max(perRound * 2, Math.round(REQUESTS / 2)));
-    writeFileSync(join(PROFILE, `${c.name}.cpuprofile`), JSON.stringify(await profiler.stop()));
+    const profile = await profileInProcess(() => run(c, Math.max(perRound * 2, Math.round(REQUESTS / 2))));
+    writeFileSync(join(PROFILE, `${c.name}.cpuprofile`), JSON.stringify(profile));
   }
 }
 const own = (name) => +(result[name].cpuMicrosecondsPerRequest - result.bare.cpuMicrosecondsPerRequest).toFixed(1);
@@ -186,7 +154,12 @@ printSummary({
   authReadOwnMicros: own("authenticatedRead"),
   healthOwnMicros: own("health"),
   ...(AGAINST
-    ? { against: AGAINST, againstAuthReadOwnMicros: own("authenticatedReadAgainst"), againstHealthOwnMicros: own("healthAgainst") }
+    ? {
+        against: AGAINST,
+        againstAuthReadMicros: result.authenticatedReadAgainst.microsecondsPerRequest,
+        againstAuthReadOwnMicros: own("authenticatedReadAgainst"),
+        againstHealthOwnMicros: own("healthAgainst"),
+      }
     : {}),
   busiestSegmentFirstRequestMs: +Math.max(...builds.rows.map((r) => r.loadMs + r.buildMs)).toFixed(2),
 });

@@ -30,6 +30,11 @@ export const hashApiKey = sha256Hex;
 // already handling (the presented secret) and is never logged or exposed.
 const presentedHashes = new Map<string, string>();
 
+/** The hash of a key presented recently, without waiting (the hot path); undefined when it must be computed. */
+export function knownPresentedHash(secret: string): string | undefined {
+  return presentedHashes.get(secret);
+}
+
 /** `hashApiKey`, remembered for the last LIMITS.apiKeyCacheEntries keys presented. */
 export async function hashPresentedApiKey(secret: string): Promise<string> {
   const known = presentedHashes.get(secret);

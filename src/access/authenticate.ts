@@ -1,12 +1,12 @@
 // Bearer-key authentication and tenant selection, in at most one D1 query per request.
 import type { Context, MiddlewareHandler } from "hono";
-import { keyEnvironmentFor, LIMITS } from "../config";
+import { type KeyEnvironment, keyEnvironmentFor, LIMITS } from "../config";
 import type { AppEnv } from "../http/app-env";
 import { asaasKeyOf } from "../http/asaas-key";
 import { ApiError } from "../http/errors";
 import { rateLimitKeyFor } from "../http/rate-limit";
-import { hashPresentedApiKey, keyEnvironmentOf } from "./api-key-secret";
-import { cachedKeyLookup } from "./key-cache";
+import { hashPresentedApiKey, keyEnvironmentOf, knownPresentedHash } from "./api-key-secret";
+import { cachedKeyLookup, freshKeyRow } from "./key-cache";
 import { expandStoredPermissions, type Permission } from "../lib/permissions";
 import { type Principal, requirePermission } from "./principal";
 import { sessionPrincipal } from "./session-auth";
@@ -58,11 +58,27 @@ export function bearerToken(c: Context): string | null {
   return token;
 }
 
-async function apiKeyPrincipal(c: Context<AppEnv>, secret: string): Promise<Principal> {
+/**
+ * The Principal of a presented API key. A key this isolate hashed recently whose row it read within
+ * LIMITS.apiKeyCacheFreshMs (nearly every request of an integration) is answered synchronously: no
+ * promise, closure or lookup options per request; anything else waits for the hash or the row.
+ */
+function apiKeyPrincipal(c: Context<AppEnv>, secret: string): Principal | Promise<Principal> {
+  const claimed = checkedKeyEnvironment(c, secret);
+  const headerWorkspace = c.req.header(WORKSPACE_HEADER) ?? null;
+  const now = Date.now();
+  const keyHash = knownPresentedHash(secret);
+  const row = keyHash === undefined ? undefined : freshKeyRow<KeyRow>(keyHash, headerWorkspace ?? "", now);
+  return row && keyHash !== undefined
+    ? principalOfRow(c, row, claimed, headerWorkspace, keyHash, now)
+    : lookedUpPrincipal(c, secret, claimed, headerWorkspace);
+}
+
+/** The environment the key claims, which must be this host's: decided before any lookup, so a live key never touches the sandbox database and vice versa. */
+function checkedKeyEnvironment(c: Context<AppEnv>, secret: string): KeyEnvironment {
   const expected = keyEnvironmentFor(c.env.ENVIRONMENT);
   const claimed = keyEnvironmentOf(secret);
   if (!claimed) throw unauthorized("Invalid API key.");
-  // Decided before any lookup: a live key never touches the sandbox database and vice versa.
   if (claimed !== expected) {
     throw new ApiError(
       "ENVIRONMENT_MISMATCH",
@@ -73,7 +89,15 @@ async function apiKeyPrincipal(c: Context<AppEnv>, secret: string): Promise<Prin
       },
     );
   }
-  const headerWorkspace = c.req.header(WORKSPACE_HEADER) ?? null;
+  return claimed;
+}
+
+async function lookedUpPrincipal(
+  c: Context<AppEnv>,
+  secret: string,
+  claimed: KeyEnvironment,
+  headerWorkspace: string | null,
+): Promise<Principal> {
   const keyHash = await hashPresentedApiKey(secret);
   const row = await cachedKeyLookup<KeyRow>({
     keyHash,
@@ -81,6 +105,18 @@ async function apiKeyPrincipal(c: Context<AppEnv>, secret: string): Promise<Prin
     load: () => c.env.DB.prepare(KEY_LOOKUP).bind(keyHash, headerWorkspace).first<KeyRow>(),
     waitUntil: c.get("deps").waitUntil,
   });
+  return principalOfRow(c, row, claimed, headerWorkspace, keyHash, Date.now());
+}
+
+/** What the key's row grants this request, after every check the row and the tenant headers call for. */
+function principalOfRow(
+  c: Context<AppEnv>,
+  row: KeyRow | null,
+  claimed: KeyEnvironment,
+  headerWorkspace: string | null,
+  keyHash: string,
+  now: number,
+): Principal {
   if (!row || row.environment !== claimed) throw unauthorized("Invalid API key.");
   if (row.revoked_at) throw unauthorized("This API key has been revoked.");
 
@@ -103,7 +139,7 @@ async function apiKeyPrincipal(c: Context<AppEnv>, secret: string): Promise<Prin
     throw new ApiError("FORBIDDEN", "The workspace is archived; it accepts no API requests.", { workspaceId: row.selected_workspace_id });
   }
 
-  touchLastUsed(c, row);
+  touchLastUsed(c, row, now);
   row.rateLimitKey ??= rateLimitKeyFor("api_key", keyHash.slice(0, 32));
   c.set("rateLimitKey", row.rateLimitKey);
   // Shared by the requests the cached row answers: a Principal is never modified (a narrower one is a copy).
@@ -120,8 +156,7 @@ async function apiKeyPrincipal(c: Context<AppEnv>, secret: string): Promise<Prin
 }
 
 // Off the request path and at most once a minute per key, so a read stays at one query.
-function touchLastUsed(c: Context<AppEnv>, row: KeyRow) {
-  const now = Date.now();
+function touchLastUsed(c: Context<AppEnv>, row: KeyRow, now: number) {
   row.lastUsedMs ??= row.last_used_at ? Date.parse(row.last_used_at) : Number.NEGATIVE_INFINITY;
   if (now - row.lastUsedMs < LIMITS.apiKeyLastUsedResolutionSeconds * 1000) return;
   row.lastUsedMs = now; // the cached row too, so the next request skips the write
@@ -139,23 +174,39 @@ export interface AuthenticateOptions {
   permission?: Permission;
 }
 
+/**
+ * Sets `principal` (and checks its permission when given) or throws the 401/403 ApiError. Synchronous
+ * when the key is answered from memory; a promise otherwise (a lookup, the console's session).
+ */
+export function authenticateRequest(c: Context<AppEnv>, options: AuthenticateOptions): void | Promise<void> {
+  const token = bearerToken(c);
+  if (token === null) return authenticateSession(c, options);
+  const principal = apiKeyPrincipal(c, token);
+  if (principal instanceof Promise) return principal.then((p) => admit(c, p, options));
+  admit(c, principal, options);
+}
+
+function admit(c: Context<AppEnv>, principal: Principal, options: AuthenticateOptions): void {
+  c.set("principal", principal);
+  if (options.permission !== undefined) requirePermission(principal, options.permission);
+}
+
+async function authenticateSession(c: Context<AppEnv>, options: AuthenticateOptions): Promise<void> {
+  const session = options.allowSession ? await sessionPrincipal(c) : null;
+  if (!session) {
+    throw unauthorized(
+      options.allowSession
+        ? "Authentication required: send 'Authorization: Bearer <API key>' or sign in to the console."
+        : "Authentication required: send 'Authorization: Bearer <API key>'.",
+    );
+  }
+  admit(c, session, options);
+}
+
 /** Route middleware: sets `principal` (and checks its permission when given) or answers 401/403 in the error envelope. */
 export const authenticate =
   (options: AuthenticateOptions = {}): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
-    const token = bearerToken(c);
-    if (token !== null) c.set("principal", await apiKeyPrincipal(c, token));
-    else {
-      const session = options.allowSession ? await sessionPrincipal(c) : null;
-      if (!session) {
-        throw unauthorized(
-          options.allowSession
-            ? "Authentication required: send 'Authorization: Bearer <API key>' or sign in to the console."
-            : "Authentication required: send 'Authorization: Bearer <API key>'.",
-        );
-      }
-      c.set("principal", session);
-    }
-    if (options.permission !== undefined) requirePermission(c.get("principal"), options.permission);
+    await authenticateRequest(c, options);
     await next();
   };

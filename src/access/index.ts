@@ -1,16 +1,22 @@
 // What a protected route spreads into `createRoute`: authenticate, check the permission, rate-limit
 // per credential, then idempotency (which needs the organization the credential belongs to). The
 // same call documents the permission (`x-permission`) and the security schemes.
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler, Next } from "hono";
 import type { AppEnv } from "../http/app-env";
 import { idempotency } from "../http/idempotency";
 import { rateLimit } from "../http/rate-limit";
-import { authenticate, type AuthenticateOptions } from "./authenticate";
+import { transparentMiddleware } from "../http/route-chain";
+import { type AuthenticateOptions, authenticateRequest } from "./authenticate";
 import type { Permission } from "../lib/permissions";
 
 type SecurityRequirement = Record<string, string[]>[];
 export const BEARER_SECURITY: SecurityRequirement = [{ bearerAuth: [] }];
 export const BEARER_OR_SESSION_SECURITY: SecurityRequirement = [{ bearerAuth: [] }, { sessionCookie: [] }];
+
+/** A step that answers by returning a Response (not one of these today) is adopted as Hono would. */
+function adopt(c: Context<AppEnv>, res: unknown): void {
+  if (res instanceof Response && !c.finalized) c.res = res;
+}
 
 /**
  * The guard's steps as one middleware, each handed the next as its `next`: Hono's chain would spend a
@@ -18,19 +24,25 @@ export const BEARER_OR_SESSION_SECURITY: SecurityRequirement = [{ bearerAuth: []
  * anything after its `next` that an error thrown by a later step would skip (authentication and the
  * rate limit have nothing after it; idempotency's `next` is Hono's, which turns the route's errors
  * into the error response before returning), and an error a step throws reaches Hono's error handler
- * as it did.
+ * as it did. Authentication answered from memory does not wait (authenticateRequest is synchronous
+ * then), and a GET or HEAD skips the idempotency step outright: a key is only ever claimed for a write
+ * (src/http/idempotency.ts), so that step would only pass it on.
  */
 function protect(permission: Permission, options: Omit<AuthenticateOptions, "permission">): MiddlewareHandler<AppEnv> {
-  const authenticateCaller = authenticate({ ...options, permission });
+  const authentication: AuthenticateOptions = { ...options, permission };
   const limit = rateLimit();
   const claimKey = idempotency();
-  return async (c, next) => {
-    // A step that answers by returning a Response (not one of these today) is adopted as Hono would.
-    const adopt = (res: unknown) => {
-      if (res instanceof Response && !c.finalized) c.res = res;
-    };
-    await authenticateCaller(c, () => limit(c, () => claimKey(c, next).then(adopt)).then(adopt));
+  const limitThenNext = async (c: Context<AppEnv>, next: Next) => {
+    const method = c.req.method;
+    const rest = method === "GET" || method === "HEAD" ? next : () => claimKey(c, next).then((res) => adopt(c, res));
+    adopt(c, await limit(c, rest));
   };
+  // Transparent on reads (src/http/route-chain.ts): on a GET or HEAD nothing runs after the route's answer
+  // and no error is caught (the idempotency step, which does both, only runs for writes).
+  return transparentMiddleware((c, next) => {
+    const authenticated = authenticateRequest(c, authentication);
+    return authenticated instanceof Promise ? authenticated.then(() => limitThenNext(c, next)) : limitThenNext(c, next);
+  });
 }
 
 export function guard(permission: Permission, options: Omit<AuthenticateOptions, "permission"> = {}) {

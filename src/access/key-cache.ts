@@ -13,7 +13,10 @@ interface Entry<Row> {
   refreshing: boolean;
 }
 
-const entries = new Map<string, Entry<unknown>>();
+/** Key hash → variant → entry: the presented hash is one string per key (api-key-secret.ts remembers it), so no per-request id is built. */
+const entries = new Map<string, Map<string, Entry<unknown>>>();
+/** Variants kept per key (X-Workspace-Id values): bounded, so ever-new header values cannot grow one key's map. */
+const VARIANTS_PER_KEY = 64;
 
 export interface CachedLookupOptions<Row> {
   keyHash: string;
@@ -25,16 +28,42 @@ export interface CachedLookupOptions<Row> {
   now?: number;
 }
 
+/**
+ * The row when memory answers it outright: an entry younger than LIMITS.apiKeyCacheFreshMs, which
+ * needs no re-read. Synchronous, so the hot path builds no options, closure or promise; anything
+ * else (a miss, an entry to re-read in the background or too old to serve) is cachedKeyLookup's.
+ */
+export function freshKeyRow<Row>(keyHash: string, variant: string, now: number): Row | undefined {
+  const hit = entries.get(keyHash)?.get(variant);
+  return hit && now - hit.fetchedAt < LIMITS.apiKeyCacheFreshMs ? (hit.row as Row) : undefined;
+}
+
+function store(keyHash: string, variant: string, entry: Entry<unknown>): void {
+  let variants = entries.get(keyHash);
+  if (!variants) {
+    variants = new Map();
+    setBounded(entries, keyHash, variants, LIMITS.apiKeyCacheEntries);
+  }
+  setBounded(variants, variant, entry, VARIANTS_PER_KEY);
+}
+
+function drop(keyHash: string, variant: string): void {
+  const variants = entries.get(keyHash);
+  if (!variants) return;
+  variants.delete(variant);
+  if (variants.size === 0) entries.delete(keyHash);
+}
+
 export async function cachedKeyLookup<Row>(options: CachedLookupOptions<Row>): Promise<Row | null> {
-  const id = `${options.keyHash}|${options.variant}`;
+  const { keyHash, variant } = options;
   const now = options.now ?? Date.now();
-  const hit = entries.get(id) as Entry<Row> | undefined;
+  const hit = entries.get(keyHash)?.get(variant) as Entry<Row> | undefined;
   if (hit && now - hit.fetchedAt < LIMITS.apiKeyCacheMaxAgeMs) {
     if (now - hit.fetchedAt >= LIMITS.apiKeyCacheFreshMs && !hit.refreshing) {
       hit.refreshing = true;
       options.waitUntil(
         options.load().then(
-          (row) => (row === null ? entries.delete(id) : entries.set(id, { row, fetchedAt: Date.now(), refreshing: false })),
+          (row) => (row === null ? drop(keyHash, variant) : store(keyHash, variant, { row, fetchedAt: Date.now(), refreshing: false })),
           () => (hit.refreshing = false),
         ),
       );
@@ -42,12 +71,12 @@ export async function cachedKeyLookup<Row>(options: CachedLookupOptions<Row>): P
     return hit.row;
   }
   const row = await options.load();
-  if (row === null) entries.delete(id);
-  else setBounded(entries, id, { row, fetchedAt: now, refreshing: false }, LIMITS.apiKeyCacheEntries);
+  if (row === null) drop(keyHash, variant);
+  else store(keyHash, variant, { row, fetchedAt: now, refreshing: false });
   return row;
 }
 
 /** Drops every cached lookup of this key in this isolate (after a revoke or rotate). */
 export function forgetApiKey(keyHash: string): void {
-  for (const id of entries.keys()) if (id.startsWith(`${keyHash}|`)) entries.delete(id);
+  entries.delete(keyHash);
 }

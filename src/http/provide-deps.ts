@@ -11,12 +11,13 @@
 // `X-D1-Bookmark`. A client that sends that bookmark back gets a session at least as fresh as it, so
 // it always reads its own writes, even from a replica. Under D1_QUERY_COUNTING a request that asks gets
 // its round trips counted on that binding (src/http/query-counter.ts).
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler, Next } from "hono";
 import type { Env } from "../config";
 import { createSessionDb } from "../db/client";
 import { forwardStagedAudit } from "../db/org-logs/audit-forward";
 import type { Deps } from "../deps";
 import type { AppEnv } from "./app-env";
+import { handleError } from "./error-handler";
 import { countQueriesIfAsked } from "./query-counter";
 import { newRequestId, stampRequestId } from "./request-id";
 import { startServerTiming } from "./server-timing";
@@ -92,34 +93,66 @@ class RequestDeps implements Deps {
     return this.staged ?? [];
   }
 
-  readonly waitUntil = (p: Promise<unknown>) => {
+  /** Bound to this request, so it may be handed on detached; made on first use (most reads never use it). */
+  get waitUntil(): (p: Promise<unknown>) => void {
+    this.boundWaitUntil ??= (p) => this.schedule(p);
+    return this.boundWaitUntil;
+  }
+
+  private boundWaitUntil: ((p: Promise<unknown>) => void) | undefined;
+
+  private schedule(p: Promise<unknown>): void {
     try {
       this.c.executionCtx.waitUntil(p);
     } catch {
       void p.catch(() => undefined);
     }
-  };
+  }
 }
 
-export const provideDeps = (): MiddlewareHandler<AppEnv> => async (c, next) => {
-  const requestId = newRequestId();
-  c.set("requestId", requestId);
-  const reportQueries = countQueriesIfAsked(c);
-  const method = c.req.method;
-  const sent = c.req.raw.headers.get(BOOKMARK_HEADER);
-  const readOnly = method === "GET" || method === "HEAD";
-  const session = new LazySession(c.env.DB, sent && BOOKMARK.test(sent) ? sent : readOnly ? "first-unconstrained" : "first-primary");
-  const d1 = session as unknown as D1Database;
-  const deps = new RequestDeps(c, d1, c.env, requestId);
-  c.set("d1", d1);
-  c.set("deps", deps);
-  const stampTiming = c.env.SERVER_TIMING === "on" ? startServerTiming(deps) : undefined;
-  await next();
-  stampRequestId(c.res, requestId);
-  // The audit rows this request staged in D1 go to their organization's store after the response.
-  for (const organizationId of deps.stagedOrganizations()) deps.waitUntil(forwardStagedAudit(c.env, organizationId));
-  const bookmark = session.bookmark();
-  if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
-  reportQueries?.();
-  stampTiming?.(c.res);
-};
+/** Where the API's routes live: the part of the app the API layer (the Asaas dialect) wraps. */
+const API_PREFIX = "/api/v1";
+const isApiPath = (path: string) => path.startsWith(API_PREFIX) && (path.length === API_PREFIX.length || path[API_PREFIX.length] === "/");
+
+/**
+ * The first middleware. `apiLayer`, when given, runs inside it for the API's paths (`/api/v1` and
+ * below) as the next layer of Hono's chain would — a Response it returns is adopted, an error it throws
+ * becomes the error response — without a dispatch frame of its own (bench:js).
+ */
+export const provideDeps =
+  (apiLayer?: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    const requestId = newRequestId();
+    c.set("requestId", requestId);
+    const reportQueries = countQueriesIfAsked(c);
+    const method = c.req.method;
+    const sent = c.req.raw.headers.get(BOOKMARK_HEADER);
+    const readOnly = method === "GET" || method === "HEAD";
+    const session = new LazySession(c.env.DB, sent && BOOKMARK.test(sent) ? sent : readOnly ? "first-unconstrained" : "first-primary");
+    const d1 = session as unknown as D1Database;
+    const deps = new RequestDeps(c, d1, c.env, requestId);
+    c.set("d1", d1);
+    c.set("deps", deps);
+    const stampTiming = c.env.SERVER_TIMING === "on" ? startServerTiming(deps) : undefined;
+    if (apiLayer && isApiPath(c.req.path)) await runLayer(c, apiLayer, next);
+    else await next();
+    stampRequestId(c.res, requestId);
+    // The audit rows this request staged in D1 go to their organization's store after the response.
+    for (const organizationId of deps.stagedOrganizations()) deps.waitUntil(forwardStagedAudit(c.env, organizationId));
+    const bookmark = session.bookmark();
+    if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
+    reportQueries?.();
+    stampTiming?.(c.res);
+  };
+
+/** One middleware run as Hono's compose runs a layer: its returned Response adopted, its error answered by the error handler. */
+async function runLayer(c: Context<AppEnv>, layer: MiddlewareHandler<AppEnv>, next: Next): Promise<void> {
+  try {
+    const res = await layer(c, next);
+    if (res instanceof Response && !c.finalized) c.res = res;
+  } catch (err) {
+    if (!(err instanceof Error)) throw err;
+    c.error = err;
+    c.res = await handleError(err, c);
+  }
+}

@@ -1,12 +1,11 @@
 // One rule for query strings (docs/concepts.md "One rule for query strings"): a query parameter the operation does not declare
 // is a 400 VALIDATION_FAILED naming it (`query.<name>`, code `unrecognized_keys`), never silently
 // ignored — a misspelt filter or option (`?groupby=plan`) would otherwise answer something else.
-// One place: `enforceQueryRule` wraps the app's `openapi()` so every route registered through it
-// checks the names its declared zod query schema lists (none when it declares no query); the
+// One place: every route registered through the app's `openapi()` checks the names its declared zod
+// query schema lists (none when it declares no query; src/http/route-chain.ts puts the check); the
 // passthrough routes, which forward the query as sent, apply the same check with the names their
 // upstream shapes document (src/compat/passthrough-query.ts). The check runs after the route's own
 // middleware (authentication and permission answer first) and before its validators.
-import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "./app-env";
 import { ApiError } from "./errors";
@@ -44,17 +43,4 @@ export function queryRule(declared: ReadonlySet<string>): MiddlewareHandler<AppE
     if (unknown.length > 0) throw unknownQueryError(unknown);
     await next();
   };
-}
-
-type OpenApiMethod = OpenAPIHono<AppEnv>["openapi"];
-
-/** Makes every route registered through `app.openapi()` check its query string against its declared query schema. */
-export function enforceQueryRule(app: OpenAPIHono<AppEnv>): void {
-  const register = app.openapi.bind(app) as (...args: unknown[]) => unknown;
-  const wrapped = (route: Parameters<OpenApiMethod>[0], ...rest: unknown[]) => {
-    const own = route.middleware === undefined ? [] : Array.isArray(route.middleware) ? route.middleware : [route.middleware];
-    const gate = queryRule(declaredQueryNames(route.request?.query));
-    return register({ ...route, middleware: [...own, gate] }, ...rest);
-  };
-  (app as unknown as { openapi: unknown }).openapi = wrapped;
 }
