@@ -2,7 +2,7 @@
 // Where a passthrough's time goes (issue 29): Ponte started with SERVER_TIMING=on (src/http/server-timing.ts),
 // the bare forwarder and the simulator direct, each called sequentially in turn; prints the medians of the
 // outside latency and of Ponte's stages, and what each side sends on the wire (status line, headers, body bytes).
-//   node bench/passthrough-split.mjs     (REQUESTS=300)
+//   npm run bench:passthrough-split     (REQUESTS=300 to change)
 import { DEMO } from "../scripts/lib/local.mjs";
 import { envNumber, fmt, loadAverage, printSummary, seededState, startWrangler } from "./lib/harness.mjs";
 
