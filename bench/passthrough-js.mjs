@@ -11,12 +11,12 @@
 //   node bench/passthrough-js.mjs     (REQUESTS=20000 ROUNDS=9; PROFILE=dir writes dir/passthrough.cpuprofile;
 //                                      AGAINST=/path/to/another/checkout adds its app to the same interleaved rounds)
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { Session } from "node:inspector/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "../scripts/lib/local.mjs";
 import forwarder from "./baselines/forwarder/worker.js";
 import { envNumber, importBundled, printSummary } from "./lib/harness.mjs";
+import { interleavedRounds, profileInProcess, timeRequests } from "./lib/rounds.mjs";
 
 const REQUESTS = envNumber("REQUESTS", 20_000);
 const ROUNDS = envNumber("ROUNDS", 9);
@@ -103,41 +103,25 @@ if (AGAINST) {
   cases.push({ name: "passthroughAgainst", app: await against.appFor("finance") });
 }
 const headers = { Authorization: `Bearer ${key}` };
-/** Runs `n` requests of a case; wall and CPU (user + system of this process) microseconds per request. */
-async function run({ app }, n) {
-  const [wall0, cpu0] = [performance.now(), process.cpuUsage()];
-  for (let i = 0; i < n; i++) {
-    const res = await app.fetch(new Request("http://127.0.0.1/api/v1/finance/balance", { headers }), env, ctx);
-    const body = await res.text();
-    if (res.status !== 200) throw new Error(`${res.status}: ${body}`);
-  }
-  await Promise.all(pending.splice(0)); // the log flushes (after their batch delay) and the limiter calls
-  const cpu = process.cpuUsage(cpu0);
-  return { wall: ((performance.now() - wall0) / n) * 1000, cpu: (cpu.user + cpu.system) / n };
-}
-for (const c of cases) await run(c, 2000); // warm: JIT, the key and credential caches, the router's memo
-const perRound = Math.max(1, Math.round(REQUESTS / ROUNDS));
-const samples = Object.fromEntries(cases.map((c) => [c.name, []]));
-for (let r = 0; r < ROUNDS; r++) for (const c of cases) samples[c.name].push(await run(c, perRound));
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-const result = {};
-for (const c of cases) {
-  const cpu = samples[c.name].map((x) => x.cpu);
-  result[c.name] = {
-    cpuMicrosecondsPerRequest: +median(cpu).toFixed(1),
-    cpuSpread: [+Math.min(...cpu).toFixed(1), +Math.max(...cpu).toFixed(1)],
-  };
-}
+/** Runs `n` requests of a case; wall and CPU microseconds per request, the log flushes and limiter calls they left included. */
+const run = ({ app }, n) =>
+  timeRequests(
+    n,
+    async () => {
+      const res = await app.fetch(new Request("http://127.0.0.1/api/v1/finance/balance", { headers }), env, ctx);
+      const body = await res.text();
+      if (res.status !== 200) throw new Error(`${res.status}: ${body}`);
+    },
+    () => Promise.all(pending.splice(0)),
+  );
+// Warm (JIT, the key and credential caches, the router's memo), then interleaved rounds.
+const { perRound, figures } = await interleavedRounds(cases, run, { requests: REQUESTS, rounds: ROUNDS });
+const result = Object.fromEntries(
+  Object.entries(figures).map(([name, f]) => [name, { cpuMicrosecondsPerRequest: f.cpuMicrosecondsPerRequest, cpuSpread: f.cpuSpread }]),
+);
 if (PROFILE) {
   mkdirSync(PROFILE, { recursive: true });
-  const session = new Session();
-  session.connect();
-  await session.post("Profiler.enable");
-  await session.post("Profiler.setSamplingInterval", { interval: 50 });
-  await session.post("Profiler.start");
-  await run(cases[1], Math.max(perRound * 2, Math.round(REQUESTS / 2)));
-  const { profile } = await session.post("Profiler.stop");
-  session.disconnect();
+  const profile = await profileInProcess(() => run(cases[1], Math.max(perRound * 2, Math.round(REQUESTS / 2))));
   writeFileSync(join(PROFILE, "passthrough.cpuprofile"), JSON.stringify(profile));
 }
 const over = (name) => +(result[name].cpuMicrosecondsPerRequest - result.bareForwarder.cpuMicrosecondsPerRequest).toFixed(1);
