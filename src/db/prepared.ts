@@ -13,7 +13,7 @@ import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "./client";
 
 /** A query builder that only ever compiles (toSQL): its client is never called. */
-const compiler: Db = drizzle({} as D1Database);
+export const compiler: Db = drizzle({} as D1Database);
 
 type Values = Record<string, unknown>;
 type Compilable = { toSQL(): { sql: string; params: unknown[] } };
@@ -93,11 +93,4 @@ export function rowDecoder<T extends SQLiteTable>(table: T): (row: Record<string
     }
     return row as T["$inferSelect"];
   };
-}
-
-/** A drizzle query as a raw D1 statement on `d1` (built now, as drizzle builds it), to go in a raw D1 batch. */
-export function asStatement(d1: D1Database, query: Compilable): D1PreparedStatement {
-  const { sql, params } = query.toSQL();
-  const statement = d1.prepare(sql);
-  return params.length > 0 ? statement.bind(...params) : statement;
 }

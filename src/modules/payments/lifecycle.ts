@@ -10,11 +10,10 @@ import { BILLING_TYPES } from "../../billing/schemas";
 import { payments, refunds } from "../../db/schema";
 import type { ProductEventKind } from "../../events/kinds";
 import { dispatchEvents, recordEventIfChanged } from "../../events/outbox";
-import { metricDeltas, rollupIfChanged } from "../../events/metric-rollups";
+import { eventRollupStatements, metricDeltas, rollupIfChanged } from "../../events/metric-rollups";
 import { notFound } from "../../http/errors";
 import { canTransition, paymentStatusFromUpstream, reopenedStatus, PAYMENT_PREDECESSORS, type PaymentStatus } from "./status-rules";
 import { inTenant } from "../../db/tenant-scope";
-import { asStatement } from "../../db/prepared";
 import {
   insertEventIfChanged,
   linkPendingPayment,
@@ -164,14 +163,15 @@ export async function linkPayment(deps: Deps, row: PaymentRow, payment: Upstream
   const refresh = Object.keys(fields).length > 0 ? [refreshUpstreamFields(d1, { ...NO_FIELDS, ...fields, id: row.id, updatedAt })] : [];
   const link = linkPendingPayment(d1, { id: row.id, upstreamId: payment.id, updatedAt });
   const facts = { payment: { before: null, after: next } };
-  const created = recordEventIfChanged(deps, tenantOf(row), "payment.created", presentPayment({ ...next, status: "PENDING" }), facts);
-  const { event, rollups } = created;
+  // The event's row and id from the outbox; its rollups as prepared statements (the same upserts eventRollups builds).
+  const created = recordEventIfChanged(deps, tenantOf(row), "payment.created", presentPayment({ ...next, status: "PENDING" }));
+  const { event } = created;
   const answer = answerStatus === undefined ? undefined : await deps.keyAnswer?.(answerStatus, presentPayment(next), { eventId: event.id });
   const results = await d1.batch([
     ...refresh,
     link,
     insertEventIfChanged(d1, { fannedOutAt: null, ...created.row } as Required<typeof created.row>),
-    ...rollups.map((rollup) => asStatement(d1, rollup)),
+    ...eventRollupStatements(d1, tenantOf(row), event.id, facts),
     ...(answer ? [answer.statement] : []),
   ]);
   if (answer) answer.settle(results[results.length - 1]);
