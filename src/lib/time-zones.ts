@@ -61,11 +61,17 @@ export function localDays(instant: string | Date): Record<TimeZone, string> {
   return Object.fromEntries(TIME_ZONES.map((z) => [z, localDay(instant, z)])) as Record<TimeZone, string>;
 }
 
+/** The last `addDays` answer: a charge's rollups ask for the day after its due date once per zone. */
+let lastAddDays = { day: "", n: 0, result: "" };
+
 /** `YYYY-MM-DD` plus `n` days (calendar arithmetic, no time zone). */
 export function addDays(day: string, n: number): string {
+  if (day === lastAddDays.day && n === lastAddDays.n && day !== "") return lastAddDays.result;
   const d = new Date(`${day}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
+  const result = d.toISOString().slice(0, 10);
+  lastAddDays = { day, n, result };
+  return result;
 }
 
 export const isDay = (value: unknown): value is string => typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value);

@@ -2,7 +2,7 @@
 // call by call, in every supported zone, including the days a clock moves (DST starts and ends) and in
 // any order of instants.
 import { describe, expect, it } from "vitest";
-import { localDay, TIME_ZONES } from "../../src/lib/time-zones";
+import { addDays, localDay, TIME_ZONES } from "../../src/lib/time-zones";
 
 const reference = new Map(
   TIME_ZONES.map((zone) => [zone, new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" })]),
@@ -52,5 +52,14 @@ describe("localDay", () => {
   it("refuses an invalid instant or zone as Intl does", () => {
     expect(() => localDay("not a date", "UTC")).toThrow(RangeError);
     expect(() => localDay("2026-11-27T00:00:00Z", "Mars/Olympus")).toThrow(RangeError);
+  });
+
+  it("addDays answers calendar arithmetic, the same when asked again (its last answer is remembered)", () => {
+    expect(addDays("2026-12-31", 1)).toBe("2027-01-01");
+    expect(addDays("2026-12-31", 1)).toBe("2027-01-01");
+    expect(addDays("2026-12-31", -365)).toBe("2025-12-31");
+    expect(addDays("2028-02-28", 1)).toBe("2028-02-29");
+    expect(addDays("2026-12-31", 1)).toBe("2027-01-01");
+    expect(() => addDays("not-a-day", 1)).toThrow(RangeError);
   });
 });
