@@ -1,13 +1,12 @@
 // What services receive instead of the HTTP context: database, bindings, clock, request id.
 // A request's Deps come from `provideDeps` (src/http/provide-deps.ts) as `c.get("deps")`.
-import type { SQL } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import type { Env } from "./config";
 import { createDb, type Db } from "./db/client";
 
 /** The Idempotency-Key's answer as an item of the handler's own last write batch (see Deps.keyAnswer). */
 export interface KeyAnswerItem {
-  statement: BatchItem<"sqlite">;
+  /** A raw D1 statement on the request's D1 (deps.db.$client), for a raw D1 batch. */
+  statement: D1PreparedStatement;
   /** Called with that item's result once the batch has committed. */
   settle(result: unknown): void;
 }
@@ -27,10 +26,11 @@ export interface Deps {
   /**
    * Set when the request holds an Idempotency-Key (src/http/idempotency.ts). A handler that knows its
    * answer (`status`, the envelope's `data`) before its last write batch puts the returned statement in
-   * that batch: the key's answer is stored with the write, when `onlyIf` holds, instead of one more
-   * round trip after the response. Undefined when the key has not been claimed yet.
+   * that batch: the key's answer is stored with the write, only if the batch recorded the event
+   * `onlyIf.eventId` (i.e. this write is the one that committed), instead of one more round trip after
+   * the response. Undefined when the key has not been claimed yet.
    */
-  keyAnswer?: (status: number, data: unknown, onlyIf: SQL) => Promise<KeyAnswerItem | undefined>;
+  keyAnswer?: (status: number, data: unknown, onlyIf: { eventId: string }) => Promise<KeyAnswerItem | undefined>;
   /**
    * Organizations whose audit rows this request staged in D1 (auditRow adds them); provideDeps forwards
    * their staged rows to their log stores after the response (db/org-logs/audit-forward.ts).

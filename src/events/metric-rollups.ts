@@ -10,6 +10,7 @@
 // from its subscription in the statement itself (metric-contributions.ts `bySubscription`).
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { type CompiledStatement, compileStatement, compiler } from "../db/prepared";
 import { metricDaily } from "../db/schema";
 import { DEFAULT_TIME_ZONE, isDay, isTimeZone, TIME_ZONES, type TimeZone } from "../lib/time-zones";
 import type { Tenant } from "../lib/tenant";
@@ -146,9 +147,12 @@ export function expenseDeltas(before: ExpenseFacts | null, after: ExpenseFacts |
 }
 
 /** The organization's zone as the rebuild reads it (organizationTimeZone): its own if supported, else the default. */
-const EFFECTIVE_ZONE = (organizationId: string) =>
+const EFFECTIVE_ZONE = (organizationId: unknown) =>
   sql`(SELECT CASE WHEN time_zone IN (${sql.raw(TIME_ZONES.map((z) => `'${z}'`).join(", "))}) THEN time_zone ELSE ${DEFAULT_TIME_ZONE} END
     FROM organizations WHERE id = ${organizationId})`;
+
+/** A value of the rollup statement, by name: the value itself (built per call), or a placeholder that collects it (built once). */
+type ValueOf = (name: string, value: unknown) => unknown;
 
 /**
  * One upsert adding `deltas` to metric_daily, applied only when `condition` holds. A delta with `days`
@@ -157,26 +161,39 @@ const EFFECTIVE_ZONE = (organizationId: string) =>
  */
 export function rollupStatement(db: Db, tenant: Tenant, deltas: readonly MetricDelta[], condition: SQL) {
   if (deltas.length === 0) return null;
-  const rows = deltas.map((d) => {
+  return rollupInsert(
+    db,
+    tenant,
+    deltas,
+    () => condition,
+    (_, value) => value,
+  );
+}
+
+/** The statement's SQL: its structure depends only on the deltas' shape (`rollupShape`), every value goes through `v`. */
+function rollupInsert(db: Db, tenant: Tenant, deltas: readonly MetricDelta[], condition: (v: ValueOf) => SQL, v: ValueOf) {
+  const workspaceId = v("workspaceId", tenant.workspaceId);
+  const organizationId = v("organizationId", tenant.organizationId);
+  const rows = deltas.map((d, i) => {
     const other = d.unlessOtherActive;
     const value = other
-      ? sql`(CASE WHEN EXISTS (SELECT 1 FROM subscriptions WHERE workspace_id = ${tenant.workspaceId} AND customer_id = ${other.customerId}
-          AND status = 'ACTIVE' AND id <> ${other.subscriptionId}) THEN 0 ELSE ${d.value} END)`
-      : sql`${d.value}`;
+      ? sql`(CASE WHEN EXISTS (SELECT 1 FROM subscriptions WHERE workspace_id = ${workspaceId} AND customer_id = ${v(`c${i}`, other.customerId)}
+          AND status = 'ACTIVE' AND id <> ${v(`s${i}`, other.subscriptionId)}) THEN 0 ELSE ${v(`v${i}`, d.value)} END)`
+      : sql`${v(`v${i}`, d.value)}`;
     const day = isDay(d.day) ? d.day : null;
     // By plan: the plan of the charge's subscription (null, so no row, when it has no Ponte plan).
     const plan = bySubscription(d.metric);
     const metric = plan
-      ? sql`(${partyMetric(plan.metric, "plan", "")} || (SELECT plan_id FROM subscriptions WHERE id = ${plan.subscriptionId}))`
-      : sql`${d.metric}`;
-    return sql`(${metric}, ${value}, ${day}, ${day ? null : JSON.stringify(d.days ?? {})})`;
+      ? sql`(${v(`m${i}`, partyMetric(plan.metric, "plan", ""))} || (SELECT plan_id FROM subscriptions WHERE id = ${v(`p${i}`, plan.subscriptionId)}))`
+      : sql`${v(`m${i}`, d.metric)}`;
+    return sql`(${metric}, ${value}, ${v(`d${i}`, day)}, ${v(`z${i}`, day ? null : JSON.stringify(d.days ?? {}))})`;
   });
-  const zone = EFFECTIVE_ZONE(tenant.organizationId);
+  const zone = EFFECTIVE_ZONE(organizationId);
   const select = sql`SELECT organization_id, workspace_id, day, metric, value FROM (
-      SELECT ${tenant.organizationId} AS organization_id, ${tenant.workspaceId} AS workspace_id,
+      SELECT ${organizationId} AS organization_id, ${workspaceId} AS workspace_id,
         coalesce(d.column3, json_extract(d.column4, '$."' || coalesce(${zone}, ${DEFAULT_TIME_ZONE}) || '"')) AS day,
         d.column1 AS metric, d.column2 AS value
-      FROM (VALUES ${sql.join(rows, sql`, `)}) AS d WHERE ${condition})
+      FROM (VALUES ${sql.join(rows, sql`, `)}) AS d WHERE ${condition(v)})
     WHERE day IS NOT NULL AND metric IS NOT NULL`;
   return db
     .insert(metricDaily)
@@ -185,6 +202,39 @@ export function rollupStatement(db: Db, tenant: Tenant, deltas: readonly MetricD
       target: [metricDaily.workspaceId, metricDaily.metric, metricDaily.day],
       set: { value: sql`${metricDaily.value} + excluded.value` },
     });
+}
+
+/** What decides the rollup statement's SQL: per delta, whether it checks other subscriptions and whether it names a plan. */
+const rollupShape = (deltas: readonly MetricDelta[]) =>
+  deltas.map((d) => `${d.unlessOtherActive ? "o" : "-"}${bySubscription(d.metric) ? "p" : "-"}`).join("");
+
+/** Compiled rollup statements by shape (a handful in practice; bounded so odd shapes cannot grow it). */
+const compiledRollups = new Map<string, CompiledStatement>();
+const MAX_COMPILED_ROLLUPS = 64;
+const onlyIfEvent = (v: ValueOf) => sql`EXISTS (SELECT 1 FROM events WHERE id = ${v("eventId", null)})`;
+
+/**
+ * The rollup statements of one recorded event as raw D1 statements on `d1` (for a raw D1 batch): the
+ * same SQL as `eventRollups`, compiled once per shape of deltas and bound per call.
+ */
+export function eventRollupStatements(d1: D1Database, tenant: Tenant, eventId: string, facts: MetricFacts | undefined) {
+  if (!facts) return [];
+  return withinParameterBudget(metricDeltas(facts)).map((group) => {
+    const values: Record<string, unknown> = { eventId };
+    const collect: ValueOf = (name, value) => {
+      if (name !== "eventId") values[name] = value;
+      return sql.placeholder(name);
+    };
+    // Built per call for its values (drizzle's objects, cheap); compiled to SQL (the costly part) once per shape.
+    const query = rollupInsert(compiler, tenant, group, onlyIfEvent, collect);
+    const key = rollupShape(group);
+    let compiled = compiledRollups.get(key);
+    if (!compiled) {
+      compiled = compileStatement(query);
+      if (compiledRollups.size < MAX_COMPILED_ROLLUPS) compiledRollups.set(key, compiled);
+    }
+    return d1.prepare(compiled.sql).bind(...compiled.args(values));
+  });
 }
 
 /** Bound parameters of a delta's row (metric, value, day, days; the paying-customer check binds 4 more, a plan lookup 1). */

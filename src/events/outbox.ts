@@ -56,7 +56,7 @@ export function recordEvent(deps: Deps, tenant: Tenant, type: EventKind, data: R
 export function recordEventIfChanged(deps: Deps, tenant: Tenant, type: EventKind, data: Record<string, unknown>, facts?: MetricFacts) {
   const { event, row } = eventRow(deps, tenant, type, data);
   const rollups = eventRollups(deps.db, tenant, event.id, facts);
-  return { event, statement: insertIfChanged(deps.db, events, row), rollups };
+  return { event, row, statement: insertIfChanged(deps.db, events, row), rollups };
 }
 
 /**

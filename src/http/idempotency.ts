@@ -12,12 +12,13 @@
 // the one stored. Otherwise it is stored after the response (waitUntil); a retry that arrives before it
 // lands waits briefly for it. As at Stripe, a request that failed before any write or upstream call (a validation
 // error) claims nothing and stores nothing: retrying it simply runs it again.
-import { and, eq, type SQL } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { nextTurn } from "../lib/next-turn";
 import { openSecret, sealSecret, sha256Hex } from "../lib/secret-box";
 import { LIMITS } from "../config";
-import { createDb } from "../db/client";
+import { createSessionDb } from "../db/client";
+import { boundValue, preparedStatement } from "../db/prepared";
 import { changedRows } from "../db/guarded-insert";
 import { idempotencyKeys } from "../db/schema";
 import { deleteExpiredRows } from "../db/retention";
@@ -126,6 +127,31 @@ class ClaimGate implements WriteGate {
   }
 }
 
+/** The key's answer stored with the handler's last write: only our own claim, still in flight, and only if `eventId` was recorded. */
+const storeAnswerIfEvent = preparedStatement<{
+  organizationId: string;
+  credentialId: string;
+  key: string;
+  createdAt: number;
+  responseStatus: number;
+  responseBody: string;
+  eventId: string;
+}>((db) =>
+  db
+    .update(idempotencyKeys)
+    .set({ state: "completed", responseStatus: boundValue("responseStatus"), responseBody: boundValue("responseBody") })
+    .where(
+      and(
+        eq(idempotencyKeys.organizationId, sql.placeholder("organizationId")),
+        eq(idempotencyKeys.credentialId, sql.placeholder("credentialId")),
+        eq(idempotencyKeys.key, sql.placeholder("key")),
+        eq(idempotencyKeys.createdAt, sql.placeholder("createdAt")),
+        eq(idempotencyKeys.state, "in_flight"),
+        sql`EXISTS (SELECT 1 FROM events WHERE id = ${sql.placeholder("eventId")})`,
+      ),
+    ),
+);
+
 export const idempotency = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   const key = c.req.header(IDEMPOTENCY_HEADER);
   if (key === undefined || !WRITE_METHODS.has(c.req.method)) return next();
@@ -147,24 +173,25 @@ export const idempotency = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   const session = c.get("d1");
   const gate = new ClaimGate(session, ref, Math.floor(Date.now() / 1000));
   const deps = c.get("deps");
-  deps.db = createDb(gatedD1(session, gate));
+  deps.db = createSessionDb(gatedD1(session, gate));
   deps.beforeSideEffect = () => gate.pass();
   /** The answer the handler stored in its own write batch, if it did. */
   let storedInBatch: { status: number; body: string } | undefined;
-  deps.keyAnswer = async (status: number, data: unknown, onlyIf: SQL) => {
+  deps.keyAnswer = async (status: number, data: unknown, onlyIf: { eventId: string }) => {
     if (!gate.passed) return undefined;
     const body = JSON.stringify({ data, meta: { requestId: c.get("requestId") } }); // what `ok(c, data, status)` sends
     const sealed = await sealSecret(c.env, body, sealContext);
-    const ours = and(
-      eq(idempotencyKeys.organizationId, ref.org),
-      eq(idempotencyKeys.credentialId, ref.credential),
-      eq(idempotencyKeys.key, key),
-      eq(idempotencyKeys.createdAt, gate.now),
-      eq(idempotencyKeys.state, "in_flight"),
-      onlyIf,
-    );
+    const statement = storeAnswerIfEvent(deps.db.$client, {
+      organizationId: ref.org,
+      credentialId: ref.credential,
+      key,
+      createdAt: gate.now,
+      responseStatus: status,
+      responseBody: sealed,
+      eventId: onlyIf.eventId,
+    });
     return {
-      statement: deps.db.update(idempotencyKeys).set({ state: "completed", responseStatus: status, responseBody: sealed }).where(ours),
+      statement,
       settle: (result: unknown) => {
         if (changedRows(result) > 0) storedInBatch = { status, body };
       },

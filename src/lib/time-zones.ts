@@ -33,22 +33,27 @@ export function isTimeZone(value: string): value is TimeZone {
   return (TIME_ZONES as readonly string[]).includes(value);
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(zone: string): Intl.DateTimeFormat {
-  let f = formatters.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" });
-    formatters.set(zone, f);
-  }
-  return f;
-}
+const DAY_MS = 86_400_000;
+/** Per zone, the last local day seen and the UTC instants it spans [from, to): most instants asked about are near each other. */
+const dayWindows = new Map<string, { from: number; to: number; day: string }>();
 
-/** YYYY-MM-DD of `instant` (an ISO timestamp or Date) in `zone`. */
+/**
+ * YYYY-MM-DD of `instant` (an ISO timestamp or Date) in `zone`. Intl's formatting costs several
+ * microseconds a call, and a charge's rollups ask for its day in every supported zone, so each zone
+ * keeps the span of its last local day: when the zone's offset is the same at both ends of that day
+ * (no clock change within it), every instant inside is that day. A day with a clock change is
+ * computed call by call.
+ */
 export function localDay(instant: string | Date, zone: string): string {
-  const date = typeof instant === "string" ? new Date(instant) : instant;
-  const parts = formatter(zone).formatToParts(date);
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
-  return `${get("year")}-${get("month")}-${get("day")}`;
+  const ms = typeof instant === "string" ? Date.parse(instant) : instant.getTime();
+  const known = dayWindows.get(zone);
+  if (known && ms >= known.from && ms < known.to) return known.day;
+  const { day, offset } = wallClock(ms, zone);
+  const from = Date.parse(`${day}T00:00:00Z`) - offset;
+  if (Number.isFinite(from) && wallClock(from, zone).offset === offset && wallClock(from + DAY_MS - 1, zone).offset === offset) {
+    dayWindows.set(zone, { from, to: from + DAY_MS, day });
+  }
+  return day;
 }
 
 /** The local day of `instant` in every supported zone (what a rollup row's day is picked from). */
@@ -56,11 +61,17 @@ export function localDays(instant: string | Date): Record<TimeZone, string> {
   return Object.fromEntries(TIME_ZONES.map((z) => [z, localDay(instant, z)])) as Record<TimeZone, string>;
 }
 
+/** The last `addDays` answer: a charge's rollups ask for the day after its due date once per zone. */
+let lastAddDays = { day: "", n: 0, result: "" };
+
 /** `YYYY-MM-DD` plus `n` days (calendar arithmetic, no time zone). */
 export function addDays(day: string, n: number): string {
+  if (day === lastAddDays.day && n === lastAddDays.n && day !== "") return lastAddDays.result;
   const d = new Date(`${day}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
+  const result = d.toISOString().slice(0, 10);
+  lastAddDays = { day, n, result };
+  return result;
 }
 
 export const isDay = (value: unknown): value is string => typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value);
@@ -70,6 +81,11 @@ const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
 
 /** How far `zone`'s wall clock is ahead of UTC at `epochMs`, in ms (São Paulo today: −3 h). */
 function zoneOffsetMs(epochMs: number, zone: string): number {
+  return wallClock(epochMs, zone).offset;
+}
+
+/** The local date in `zone` at `epochMs`, and the zone's offset from UTC then (ms; Intl throws on an invalid instant or zone). */
+function wallClock(epochMs: number, zone: string): { day: string; offset: number } {
   let f = offsetFormatters.get(zone);
   if (!f) {
     f = new Intl.DateTimeFormat("en-US", {
@@ -84,10 +100,11 @@ function zoneOffsetMs(epochMs: number, zone: string): number {
     });
     offsetFormatters.set(zone, f);
   }
-  const parts = f.formatToParts(new Date(epochMs));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const wall = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
-  return wall - Math.floor(epochMs / 1000) * 1000;
+  const parts: Record<string, string> = {};
+  for (const p of f.formatToParts(new Date(epochMs))) parts[p.type] = p.value;
+  const { year = "", month = "", day = "", hour, minute, second } = parts;
+  const wall = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second));
+  return { day: `${year.padStart(4, "0")}-${month}-${day}`, offset: wall - Math.floor(epochMs / 1000) * 1000 };
 }
 
 /**

@@ -1,6 +1,6 @@
 // Applying what the upstream says about a payment (create answer, webhook, sweeper) to the native
 // record: link it, move its status through the transition table, and record each event exactly once.
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import { changedRows, insertIfChanged } from "../../db/guarded-insert";
 import { tenantOf, type Tenant } from "../../lib/tenant";
 import type { Deps } from "../../deps";
@@ -10,10 +10,18 @@ import { BILLING_TYPES } from "../../billing/schemas";
 import { payments, refunds } from "../../db/schema";
 import type { ProductEventKind } from "../../events/kinds";
 import { dispatchEvents, recordEventIfChanged } from "../../events/outbox";
-import { metricDeltas, rollupIfChanged } from "../../events/metric-rollups";
+import { eventRollupStatements, metricDeltas, rollupIfChanged } from "../../events/metric-rollups";
 import { notFound } from "../../http/errors";
 import { canTransition, paymentStatusFromUpstream, reopenedStatus, PAYMENT_PREDECESSORS, type PaymentStatus } from "./status-rules";
 import { inTenant } from "../../db/tenant-scope";
+import {
+  insertEventIfChanged,
+  linkPendingPayment,
+  paymentFromRow,
+  refreshUpstreamFields,
+  UPSTREAM_FIELDS,
+  type UpstreamFields,
+} from "./statements";
 
 export type PaymentRow = typeof payments.$inferSelect;
 
@@ -126,8 +134,8 @@ function upstreamCents(n: unknown): number | null {
 }
 
 /** Descriptive fields the upstream owns (links, card summary, payment date), never card data. */
-function upstreamFields(row: PaymentRow, payment: UpstreamPayment): Partial<PaymentRow> {
-  const fields: Partial<PaymentRow> = {};
+function upstreamFields(row: PaymentRow, payment: UpstreamPayment): UpstreamFields {
+  const fields: UpstreamFields = {};
   if (payment.invoiceUrl && payment.invoiceUrl !== row.invoiceUrl) fields.invoiceUrl = payment.invoiceUrl;
   if (payment.bankSlipUrl && payment.bankSlipUrl !== row.bankSlipUrl) fields.bankSlipUrl = payment.bankSlipUrl;
   if (payment.paymentDate && payment.paymentDate !== row.paymentDate) fields.paymentDate = payment.paymentDate;
@@ -151,40 +159,30 @@ export async function linkPayment(deps: Deps, row: PaymentRow, payment: Upstream
   const fields = upstreamFields(row, payment);
   const updatedAt = deps.now().toISOString();
   const next: PaymentRow = { ...row, ...fields, upstreamId: payment.id, syncStatus: "synced", updatedAt };
-  const refresh =
-    Object.keys(fields).length > 0
-      ? [
-          deps.db
-            .update(payments)
-            .set({ ...fields, updatedAt })
-            .where(eq(payments.id, row.id)),
-        ]
-      : [];
-  const link = deps.db
-    .update(payments)
-    .set({ upstreamId: payment.id, syncStatus: "synced", updatedAt })
-    .where(and(eq(payments.id, row.id), eq(payments.syncStatus, "pending")))
-    .returning();
+  const d1 = deps.db.$client;
+  const refresh = Object.keys(fields).length > 0 ? [refreshUpstreamFields(d1, { ...NO_FIELDS, ...fields, id: row.id, updatedAt })] : [];
+  const link = linkPendingPayment(d1, { id: row.id, upstreamId: payment.id, updatedAt });
   const facts = { payment: { before: null, after: next } };
-  const created = recordEventIfChanged(deps, tenantOf(row), "payment.created", presentPayment({ ...next, status: "PENDING" }), facts);
-  const { event, statement, rollups } = created;
-  const answer =
-    answerStatus === undefined
-      ? undefined
-      : await deps.keyAnswer?.(answerStatus, presentPayment(next), sql`EXISTS (SELECT 1 FROM events WHERE id = ${event.id})`);
-  const results = await deps.db.batch([
+  // The event's row and id from the outbox; its rollups as prepared statements (the same upserts eventRollups builds).
+  const created = recordEventIfChanged(deps, tenantOf(row), "payment.created", presentPayment({ ...next, status: "PENDING" }));
+  const { event } = created;
+  const answer = answerStatus === undefined ? undefined : await deps.keyAnswer?.(answerStatus, presentPayment(next), { eventId: event.id });
+  const results = await d1.batch([
     ...refresh,
     link,
-    statement,
-    ...rollups,
+    insertEventIfChanged(d1, { fannedOutAt: null, ...created.row } as Required<typeof created.row>),
+    ...eventRollupStatements(d1, tenantOf(row), event.id, facts),
     ...(answer ? [answer.statement] : []),
-  ] as unknown as Parameters<typeof deps.db.batch>[0]);
+  ]);
   if (answer) answer.settle(results[results.length - 1]);
-  const linked = (results[refresh.length] as unknown as PaymentRow[])[0];
+  const linked = results[refresh.length]?.results[0] as Record<string, unknown> | undefined;
   if (!linked) return (await deps.db.select().from(payments).where(eq(payments.id, row.id)).get()) ?? next;
   dispatchEvents(deps, [event]);
-  return linked;
+  return paymentFromRow(linked);
 }
+
+/** Every upstream field as "not given" (null keeps the stored value in refreshUpstreamFields). */
+const NO_FIELDS = Object.fromEntries(UPSTREAM_FIELDS.map((key) => [key, null])) as Record<(typeof UPSTREAM_FIELDS)[number], null>;
 
 /**
  * True when linking is all `applyUpstreamPayment` would do with this create answer: the upstream reports

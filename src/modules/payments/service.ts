@@ -1,7 +1,7 @@
 // Payments: write the Ponte record (pending), create it upstream with Ponte's id as externalReference,
 // then link it. Ambiguous failures leave it pending for the sweeper; definitive ones leave no record
 // (or, for a refused card, a FAILED one).
-import { and, eq, isNotNull, isNull, notExists, sql, type SQL } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import { type Principal, requirePermission, tenantOf } from "../../access/principal";
 import type { Tenant } from "../../lib/tenant";
 import { centsOf } from "../../billing/schemas";
@@ -9,11 +9,18 @@ import { isAmbiguousFailure, upstreamErrorItems, upstreamJson, type GatewayCrede
 import type { Deps } from "../../deps";
 import { newId } from "../../lib/ids";
 import { formatMoney, toUpstreamAmount } from "../../lib/money";
-import { customers, payments } from "../../db/schema";
+import { payments } from "../../db/schema";
 import { resolveGatewayAccount } from "../../gateway/accounts";
 import { ApiError } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
-import { assertBillableCustomer, billableCustomerWhere, customerForBilling } from "../customers/service";
+import { assertBillableCustomer, customerForBilling } from "../customers/service";
+import {
+  chargedCustomerFromRow,
+  customerForCharge,
+  insertPendingPayment as insertPending,
+  paymentByIdempotencyKey,
+  paymentFromRow,
+} from "./statements";
 import { cardForCustomer, type SavedCard } from "../payment-methods/service";
 import { assertPaymentAction } from "./status-rules";
 import {
@@ -93,36 +100,18 @@ export async function createPayment(
 
 /**
  * In one batch: the payment holding this idempotency key (if a previous attempt wrote it), the customer,
- * and the pending record — inserted unless that key already has one, and removed again in the same
- * transaction unless the customer exists, is not deleted and is known upstream. Nobody ever sees a
- * record for a customer that cannot be billed.
+ * and the pending record — inserted only if that key has none yet and the customer exists, is not
+ * deleted and is known upstream. Nobody ever sees a record for a customer that cannot be billed.
  */
 async function insertPendingPayment(deps: Deps, tenant: Tenant, row: PaymentRow) {
-  const noSuchPayment = and(inTenant(payments, tenant), sql`0`);
-  const [existing, customer] = await deps.db.batch([
-    deps.db
-      .select()
-      .from(payments)
-      .where(row.idempotencyKey ? and(inTenant(payments, tenant), eq(payments.idempotencyKey, row.idempotencyKey)) : noSuchPayment),
-    // Only what the create needs of the customer: whether it can be billed, and its upstream id.
-    deps.db
-      .select({ deletedAt: customers.deletedAt, upstreamId: customers.upstreamId })
-      .from(customers)
-      .where(billableCustomerWhere(tenant, row.customerId)),
-    deps.db.insert(payments).values(row).onConflictDoNothing(),
-    deps.db.delete(payments).where(
-      and(
-        eq(payments.id, row.id),
-        notExists(
-          deps.db
-            .select({ one: sql`1` })
-            .from(customers)
-            .where(and(billableCustomerWhere(tenant, row.customerId), isNull(customers.deletedAt), isNotNull(customers.upstreamId))),
-        ),
-      ),
-    ),
-  ]);
-  return { existing: existing[0], customer: customer[0] };
+  const d1 = deps.db.$client;
+  const byKey = row.idempotencyKey ? [paymentByIdempotencyKey(d1, { ...tenant, key: row.idempotencyKey })] : [];
+  const results = await d1.batch([...byKey, customerForCharge(d1, { ...tenant, customerId: row.customerId }), insertPending(d1, row)]);
+  const existing = byKey.length > 0 ? (results[0]?.results[0] as Record<string, unknown> | undefined) : undefined;
+  return {
+    existing: existing ? paymentFromRow(existing) : undefined,
+    customer: chargedCustomerFromRow(results[byKey.length]?.results[0] as Record<string, unknown> | undefined),
+  };
 }
 
 /** Saved-card charges and installment plans: the customer, then the card or the plan, step by step. */
