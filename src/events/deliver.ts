@@ -103,46 +103,34 @@ function urlPolicy(url: string, allowLocalhostHttp: boolean): WebhookUrlResult {
 
 const decoder = new TextDecoder();
 
-/**
- * The first 1 KiB of the body, read under the same timeout; the rest is cancelled. A body declared no
- * longer than that (a receiver's usual "ok" with a Content-Length) is read whole in one call; any other
- * byte stream (chunked, or longer) fills one 1 KiB buffer in one call (`readAtLeast`), not a read per chunk.
- */
+/** The first 1 KiB of the body, read under the same timeout; the rest is cancelled. */
 async function readExcerpt(response: Response, aborted: Promise<never>): Promise<string | null> {
   const body = response.body;
   if (!body) return null;
   const limit = LIMITS.webhookResponseExcerptBytes;
+  // A body declared no longer than the excerpt (a receiver's usual "ok") is read whole, in one call.
   const declared = Number(response.headers.get("Content-Length") ?? Number.NaN);
   if (Number.isInteger(declared) && declared <= limit) return decoder.decode(await Promise.race([response.arrayBuffer(), aborted]));
-  let reader: ReadableStreamBYOBReader;
-  try {
-    reader = body.getReader({ mode: "byob" });
-  } catch {
-    return readChunks(body, limit, aborted); // not a byte stream (a stream built in JavaScript)
-  }
-  try {
-    const { value } = await Promise.race([reader.readAtLeast(limit, new Uint8Array(limit)), aborted]);
-    return decoder.decode(value);
-  } finally {
-    void reader.cancel().catch(() => undefined);
-  }
-}
-
-/** The first `limit` bytes of a stream that has no byte reader, chunk by chunk. */
-async function readChunks(body: ReadableStream<Uint8Array>, limit: number, aborted: Promise<never>): Promise<string> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
+  let done = false;
   try {
     while (size < limit) {
-      const { done, value } = await Promise.race([reader.read(), aborted]);
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
+      const read = await Promise.race([reader.read(), aborted]);
+      if (read.done) {
+        done = true;
+        break;
+      }
+      chunks.push(read.value);
+      size += read.value.byteLength;
     }
   } finally {
-    void reader.cancel().catch(() => undefined);
+    // Only a body not read to its end is cancelled.
+    if (!done) void reader.cancel().catch(() => undefined);
   }
+  // One chunk (the usual short answer) is decoded as it is; several are joined up to the limit.
+  if (chunks.length === 1 && size <= limit) return decoder.decode(chunks[0]);
   const bytes = new Uint8Array(Math.min(size, limit));
   let offset = 0;
   for (const chunk of chunks) {
