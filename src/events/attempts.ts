@@ -1,11 +1,10 @@
 // Making and recording one attempt of a stored delivery: load delivery + endpoint + event, sign, POST,
 // then write the delivery's new state in D1 and the attempt row in the organization's log store (OrgLogDO),
 // after the state commits. The streak lives in EndpointDO.
-import { eq, inArray, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { openSecret } from "../lib/secret-box";
 import type { Deps } from "../deps";
 import { newId } from "../lib/ids";
-import { selectInList } from "../db/in-list";
 import { type AttemptErrorKind, events, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import { orgLogs } from "../db/org-logs/stub";
 import type { WebhookAttemptRecord } from "../db/org-logs/tables";
@@ -18,8 +17,13 @@ import { listenFetcher } from "./listen-stub";
 import { listenSessionId } from "../lib/url-policy";
 
 export type AttemptTrigger = "automatic" | "manual" | "test";
-type EndpointRow = typeof webhookEndpoints.$inferSelect;
-type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+/** What an attempt reads of its endpoint, its delivery and its event (a manual attempt passes whole rows). */
+type EndpointRow = Pick<
+  typeof webhookEndpoints.$inferSelect,
+  "id" | "url" | "enabled" | "secretSealed" | "previousSecretSealed" | "previousSecretExpiresAt"
+>;
+type DeliveryRow = Pick<typeof webhookDeliveries.$inferSelect, "id" | "organizationId" | "workspaceId" | "status" | "scheduledAttempts">;
+type EventRow = Pick<typeof events.$inferSelect, "id" | "type" | "createdAt" | "data">;
 
 export interface RecordedAttempt extends AttemptOutcome {
   attemptId: string;
@@ -58,7 +62,7 @@ async function send(
   deps: Deps,
   endpoint: EndpointRow,
   delivery: DeliveryRow,
-  event: typeof events.$inferSelect,
+  event: EventRow,
   fetcher: Fetcher | undefined,
   secrets?: Promise<readonly (string | CryptoKey)[]>,
 ) {
@@ -127,19 +131,59 @@ const CONCURRENCY = 10;
 /** Deliveries read per query, and attempts written per state statement and log-store call. */
 const WAVE = 50;
 
+/**
+ * The deliveries still open on an enabled endpoint, with what their attempts need, in the order given: one
+ * statement (the ids as one JSON parameter, so any number stays within D1's bound-parameter limit), its SQL
+ * written once, only the columns an attempt uses.
+ */
+const LOAD_FOR_ATTEMPT = `SELECT d.id, d.organization_id AS organizationId, d.workspace_id AS workspaceId, d.status,
+    d.scheduled_attempts AS scheduledAttempts, e.id AS endpointId, e.url, e.secret_sealed AS secretSealed,
+    e.previous_secret_sealed AS previousSecretSealed, e.previous_secret_expires_at AS previousSecretExpiresAt,
+    v.id AS eventId, v.type, v.created_at AS createdAt, v.data
+  FROM json_each(?1) AS j
+  JOIN webhook_deliveries d ON d.id = j.value
+  JOIN webhook_endpoints e ON e.id = d.endpoint_id
+  JOIN events v ON v.id = d.event_id
+  WHERE e.enabled = 1 AND d.status IN ('pending', 'retrying')
+  ORDER BY j.key`;
+
+interface LoadedRow {
+  id: string;
+  organizationId: string;
+  workspaceId: string;
+  status: DeliveryRow["status"];
+  scheduledAttempts: number;
+  endpointId: string;
+  url: string;
+  secretSealed: string;
+  previousSecretSealed: string | null;
+  previousSecretExpiresAt: string | null;
+  eventId: string;
+  type: string;
+  createdAt: string;
+  data: string;
+}
+
 async function loadDeliveries(deps: Deps, deliveryIds: readonly string[]) {
-  const rows = await selectInList(deps.db, deliveryIds, (part) =>
-    deps.db
-      .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints, event: events })
-      .from(webhookDeliveries)
-      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-      .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
-      .where(inArray(webhookDeliveries.id, part)),
-  );
-  const byId = new Map(rows.map((r) => [r.delivery.id, r]));
-  return deliveryIds
-    .flatMap((id) => byId.get(id) ?? [])
-    .filter(({ delivery, endpoint }) => endpoint.enabled && (delivery.status === "pending" || delivery.status === "retrying"));
+  const { results } = await deps.db.$client.prepare(LOAD_FOR_ATTEMPT).bind(JSON.stringify(deliveryIds)).all<LoadedRow>();
+  return results.map((r) => ({
+    delivery: {
+      id: r.id,
+      organizationId: r.organizationId,
+      workspaceId: r.workspaceId,
+      status: r.status,
+      scheduledAttempts: r.scheduledAttempts,
+    },
+    endpoint: {
+      id: r.endpointId,
+      url: r.url,
+      enabled: true,
+      secretSealed: r.secretSealed,
+      previousSecretSealed: r.previousSecretSealed,
+      previousSecretExpiresAt: r.previousSecretExpiresAt,
+    },
+    event: { id: r.eventId, type: r.type, createdAt: r.createdAt, data: JSON.parse(r.data) as Record<string, unknown> },
+  }));
 }
 type Loaded = Awaited<ReturnType<typeof loadDeliveries>>[number];
 
