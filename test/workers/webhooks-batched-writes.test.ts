@@ -1,4 +1,4 @@
-// A delivery wave's writes are batched (fan-out: one statement per 500 rows; attempt outcomes: one
+// A delivery wave's writes are batched (fan-out: one batch of three statements; attempt outcomes: one
 // statement per run): what each receiver, delivery row and attempt log shows must be what one write per
 // row gave — per delivery its own outcome, a failure never overwriting a success recorded meanwhile.
 import { env } from "cloudflare:test";
@@ -58,7 +58,7 @@ describe("batched delivery writes", () => {
     expect(fannedOut?.n).toBe(3);
   });
 
-  it("fan-out of 150 events over two tenants costs two D1 round trips and makes exactly the matching deliveries", async () => {
+  it("fan-out of 150 events over two tenants costs one D1 round trip and makes exactly the matching deliveries, each with its own id", async () => {
     const [a, b] = [await seedTenant(), await seedTenant()];
     const everything = await createEndpoint(a);
     const createdOnly = await createEndpoint(a, { url: "https://created.merchant.com.br/hooks", eventKinds: ["payment.created"] });
@@ -76,13 +76,16 @@ describe("batched delivery writes", () => {
       deps,
       [...ofA, ...ofB].map((e) => e.id),
     );
-    expect(roundTrips).toBe(2);
+    expect(roundTrips).toBe(1);
     expect(open.get(everything.id)).toHaveLength(100);
     expect(open.get(createdOnly.id)).toHaveLength(25);
     expect(open.get(other.id)).toHaveLength(50);
     expect(open.has(disabled.id)).toBe(false);
     expect((await deliveriesOf(createdOnly.id)).every((d) => d.event_type === "payment.created")).toBe(true);
     expect(await deliveriesOf(disabled.id)).toEqual([]);
+    const made = [...open.values()].flat();
+    expect(new Set(made).size).toBe(175);
+    for (const id of made) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 
     // A second fan-out of the same events adds no delivery; their first attempts, not made yet, are read back open.
     roundTrips = 0;
@@ -90,7 +93,7 @@ describe("batched delivery writes", () => {
       deps,
       [...ofA, ...ofB].map((e) => e.id),
     );
-    expect(roundTrips).toBe(2);
+    expect(roundTrips).toBe(1);
     expect(again.get(everything.id)).toHaveLength(100);
     expect((await deliveriesOf(everything.id)).length).toBe(100);
   });
