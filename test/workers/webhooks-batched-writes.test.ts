@@ -7,6 +7,7 @@ import { countingD1 } from "../../src/db/query-counter";
 import { backgroundDeps } from "../../src/deps";
 import { attemptHttpDelivery } from "../../src/events/deliver";
 import { fanOutEvents } from "../../src/events/fan-out";
+import { recordEvent } from "../../src/events/outbox";
 import { seedTenant } from "./support";
 import { attemptsOf, consume, createEndpoint, deliveriesOf, insertEvent, mockReceiver } from "./webhooks-support";
 
@@ -96,6 +97,34 @@ describe("batched delivery writes", () => {
     expect(roundTrips).toBe(1);
     expect(again.get(everything.id)).toHaveLength(100);
     expect((await deliveriesOf(everything.id)).length).toBe(100);
+  });
+
+  it("more than two waves to one endpoint: each delivery sent once, its state and attempt row written, at most 10 requests at a time", async () => {
+    const tenant = await seedTenant();
+    const endpoint = await createEndpoint(tenant);
+    let open = 0;
+    let most = 0;
+    const receiver = mockReceiver(async () => {
+      most = Math.max(most, ++open);
+      await new Promise((r) => setTimeout(r, 1));
+      open--;
+      return new Response("ok");
+    });
+    const deps = backgroundDeps(env);
+    const made = Array.from({ length: 120 }, (_, i) => recordEvent(deps, tenant, "payment.received", { id: `p${i}` }));
+    const [first, ...rest] = made.map((m) => m.statement);
+    await deps.db.batch([first!, ...rest]);
+    await consume(made.map((m) => ({ eventId: m.event.id })));
+
+    expect(receiver.received).toHaveLength(120);
+    expect(new Set(receiver.received.map((r) => r.headers["x-service-delivery"])).size).toBe(120);
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(10);
+    const stored = await deliveriesOf(endpoint.id);
+    expect(stored).toHaveLength(120);
+    for (const d of stored) expect(d).toMatchObject({ status: "succeeded", attempt_count: 1, last_status_code: 200 });
+    const logged = await Promise.all(stored.map((d) => attemptsOf(d.id)));
+    for (const attempts of logged) expect(attempts).toHaveLength(1);
   });
 
   it("a failed automatic attempt does not overwrite a success recorded while it was in flight", async () => {
