@@ -1,11 +1,10 @@
 // Making and recording one attempt of a stored delivery: load delivery + endpoint + event, sign, POST,
 // then write the delivery's new state in D1 and the attempt row in the organization's log store (OrgLogDO),
 // after the state commits. The streak lives in EndpointDO.
-import { eq, inArray, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { openSecret } from "../lib/secret-box";
 import type { Deps } from "../deps";
 import { newId } from "../lib/ids";
-import { selectInList } from "../db/in-list";
 import { type AttemptErrorKind, events, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import { orgLogs } from "../db/org-logs/stub";
 import type { WebhookAttemptRecord } from "../db/org-logs/tables";
@@ -18,8 +17,13 @@ import { listenFetcher } from "./listen-stub";
 import { listenSessionId } from "../lib/url-policy";
 
 export type AttemptTrigger = "automatic" | "manual" | "test";
-type EndpointRow = typeof webhookEndpoints.$inferSelect;
-type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+/** What an attempt reads of its endpoint, its delivery and its event (a manual attempt passes whole rows). */
+type EndpointRow = Pick<
+  typeof webhookEndpoints.$inferSelect,
+  "id" | "url" | "enabled" | "secretSealed" | "previousSecretSealed" | "previousSecretExpiresAt"
+>;
+type DeliveryRow = Pick<typeof webhookDeliveries.$inferSelect, "id" | "organizationId" | "workspaceId" | "status" | "scheduledAttempts">;
+type EventRow = Pick<typeof events.$inferSelect, "id" | "type" | "createdAt" | "data">;
 
 export interface RecordedAttempt extends AttemptOutcome {
   attemptId: string;
@@ -58,7 +62,7 @@ async function send(
   deps: Deps,
   endpoint: EndpointRow,
   delivery: DeliveryRow,
-  event: typeof events.$inferSelect,
+  event: EventRow,
   fetcher: Fetcher | undefined,
   secrets?: Promise<readonly (string | CryptoKey)[]>,
 ) {
@@ -122,41 +126,115 @@ async function logAttempts(deps: Deps, attempts: readonly { delivery: DeliveryRo
   );
 }
 
-/** Concurrent requests to one receiver. */
+/** Concurrent requests to one receiver (per run). */
 const CONCURRENCY = 10;
+/** Deliveries read per query, and attempts written per state statement and log-store call. */
+const WAVE = 50;
+
+/**
+ * The deliveries still open on an enabled endpoint, with what their attempts need, in the order given: one
+ * statement (the ids as one JSON parameter, so any number stays within D1's bound-parameter limit), its SQL
+ * written once, only the columns an attempt uses.
+ */
+const LOAD_FOR_ATTEMPT = `SELECT d.id, d.organization_id AS organizationId, d.workspace_id AS workspaceId, d.status,
+    d.scheduled_attempts AS scheduledAttempts, e.id AS endpointId, e.url, e.secret_sealed AS secretSealed,
+    e.previous_secret_sealed AS previousSecretSealed, e.previous_secret_expires_at AS previousSecretExpiresAt,
+    v.id AS eventId, v.type, v.created_at AS createdAt, v.data
+  FROM json_each(?1) AS j
+  JOIN webhook_deliveries d ON d.id = j.value
+  JOIN webhook_endpoints e ON e.id = d.endpoint_id
+  JOIN events v ON v.id = d.event_id
+  WHERE e.enabled = 1 AND d.status IN ('pending', 'retrying')
+  ORDER BY j.key`;
+
+interface LoadedRow {
+  id: string;
+  organizationId: string;
+  workspaceId: string;
+  status: DeliveryRow["status"];
+  scheduledAttempts: number;
+  endpointId: string;
+  url: string;
+  secretSealed: string;
+  previousSecretSealed: string | null;
+  previousSecretExpiresAt: string | null;
+  eventId: string;
+  type: string;
+  createdAt: string;
+  data: string;
+}
 
 async function loadDeliveries(deps: Deps, deliveryIds: readonly string[]) {
-  const rows = await selectInList(deps.db, deliveryIds, (part) =>
-    deps.db
-      .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints, event: events })
-      .from(webhookDeliveries)
-      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-      .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
-      .where(inArray(webhookDeliveries.id, part)),
-  );
-  const byId = new Map(rows.map((r) => [r.delivery.id, r]));
-  return deliveryIds.flatMap((id) => byId.get(id) ?? []);
+  const { results } = await deps.db.$client.prepare(LOAD_FOR_ATTEMPT).bind(JSON.stringify(deliveryIds)).all<LoadedRow>();
+  return results.map((r) => ({
+    delivery: {
+      id: r.id,
+      organizationId: r.organizationId,
+      workspaceId: r.workspaceId,
+      status: r.status,
+      scheduledAttempts: r.scheduledAttempts,
+    },
+    endpoint: {
+      id: r.endpointId,
+      url: r.url,
+      enabled: true,
+      secretSealed: r.secretSealed,
+      previousSecretSealed: r.previousSecretSealed,
+      previousSecretExpiresAt: r.previousSecretExpiresAt,
+    },
+    event: { id: r.eventId, type: r.type, createdAt: r.createdAt, data: JSON.parse(r.data) as Record<string, unknown> },
+  }));
+}
+type Loaded = Awaited<ReturnType<typeof loadDeliveries>>[number];
+
+/**
+ * The deliveries to attempt, wave by wave (WAVE per read, in the order given): a wave's rows are read
+ * while the one before it is being sent, so the sends never wait for a read after the first.
+ */
+function waveSource(deps: Deps, deliveryIds: readonly string[]): () => Promise<Loaded | undefined> {
+  const queue: Loaded[] = [];
+  let next = 0;
+  const read = () => {
+    const part = deliveryIds.slice(next, next + WAVE);
+    next += WAVE;
+    if (part.length === 0) return null;
+    const rows = loadDeliveries(deps, part);
+    rows.catch(() => undefined); // a read ahead that is never taken (the run stopped) fails unseen; a taken one throws to its taker
+    return rows;
+  };
+  let reading = read();
+  return async () => {
+    for (;;) {
+      const row = queue.shift();
+      if (row !== undefined) return row;
+      const current = reading;
+      if (current === null) return undefined;
+      const rows = await current;
+      // The first worker back takes the wave and starts reading the next one.
+      if (reading === current) {
+        queue.push(...rows);
+        reading = read();
+      }
+    }
+  };
 }
 
 /**
- * Automatic attempts (first tries or scheduled retries) for several deliveries of one endpoint: one read
- * for all of them, the endpoint's secrets opened once, up to CONCURRENCY requests at a time, then one
- * statement writing every delivery's new state and one log-store call with every attempt row.
- * `proceed` is asked before each send (the EndpointDO stops once the endpoint trips its failure streak)
- * and `settled` told each outcome in the order they finish. Deliveries already settled, or whose endpoint
- * is gone or disabled, are skipped.
+ * Automatic attempts (first tries or scheduled retries) for deliveries of one endpoint, any number: read
+ * WAVE at a time (the next wave's read overlapping the sends), the endpoint's secrets opened once, up to
+ * CONCURRENCY requests at a time without waiting between waves; every WAVE outcomes, one statement writes
+ * their deliveries' new state and then one log-store call writes their attempt rows, while the sends go
+ * on (the writes themselves one after another). `proceed` is asked before each send (the EndpointDO stops
+ * once the endpoint trips its failure streak) and `settled` told each outcome in the order they finish.
+ * Resolves once every outcome is written. Deliveries already settled, or whose endpoint is gone or
+ * disabled, are skipped.
  */
 export async function runAutomaticAttempts(
   deps: Deps,
   deliveryIds: readonly string[],
   options: { fetcher?: Fetcher; proceed?: () => boolean; settled?: (result: AttemptResult) => Promise<void> | void } = {},
 ): Promise<AttemptResult[]> {
-  const loaded = (await loadDeliveries(deps, deliveryIds)).filter(
-    ({ delivery, endpoint }) => endpoint.enabled && (delivery.status === "pending" || delivery.status === "retrying"),
-  );
   const results: AttemptResult[] = [];
-  const states: DeliveryState[] = [];
-  const logged: { delivery: DeliveryRow; attempt: RecordedAttempt }[] = [];
   // One endpoint's secrets are opened and imported as signing keys once per run, not once per delivery.
   const keys = new Map<string, Promise<CryptoKey[]>>();
   const keysOf = (endpoint: EndpointRow) => {
@@ -167,24 +245,50 @@ export async function runAutomaticAttempts(
     }
     return imported;
   };
-  const queue = [...loaded];
+  let unwritten: Attempted[] = [];
+  let writes: Promise<void> = Promise.resolve();
+  let writeFailed = false;
+  const write = () => {
+    const batch = unwritten;
+    unwritten = [];
+    writes = writes.then(() => recordAttempts(deps, batch));
+    writes.catch(() => {
+      writeFailed = true; // no more sends: their outcomes could not be written either
+    });
+  };
+  const take = waveSource(deps, deliveryIds);
   const worker = async () => {
-    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-      if (options.proceed && !options.proceed()) return;
+    for (let next = await take(); next !== undefined; next = await take()) {
+      if (writeFailed || (options.proceed && !options.proceed())) return;
       const { delivery, endpoint, event } = next;
       const attemptedAt = deps.now();
       const outcome = await send(deps, endpoint, delivery, event, options.fetcher, keysOf(endpoint));
       const { result, state } = automaticOutcome(delivery, attemptedAt, outcome);
-      states.push(state);
-      logged.push({ delivery, attempt: result.attempt });
+      unwritten.push({ delivery, attempt: result.attempt, state });
+      if (unwritten.length >= WAVE) write();
       results.push(result);
       await options.settled?.(result);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
-  if (states.length > 0) await settleDeliveries(deps, states);
-  await logAttempts(deps, logged);
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  if (unwritten.length > 0) write();
+  await writes;
   return results;
+}
+
+interface Attempted {
+  delivery: DeliveryRow;
+  attempt: RecordedAttempt;
+  state: DeliveryState;
+}
+
+/** One statement for the deliveries' new state, then, once it has committed, one log-store call for the attempts. */
+async function recordAttempts(deps: Deps, attempted: readonly Attempted[]): Promise<void> {
+  await settleDeliveries(
+    deps,
+    attempted.map((a) => a.state),
+  );
+  await logAttempts(deps, attempted);
 }
 
 /** A delivery's state after one automatic attempt, as the settling statement reads it (JSON). */

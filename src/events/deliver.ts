@@ -3,7 +3,7 @@
 // Pure apart from the injected fetch and clock, so timeouts and failures are tested directly.
 import { LIMITS } from "../config";
 import type { AttemptErrorKind } from "../db/schema";
-import { checkWebhookUrl } from "../lib/url-policy";
+import { checkWebhookUrl, type WebhookUrlResult } from "../lib/url-policy";
 
 export type Fetcher = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -33,7 +33,7 @@ export async function attemptHttpDelivery(
   body: string,
   options: AttemptOptions = {},
 ): Promise<AttemptOutcome> {
-  const policy = checkWebhookUrl(url, { allowLocalhostHttp: options.allowLocalhostHttp ?? false });
+  const policy = urlPolicy(url, options.allowLocalhostHttp ?? false);
   if (!policy.ok) {
     return {
       succeeded: false,
@@ -47,21 +47,16 @@ export async function attemptHttpDelivery(
   const fetcher = options.fetcher ?? globalFetcher;
   const timeoutMs = options.timeoutMs ?? LIMITS.webhookDeliveryTimeoutMs;
   const now = options.now ?? (() => performance.now());
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException("timed out", "TimeoutError")), timeoutMs);
-  // One promise that rejects on the timeout, raced with the fetch and every body read (one listener per attempt).
-  const aborted = new Promise<never>((_, reject) =>
-    controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true }),
-  );
+  // The runtime's own timer (no setTimeout/clearTimeout pair through the Node timers layer per attempt).
+  const signal = AbortSignal.timeout(timeoutMs);
+  // One promise that rejects on the timeout, raced with the fetch and the body read (one listener per attempt).
+  const aborted = new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true }));
   aborted.catch(() => undefined);
   const started = now();
   const elapsed = () => Math.max(0, Math.round(now() - started));
   try {
     // The abort also races the fetch itself, so a fetcher that ignores the signal still times out.
-    const response = await Promise.race([
-      fetcher(url, { method: "POST", headers, body, redirect: "manual", signal: controller.signal }),
-      aborted,
-    ]);
+    const response = await Promise.race([fetcher(url, { method: "POST", headers, body, redirect: "manual", signal }), aborted]);
     const excerpt = await readExcerpt(response, aborted);
     const status = response.status;
     if (status >= 200 && status < 300)
@@ -78,7 +73,7 @@ export async function attemptHttpDelivery(
       responseExcerpt: excerpt,
     };
   } catch (err) {
-    const timedOut = controller.signal.aborted;
+    const timedOut = signal.aborted;
     return {
       succeeded: false,
       statusCode: null,
@@ -87,33 +82,55 @@ export async function attemptHttpDelivery(
       errorMessage: timedOut ? `No response within ${timeoutMs} ms` : String(err instanceof Error ? err.message : err).slice(0, 200),
       responseExcerpt: null,
     };
-  } finally {
-    clearTimeout(timer);
   }
+}
+
+/** Most URLs an isolate remembers the policy verdict of; past it the memo starts over. */
+const REMEMBERED_URLS = 1_000;
+const verdicts = [new Map<string, WebhookUrlResult>(), new Map<string, WebhookUrlResult>()] as const;
+
+/** The URL policy's verdict, parsed once per URL per isolate (it depends only on the URL and the dev allowance). */
+function urlPolicy(url: string, allowLocalhostHttp: boolean): WebhookUrlResult {
+  const memo = verdicts[allowLocalhostHttp ? 1 : 0];
+  let verdict = memo.get(url);
+  if (!verdict) {
+    if (memo.size >= REMEMBERED_URLS) memo.clear();
+    verdict = checkWebhookUrl(url, { allowLocalhostHttp });
+    memo.set(url, verdict);
+  }
+  return verdict;
 }
 
 const decoder = new TextDecoder();
 
 /** The first 1 KiB of the body, read under the same timeout; the rest is cancelled. */
 async function readExcerpt(response: Response, aborted: Promise<never>): Promise<string | null> {
-  if (!response.body) return null;
+  const body = response.body;
+  if (!body) return null;
   const limit = LIMITS.webhookResponseExcerptBytes;
   // A body declared no longer than the excerpt (a receiver's usual "ok") is read whole, in one call.
   const declared = Number(response.headers.get("Content-Length") ?? Number.NaN);
   if (Number.isInteger(declared) && declared <= limit) return decoder.decode(await Promise.race([response.arrayBuffer(), aborted]));
-  const reader = response.body.getReader();
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
+  let done = false;
   try {
     while (size < limit) {
-      const { done, value } = await Promise.race([reader.read(), aborted]);
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
+      const read = await Promise.race([reader.read(), aborted]);
+      if (read.done) {
+        done = true;
+        break;
+      }
+      chunks.push(read.value);
+      size += read.value.byteLength;
     }
   } finally {
-    void reader.cancel().catch(() => undefined);
+    // Only a body not read to its end is cancelled.
+    if (!done) void reader.cancel().catch(() => undefined);
   }
+  // One chunk (the usual short answer) is decoded as it is; several are joined up to the limit.
+  if (chunks.length === 1 && size <= limit) return decoder.decode(chunks[0]);
   const bytes = new Uint8Array(Math.min(size, limit));
   let offset = 0;
   for (const chunk of chunks) {

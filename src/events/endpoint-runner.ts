@@ -108,21 +108,21 @@ function disabled(o: EndpointObject): boolean {
 }
 
 /**
- * Attempts in chunks of DUE_BATCH (one read and one write batch each). A delivery already being
- * attempted by this object (a hand-off from the request that committed the event racing the queue's
- * or the alarm's) is skipped, so one delivery is never in flight twice.
+ * Attempts the deliveries (runAutomaticAttempts reads and writes them a wave at a time). A delivery already
+ * being attempted by this object (a hand-off from the request that committed the event racing the queue's
+ * or the alarm's) is skipped, so one delivery is never in flight twice; it stays marked until its outcome
+ * is written.
  */
 async function runAttempts(o: EndpointObject, deliveryIds: readonly string[]): Promise<void> {
-  const mine = deliveryIds.filter((id) => !o.inFlight.has(id));
+  const mine = [...new Set(deliveryIds)].filter((id) => !o.inFlight.has(id));
+  if (mine.length === 0 || disabled(o)) return;
   for (const id of mine) o.inFlight.add(id);
   try {
-    for (let i = 0; i < mine.length && !disabled(o); i += DUE_BATCH) {
-      await runAutomaticAttempts(deps(o), mine.slice(i, i + DUE_BATCH), {
-        fetcher: o.fetcher,
-        proceed: () => !disabled(o),
-        settled: (result) => recordOutcome(o, result.attempt.succeeded),
-      });
-    }
+    await runAutomaticAttempts(deps(o), mine, {
+      fetcher: o.fetcher,
+      proceed: () => !disabled(o),
+      settled: (result) => recordOutcome(o, result.attempt.succeeded),
+    });
   } finally {
     for (const id of mine) o.inFlight.delete(id);
   }

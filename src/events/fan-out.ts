@@ -1,151 +1,81 @@
 // Fan-out: an event becomes one delivery per matching enabled endpoint (unique per endpoint + event,
 // so doing it twice adds nothing), the event is marked fanned out, and the new deliveries go to their
-// endpoints' Durable Objects for the first attempt. Several events at once cost two D1 round trips
-// whatever their number (the events with their workspaces' enabled endpoints; one write batch that also
-// reads back the open first attempts); the batch's writes are one statement per ROWS_PER_STATEMENT
-// rows, not one per row; each endpoint is then called once with all its deliveries.
+// endpoints' Durable Objects for the first attempt. Several events at once cost one D1 round trip whatever
+// their number (one batch of three statements, the events as one JSON parameter, their SQL written once),
+// and each endpoint is then called once with all its deliveries.
 import { LIMITS } from "../config";
 import type { Deps } from "../deps";
 import { newId } from "../lib/ids";
 import { endpointStub } from "./endpoint-stub";
 
-/** Does an endpoint's subscription (`*`, `upstream.*`, exact kinds) cover this event kind? */
-function endpointWants(eventKinds: readonly string[], type: string): boolean {
-  return eventKinds.some((k) => k === "*" || k === type || (k === "upstream.*" && type.startsWith("upstream.")));
-}
+/**
+ * New pending deliveries, one per (fresh event, matching enabled endpoint of its workspace), in one statement:
+ * the events arrive as one JSON parameter of `{e: event id, b: a new id}`, the endpoints' subscriptions
+ * (`*`, exact kinds, `upstream.*`) are matched in SQL, and a delivery's id is the event's new id with its last
+ * 16 bits replaced by the endpoint's rank among the event's endpoints (still a UUIDv7 of this moment, distinct
+ * per endpoint; a workspace has at most 16 endpoints). The (endpoint, event) unique index makes a second
+ * fan-out of the same event add nothing. The first attempt is the hand-off: `next_attempt_at` is its lease,
+ * after which the alarm or the sweeper takes it up.
+ */
+const INSERT_DELIVERIES = `WITH fresh AS (
+    SELECT v.id, v.organization_id, v.workspace_id, v.type, j.value ->> 'b' AS base
+    FROM json_each(?1) AS j JOIN events v ON v.id = j.value ->> 'e'
+    WHERE +v.fanned_out_at IS NULL
+  ), pairs AS (
+    SELECT f.id AS event_id, f.organization_id, f.workspace_id, f.type, f.base, e.id AS endpoint_id,
+      row_number() OVER (PARTITION BY f.id ORDER BY e.id) AS rank
+    FROM fresh f JOIN webhook_endpoints e
+      ON e.organization_id = f.organization_id AND e.workspace_id = f.workspace_id AND e.enabled = 1
+    WHERE EXISTS (SELECT 1 FROM json_each(e.event_kinds) AS k
+      WHERE k.value = '*' OR k.value = f.type OR (k.value = 'upstream.*' AND substr(f.type, 1, 9) = 'upstream.'))
+  )
+  INSERT INTO webhook_deliveries
+    (id, organization_id, workspace_id, endpoint_id, event_id, event_type, status, attempt_count, scheduled_attempts,
+     next_attempt_at, created_at, updated_at)
+  SELECT substr(base, 1, 32) || printf('%04x', rank), organization_id, workspace_id, endpoint_id, event_id, type,
+    'pending', 0, 0, ?2, ?3, ?3
+  FROM pairs WHERE true
+  ON CONFLICT DO NOTHING`;
 
-/** Fan out events; returns the open first-attempt deliveries grouped by endpoint. */
+/**
+ * Marks the events fanned out (unless an earlier run did), each by its primary key: `+` keeps the planner
+ * off the fanned_out_at index, which would walk every event not yet fanned out (a backlog).
+ */
+const MARK_FANNED_OUT = `UPDATE events SET fanned_out_at = ?2 FROM json_each(?1) AS j
+  WHERE events.id = j.value ->> 'e' AND +events.fanned_out_at IS NULL`;
+
+/** The open first attempts of the events: this run's, and any an earlier run left without a hand-off. */
+const OPEN_FIRST_ATTEMPTS = `SELECT d.id, d.endpoint_id AS endpointId
+  FROM json_each(?1) AS j JOIN webhook_deliveries d ON d.event_id = j.value ->> 'e'
+  WHERE d.status = 'pending' AND d.scheduled_attempts = 0`;
+
+/**
+ * Fan out events in one D1 round trip whatever their number: one batch inserts the deliveries, marks the
+ * events fanned out (in that order, so the insert sees which were not yet) and reads back the open first
+ * attempts, returned grouped by endpoint.
+ */
 export async function fanOutEvents(deps: Deps, eventIds: readonly string[]): Promise<Map<string, string[]>> {
   const byEndpoint = new Map<string, string[]>();
   const ids = [...new Set(eventIds)];
   if (ids.length === 0) return byEndpoint;
-  // One round trip reads the events and the enabled endpoints of the workspaces whose events are not fanned out
-  // yet (plain D1 statements on the request's session, the ids as one JSON parameter whatever their number).
   const d1 = deps.db.$client;
-  const idsJson = JSON.stringify(ids);
-  const [eventRead, endpointRead] = await d1.batch([
-    d1
-      .prepare(
-        `SELECT id, organization_id AS organizationId, workspace_id AS workspaceId, type, fanned_out_at AS fannedOutAt
-         FROM events WHERE id IN (SELECT value FROM json_each(?1))`,
-      )
-      .bind(idsJson),
-    // By the endpoints' tenant index; `+` keeps the planner on the events' primary key (not the fanned_out_at
-    // index, which would walk a backlog).
-    d1
-      .prepare(
-        `SELECT id, organization_id AS organizationId, workspace_id AS workspaceId, event_kinds AS eventKinds
-         FROM webhook_endpoints
-         WHERE enabled = 1 AND (organization_id, workspace_id) IN (
-           SELECT organization_id, workspace_id FROM events WHERE id IN (SELECT value FROM json_each(?1)) AND +fanned_out_at IS NULL)`,
-      )
-      .bind(idsJson),
-  ]);
-  const loaded = (eventRead?.results ?? []) as LoadedEvent[];
-  if (loaded.length === 0) return byEndpoint;
-  const now = deps.now().toISOString();
+  const now = deps.now();
+  const at = now.toISOString();
   // The first attempt is this hand-off; the alarm (and the sweeper) take it up only if the hand-off
   // is lost, so in-flight first attempts are never sent twice by the alarm.
-  const handOffExpires = new Date(deps.now().getTime() + LIMITS.webhookHandOffLeaseSeconds * 1000).toISOString();
-  const fresh = loaded.filter((e) => e.fannedOutAt === null);
-  const endpoints = ((endpointRead?.results ?? []) as EndpointRow[]).map((e) => ({
-    ...e,
-    eventKinds: JSON.parse(e.eventKinds) as string[],
-  }));
-  const deliveries: NewDelivery[] = [];
-  for (const event of fresh) {
-    for (const e of endpoints) {
-      if (e.organizationId !== event.organizationId || e.workspaceId !== event.workspaceId || !endpointWants(e.eventKinds, event.type))
-        continue;
-      deliveries.push({
-        id: newId(),
-        organizationId: event.organizationId,
-        workspaceId: event.workspaceId,
-        endpointId: e.id,
-        eventId: event.id,
-        eventType: event.type,
-      });
-    }
+  const handOffExpires = new Date(now.getTime() + LIMITS.webhookHandOffLeaseSeconds * 1000).toISOString();
+  const events = JSON.stringify(ids.map((e) => ({ e, b: newId() })));
+  const [, , open] = await d1.batch<{ id: string; endpointId: string }>([
+    d1.prepare(INSERT_DELIVERIES).bind(events, handOffExpires, at),
+    d1.prepare(MARK_FANNED_OUT).bind(events, at),
+    d1.prepare(OPEN_FIRST_ATTEMPTS).bind(events),
+  ]);
+  for (const d of open?.results ?? []) {
+    const list = byEndpoint.get(d.endpointId);
+    if (list) list.push(d.id);
+    else byEndpoint.set(d.endpointId, [d.id]);
   }
-  // One round trip: the writes, then the open first attempts of every loaded event (this run's and any an
-  // earlier run left without a hand-off).
-  const writes: D1PreparedStatement[] = [];
-  for (let i = 0; i < fresh.length; i += ROWS_PER_STATEMENT)
-    writes.push(
-      markFannedOut(
-        d1,
-        fresh.slice(i, i + ROWS_PER_STATEMENT).map((e) => e.id),
-        now,
-      ),
-    );
-  for (let i = 0; i < deliveries.length; i += ROWS_PER_STATEMENT)
-    writes.push(insertDeliveries(d1, deliveries.slice(i, i + ROWS_PER_STATEMENT), handOffExpires, now));
-  const openRead = d1
-    .prepare(
-      `SELECT id, endpoint_id AS endpointId FROM webhook_deliveries
-       WHERE event_id IN (SELECT value FROM json_each(?1)) AND status = 'pending' AND scheduled_attempts = 0`,
-    )
-    .bind(JSON.stringify(loaded.map((e) => e.id)));
-  const results = await d1.batch<{ id: string; endpointId: string }>([...writes, openRead]);
-  for (const d of results[writes.length]?.results ?? []) byEndpoint.set(d.endpointId, [...(byEndpoint.get(d.endpointId) ?? []), d.id]);
   return byEndpoint;
-}
-
-/** Rows per JSON-array statement (one bound parameter each; a delivery row is ~250 bytes of JSON). */
-const ROWS_PER_STATEMENT = 500;
-
-interface LoadedEvent {
-  id: string;
-  organizationId: string;
-  workspaceId: string;
-  type: string;
-  fannedOutAt: string | null;
-}
-
-interface EndpointRow {
-  id: string;
-  organizationId: string;
-  workspaceId: string;
-  eventKinds: string;
-}
-
-interface NewDelivery {
-  id: string;
-  organizationId: string;
-  workspaceId: string;
-  endpointId: string;
-  eventId: string;
-  eventType: string;
-}
-
-/** Marks events fanned out (unless an earlier run did), in one statement. */
-function markFannedOut(d1: D1Database | D1DatabaseSession, eventIds: readonly string[], now: string) {
-  return (
-    d1
-      // Each event by its primary key: `+` keeps the planner off the fanned_out_at index, which would walk
-      // every event not yet fanned out (a backlog) instead of the few named here.
-      .prepare("UPDATE events SET fanned_out_at = ?1 FROM json_each(?2) AS j WHERE events.id = j.value AND +events.fanned_out_at IS NULL")
-      .bind(now, JSON.stringify(eventIds))
-  );
-}
-
-/**
- * New pending deliveries in one statement (their rows as one JSON parameter); the (endpoint, event)
- * unique index makes a second fan-out of the same event add nothing. The first attempt is the hand-off:
- * `next_attempt_at` is its lease, after which the alarm or the sweeper takes it up.
- */
-function insertDeliveries(d1: D1Database | D1DatabaseSession, rows: readonly NewDelivery[], handOffExpires: string, now: string) {
-  return d1
-    .prepare(
-      `INSERT INTO webhook_deliveries
-         (id, organization_id, workspace_id, endpoint_id, event_id, event_type, status, attempt_count, scheduled_attempts,
-          next_attempt_at, created_at, updated_at)
-       SELECT r.value ->> 'id', r.value ->> 'organizationId', r.value ->> 'workspaceId', r.value ->> 'endpointId',
-         r.value ->> 'eventId', r.value ->> 'eventType', 'pending', 0, 0, ?2, ?3, ?3
-       FROM json_each(?1) AS r WHERE true
-       ON CONFLICT DO NOTHING`,
-    )
-    .bind(JSON.stringify(rows), handOffExpires, now);
 }
 
 /** Fan out, then hand each endpoint its deliveries (one Durable Object call per endpoint). */

@@ -1,4 +1,4 @@
-// A delivery wave's writes are batched (fan-out: one statement per 500 rows; attempt outcomes: one
+// A delivery wave's writes are batched (fan-out: one batch of three statements; attempt outcomes: one
 // statement per run): what each receiver, delivery row and attempt log shows must be what one write per
 // row gave — per delivery its own outcome, a failure never overwriting a success recorded meanwhile.
 import { env } from "cloudflare:test";
@@ -7,6 +7,7 @@ import { countingD1 } from "../../src/db/query-counter";
 import { backgroundDeps } from "../../src/deps";
 import { attemptHttpDelivery } from "../../src/events/deliver";
 import { fanOutEvents } from "../../src/events/fan-out";
+import { recordEvent } from "../../src/events/outbox";
 import { seedTenant } from "./support";
 import { attemptsOf, consume, createEndpoint, deliveriesOf, insertEvent, mockReceiver } from "./webhooks-support";
 
@@ -58,7 +59,7 @@ describe("batched delivery writes", () => {
     expect(fannedOut?.n).toBe(3);
   });
 
-  it("fan-out of 150 events over two tenants costs two D1 round trips and makes exactly the matching deliveries", async () => {
+  it("fan-out of 150 events over two tenants costs one D1 round trip and makes exactly the matching deliveries, each with its own id", async () => {
     const [a, b] = [await seedTenant(), await seedTenant()];
     const everything = await createEndpoint(a);
     const createdOnly = await createEndpoint(a, { url: "https://created.merchant.com.br/hooks", eventKinds: ["payment.created"] });
@@ -76,13 +77,16 @@ describe("batched delivery writes", () => {
       deps,
       [...ofA, ...ofB].map((e) => e.id),
     );
-    expect(roundTrips).toBe(2);
+    expect(roundTrips).toBe(1);
     expect(open.get(everything.id)).toHaveLength(100);
     expect(open.get(createdOnly.id)).toHaveLength(25);
     expect(open.get(other.id)).toHaveLength(50);
     expect(open.has(disabled.id)).toBe(false);
     expect((await deliveriesOf(createdOnly.id)).every((d) => d.event_type === "payment.created")).toBe(true);
     expect(await deliveriesOf(disabled.id)).toEqual([]);
+    const made = [...open.values()].flat();
+    expect(new Set(made).size).toBe(175);
+    for (const id of made) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 
     // A second fan-out of the same events adds no delivery; their first attempts, not made yet, are read back open.
     roundTrips = 0;
@@ -90,9 +94,37 @@ describe("batched delivery writes", () => {
       deps,
       [...ofA, ...ofB].map((e) => e.id),
     );
-    expect(roundTrips).toBe(2);
+    expect(roundTrips).toBe(1);
     expect(again.get(everything.id)).toHaveLength(100);
     expect((await deliveriesOf(everything.id)).length).toBe(100);
+  });
+
+  it("more than two waves to one endpoint: each delivery sent once, its state and attempt row written, at most 10 requests at a time", async () => {
+    const tenant = await seedTenant();
+    const endpoint = await createEndpoint(tenant);
+    let open = 0;
+    let most = 0;
+    const receiver = mockReceiver(async () => {
+      most = Math.max(most, ++open);
+      await new Promise((r) => setTimeout(r, 1));
+      open--;
+      return new Response("ok");
+    });
+    const deps = backgroundDeps(env);
+    const made = Array.from({ length: 120 }, (_, i) => recordEvent(deps, tenant, "payment.received", { id: `p${i}` }));
+    const [first, ...rest] = made.map((m) => m.statement);
+    await deps.db.batch([first!, ...rest]);
+    await consume(made.map((m) => ({ eventId: m.event.id })));
+
+    expect(receiver.received).toHaveLength(120);
+    expect(new Set(receiver.received.map((r) => r.headers["x-service-delivery"])).size).toBe(120);
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(10);
+    const stored = await deliveriesOf(endpoint.id);
+    expect(stored).toHaveLength(120);
+    for (const d of stored) expect(d).toMatchObject({ status: "succeeded", attempt_count: 1, last_status_code: 200 });
+    const logged = await Promise.all(stored.map((d) => attemptsOf(d.id)));
+    for (const attempts of logged) expect(attempts).toHaveLength(1);
   });
 
   it("a failed automatic attempt does not overwrite a success recorded while it was in flight", async () => {

@@ -68,6 +68,29 @@ describe("timeouts", () => {
     expect(outcome.succeeded).toBe(true);
     expect(outcome.responseExcerpt).toBe("a".repeat(1024));
   });
+
+  it("keeps the first 1 KiB of a body sent in chunks without a length, and the whole of a short one", async () => {
+    const chunked = (parts: string[]) => async () =>
+      new Response(
+        new ReadableStream({
+          type: "bytes",
+          pull(controller) {
+            const part = parts.shift();
+            if (part === undefined) controller.close();
+            else controller.enqueue(new TextEncoder().encode(part));
+          },
+        }),
+        { status: 200 },
+      );
+    const long = await attemptHttpDelivery("https://a.merchant.com.br/", {}, "{}", {
+      fetcher: chunked(["a".repeat(400), "b".repeat(400), "c".repeat(400), "d".repeat(400)]),
+    });
+    expect(long.responseExcerpt).toBe(`${"a".repeat(400)}${"b".repeat(400)}${"c".repeat(224)}`);
+    const short = await attemptHttpDelivery("https://a.merchant.com.br/", {}, "{}", { fetcher: chunked(["o", "k"]) });
+    expect(short).toMatchObject({ succeeded: true, responseExcerpt: "ok" });
+    const empty = await attemptHttpDelivery("https://a.merchant.com.br/", {}, "{}", { fetcher: chunked([]) });
+    expect(empty).toMatchObject({ succeeded: true, responseExcerpt: "" });
+  });
 });
 
 describe("the cron sweepers", () => {
