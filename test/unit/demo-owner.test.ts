@@ -1,21 +1,17 @@
 // The demo organization's owner (scripts/lib/demo-owner.mjs): only in the local environment, a fresh random
 // password per seed run stored only as a hash that the worker's own verifyPassword accepts, and SQL that,
 // run against the real migrations (node:sqlite), leaves exactly one owner membership and no old sessions.
-import { readdirSync, readFileSync } from "node:fs";
-import { DatabaseSync } from "node:sqlite";
+
+import type { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
 import { PASSWORD_ITERATIONS, verifyPassword } from "../../src/access/password";
 import { DEMO_OWNER_EMAIL, demoOwnerSql, environmentOf } from "../../scripts/lib/demo-owner.mjs";
+import { migratedSqlite } from "./migrated-sqlite";
 
 const ORG = "01900000-0000-7000-8000-00000000d001";
 
 function migratedDatabase() {
-  const db = new DatabaseSync(":memory:");
-  const dir = new URL("../../migrations/", import.meta.url);
-  for (const file of readdirSync(dir)
-    .filter((f) => f.endsWith(".sql"))
-    .sort())
-    db.exec(readFileSync(new URL(file, dir), "utf8"));
+  const db = migratedSqlite();
   db.exec(
     `INSERT INTO organizations (id, name, default_workspace_id, created_at, updated_at) VALUES ('${ORG}', 'Ponte Demo', 'ws', 'x', 'x')`,
   );

@@ -4,8 +4,8 @@
 // the tenant and billable-customer conditions, the Idempotency-Key's unique record, the link's RETURNING
 // row, the event written only after a statement that changed a row. The SQL is drizzle's, from the schema:
 // a column added to the schema is written and read back here without any other change.
-import { readdirSync, readFileSync } from "node:fs";
-import { DatabaseSync } from "node:sqlite";
+
+import type { DatabaseSync } from "node:sqlite";
 import { eq, getTableColumns } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
@@ -22,6 +22,7 @@ import {
   refreshUpstreamFields,
   UPSTREAM_FIELDS,
 } from "../../src/modules/payments/statements";
+import { migratedSqlite } from "./migrated-sqlite";
 
 type Row = Record<string, unknown>;
 function d1Over(db: DatabaseSync) {
@@ -66,12 +67,7 @@ function d1Over(db: DatabaseSync) {
 }
 
 function migrated() {
-  const db = new DatabaseSync(":memory:");
-  const dir = new URL("../../migrations/", import.meta.url);
-  for (const file of readdirSync(dir)
-    .filter((f) => f.endsWith(".sql"))
-    .sort())
-    db.exec(readFileSync(new URL(file, dir), "utf8"));
+  const db = migratedSqlite();
   db.exec(`INSERT INTO customers (id, organization_id, workspace_id, upstream_id, sync_status, name, cpf_cnpj, person_type, created_at, updated_at, deleted_at)
     VALUES ('cus_ok', 'org_a', 'ws_a', 'cus_up_1', 'synced', 'Maria', '52998224725', 'FISICA', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', NULL),
            ('cus_unsynced', 'org_a', 'ws_a', NULL, 'pending', 'João', '52998224725', 'FISICA', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', NULL),

@@ -1,13 +1,14 @@
 // rowByIdReader (src/db/row-by-id.ts) answers exactly what drizzle's select().from(t).where(eq(t.id, id)).get()
 // answers, over real SQLite (node:sqlite behind a D1-shaped adapter), for every column of a table with
 // text, integer and defaulted columns; undefined for an id that is not there; one statement per read.
-import { readdirSync, readFileSync } from "node:fs";
-import { DatabaseSync } from "node:sqlite";
+
+import type { DatabaseSync } from "node:sqlite";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { rowByIdReader } from "../../src/db/row-by-id";
 import { organizations } from "../../src/db/schema";
+import { migratedSqlite } from "./migrated-sqlite";
 
 function d1Over(db: DatabaseSync, ran: string[]) {
   const statement = (sql: string, params: unknown[] = []) => ({
@@ -23,12 +24,7 @@ function d1Over(db: DatabaseSync, ran: string[]) {
 }
 
 function migrated() {
-  const db = new DatabaseSync(":memory:");
-  const dir = new URL("../../migrations/", import.meta.url);
-  for (const file of readdirSync(dir)
-    .filter((f) => f.endsWith(".sql"))
-    .sort())
-    db.exec(readFileSync(new URL(file, dir), "utf8"));
+  const db = migratedSqlite();
   db.exec(`INSERT INTO organizations (id, name, default_workspace_id, time_zone, audit_log_retention_days, created_at, updated_at)
     VALUES ('org_a', 'Loja A', 'ws_a', 'America/Manaus', 365, '2026-01-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z'),
            ('org_b', 'Loja B', NULL, 'America/Sao_Paulo', 400, '2026-01-02T00:00:00.000Z', '2026-01-02T00:00:00.000Z')`);
