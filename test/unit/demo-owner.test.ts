@@ -2,7 +2,6 @@
 // password per seed run stored only as a hash that the worker's own verifyPassword accepts, and SQL that,
 // run against the real migrations (node:sqlite), leaves exactly one owner membership and no old sessions.
 
-import type { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
 import { PASSWORD_ITERATIONS, verifyPassword } from "../../src/access/password";
 import { DEMO_OWNER_EMAIL, demoOwnerSql, environmentOf } from "../../scripts/lib/demo-owner.mjs";
