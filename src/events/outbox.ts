@@ -1,10 +1,11 @@
 // Writing events: `recordEvent` gives the insert to put in the same D1 batch as the state change it
 // describes; `dispatchEvents` delivers them after the batch commits (the queue and the sweeper are the
 // safety nets), so nothing is dropped.
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Deps } from "../deps";
 import { newId } from "../lib/ids";
 import { nextTurn } from "../lib/next-turn";
-import { events } from "../db/schema";
+import { events, webhookEndpoints } from "../db/schema";
 import { insertIfChanged } from "../db/guarded-insert";
 import type { EventKind } from "./kinds";
 import type { Tenant } from "../lib/tenant";
@@ -37,6 +38,26 @@ function eventRow(deps: Deps, tenant: Tenant, type: EventKind, data: Record<stri
   };
   return { event, row };
 }
+
+/**
+ * The `fanned_out_at` an event is written with: its own `createdAt` when its workspace has no enabled
+ * endpoint at that moment (there is nobody to deliver to, so it is fanned out at birth and its committer
+ * need not fan it out after the response), NULL otherwise (fan-out to come). Decided in the insert itself,
+ * so an endpoint enabled a moment earlier is always seen; one enabled after the insert is not owed the
+ * event, as with fan-out. An `INSERT … RETURNING fanned_out_at` tells the committer which case it was
+ * (`needsFanOut`); fan-out and the sweeper only ever take events whose `fanned_out_at` is NULL.
+ */
+export function fannedOutAtBirth(organizationId: SQL | string, workspaceId: SQL | string, createdAt: SQL | string): SQL {
+  return sql`CASE WHEN EXISTS (SELECT 1 FROM ${webhookEndpoints} WHERE ${and(
+    eq(webhookEndpoints.organizationId, organizationId),
+    eq(webhookEndpoints.workspaceId, workspaceId),
+    eq(webhookEndpoints.enabled, true),
+  )}) THEN NULL ELSE ${createdAt} END`;
+}
+
+/** From a `RETURNING fanned_out_at` row of an event insert: whether the event still has to be fanned out. */
+export const needsFanOut = (returned: Record<string, unknown> | undefined): boolean =>
+  returned !== undefined && returned[events.fannedOutAt.name] === null;
 
 /**
  * `facts` (the record before and after) let the event move the daily metrics: `rollups` are the upserts

@@ -11,6 +11,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { compileStatement } from "../../src/db/prepared";
 import { events, payments } from "../../src/db/schema";
+import { needsFanOut } from "../../src/events/outbox";
 import {
   chargedCustomerFromRow,
   customerForCharge,
@@ -162,7 +163,6 @@ describe("the PIX create's prepared statements", () => {
       type: "payment.created",
       data: { id: "pay_1", value: "129.90", nested: { ok: true } },
       createdAt: at,
-      fannedOutAt: null,
     });
     const [, linked, recorded] = await d1.batch([
       refreshUpstreamFields(d1, { ...none, invoiceUrl: "https://pay/1", netValueCents: 12500, id: "pay_1", updatedAt: at }),
@@ -180,7 +180,10 @@ describe("the PIX create's prepared statements", () => {
     });
     expect(stored?.description).toBe("Pedido 42"); // a field not given is kept
     expect(recorded?.meta.changes).toBe(1);
-    expect(await db.select().from(events).where(eq(events.id, "evt_1")).get()).toStrictEqual(event("evt_1"));
+    // No enabled endpoint in the workspace: written fanned out at birth, and the RETURNING row says so.
+    expect(recorded?.results).toEqual([{ fanned_out_at: at }]);
+    expect(needsFanOut(recorded?.results[0] as Row)).toBe(false);
+    expect(await db.select().from(events).where(eq(events.id, "evt_1")).get()).toStrictEqual({ ...event("evt_1"), fannedOutAt: at });
 
     // Linked already: no row answered, no event.
     const [again, none2] = await d1.batch([
@@ -190,6 +193,30 @@ describe("the PIX create's prepared statements", () => {
     expect(again?.results).toStrictEqual([]);
     expect(none2?.meta.changes).toBe(0);
     expect(await db.select().from(events).where(eq(events.id, "evt_2")).get()).toBeUndefined();
+  });
+
+  it("an event is fanned out at birth only when its own workspace has no enabled endpoint", async () => {
+    const sqlite = migrated();
+    const d1 = d1Over(sqlite);
+    const db = drizzle(d1);
+    const at = "2026-11-27T09:00:01.000Z";
+    const endpoint = (id: string, workspaceId: string, enabled: number) =>
+      sqlite.exec(`INSERT INTO webhook_endpoints (id, organization_id, workspace_id, url, event_kinds, enabled, secret_sealed, created_at, updated_at)
+        VALUES ('${id}', 'org_a', '${workspaceId}', 'https://hooks.example/${id}', '["*"]', ${enabled}, 'sealed', '${at}', '${at}')`);
+    const record = async (id: string) => {
+      await d1.batch([insertPendingPayment(d1, pendingRow(`pay_${id}`, "cus_ok", null))]);
+      const [, recorded] = await d1.batch([
+        linkPendingPayment(d1, { id: `pay_${id}`, upstreamId: `up_${id}`, updatedAt: at }),
+        insertEventIfChanged(d1, { id, ...TENANT, type: "payment.created", data: {}, createdAt: at }),
+      ]);
+      const stored = await db.select({ fannedOutAt: events.fannedOutAt }).from(events).where(eq(events.id, id)).get();
+      return { owed: needsFanOut(recorded?.results[0] as Row), fannedOutAt: stored?.fannedOutAt };
+    };
+    endpoint("we_other_ws", "ws_b", 1); // another workspace's endpoint is not this event's
+    endpoint("we_disabled", "ws_a", 0); // nor a disabled one
+    expect(await record("evt_a")).toStrictEqual({ owed: false, fannedOutAt: at });
+    endpoint("we_on", "ws_a", 1);
+    expect(await record("evt_b")).toStrictEqual({ owed: true, fannedOutAt: null });
   });
 
   it("the decoder and the statements follow the schema: every payments column, and a missing value is an error", () => {

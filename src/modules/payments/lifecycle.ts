@@ -9,7 +9,7 @@ import { newId } from "../../lib/ids";
 import { BILLING_TYPES } from "../../billing/schemas";
 import { payments, refunds } from "../../db/schema";
 import type { ProductEventKind } from "../../events/kinds";
-import { dispatchEvents, recordEventIfChanged } from "../../events/outbox";
+import { dispatchEvents, needsFanOut, recordEventIfChanged } from "../../events/outbox";
 import { eventRollupStatements, metricDeltas, rollupIfChanged } from "../../events/metric-rollups";
 import { notFound } from "../../http/errors";
 import { canTransition, paymentStatusFromUpstream, reopenedStatus, PAYMENT_PREDECESSORS, type PaymentStatus } from "./status-rules";
@@ -170,14 +170,15 @@ export async function linkPayment(deps: Deps, row: PaymentRow, payment: Upstream
   const results = await d1.batch([
     ...refresh,
     link,
-    insertEventIfChanged(d1, { fannedOutAt: null, ...created.row } as Required<typeof created.row>),
+    insertEventIfChanged(d1, created.row as Omit<Required<typeof created.row>, "fannedOutAt">),
     ...eventRollupStatements(d1, tenantOf(row), event.id, facts),
     ...(answer ? [answer.statement] : []),
   ]);
   if (answer) answer.settle(results[results.length - 1]);
   const linked = results[refresh.length]?.results[0] as Record<string, unknown> | undefined;
   if (!linked) return (await deps.db.select().from(payments).where(eq(payments.id, row.id)).get()) ?? next;
-  dispatchEvents(deps, [event]);
+  // No enabled endpoint in the workspace: the event was written fanned out, nothing to hand off.
+  if (needsFanOut(results[refresh.length + 1]?.results[0] as Record<string, unknown> | undefined)) dispatchEvents(deps, [event]);
   return paymentFromRow(linked);
 }
 

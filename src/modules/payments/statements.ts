@@ -9,6 +9,7 @@ import { customers, events, payments } from "../../db/schema";
 import { inTenant } from "../../db/tenant-scope";
 import type { Tenant } from "../../lib/tenant";
 import { billableCustomerWhere } from "../customers/service";
+import { fannedOutAtBirth } from "../../events/outbox";
 
 type PaymentRow = typeof payments.$inferSelect;
 type EventRow = typeof events.$inferInsert;
@@ -100,7 +101,23 @@ export const linkPendingPayment = preparedStatement<{ id: string; upstreamId: st
     .returning(),
 );
 
-/** An event row, written only if the statement just before it in the batch changed a row (the outbox rule of insertIfChanged). */
-export const insertEventIfChanged = preparedStatement<Required<EventRow>>((db) =>
-  db.insert(events).select(guardedSelect(events, placeholdersOf(events) as unknown as EventRow, sql`changes() > 0`)),
+/**
+ * An event row, written only if the statement just before it in the batch changed a row (the outbox rule of
+ * insertIfChanged), fanned out at birth when its workspace has no enabled endpoint (`fannedOutAtBirth`); it
+ * answers `fanned_out_at` (RETURNING), so the committer knows whether to fan it out (`needsFanOut`).
+ */
+export const insertEventIfChanged = preparedStatement<Omit<Required<EventRow>, "fannedOutAt">>((db) =>
+  db
+    .insert(events)
+    .select(
+      guardedSelect(
+        events,
+        {
+          ...(placeholdersOf(events) as unknown as EventRow),
+          fannedOutAt: fannedOutAtBirth(boundValue("organizationId"), boundValue("workspaceId"), boundValue("createdAt")),
+        } as unknown as EventRow,
+        sql`changes() > 0`,
+      ),
+    )
+    .returning({ fannedOutAt: events.fannedOutAt }),
 );
