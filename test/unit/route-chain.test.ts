@@ -13,7 +13,7 @@ function appWith(method: "GET" | "POST", middleware: MiddlewareHandler<AppEnv>[]
     return c.json({ seen: c.get("requestId") }, 201);
   };
   const handlers = readInOneLayer(method, middleware, handler);
-  app.on(method, "/x", ...(handlers as MiddlewareHandler<AppEnv>[]));
+  for (const h of handlers as MiddlewareHandler<AppEnv>[]) app.on(method, "/x", h);
   app.onError((err, c) => c.json({ error: err.message }, 418));
   return { app, layers: handlers.length };
 }
