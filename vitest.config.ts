@@ -42,6 +42,9 @@ function workerProject(
   return {
     plugins: [
       cloudflareTest({
+        // The source, not wrangler.toml's main (dist/worker/index.js, the built worker `npm start` and deploys
+        // run): the pool bundles the source itself, so the tests need no build and see src/ as it is.
+        main: "./src/index.ts",
         wrangler: { configPath: "./wrangler.toml", ...(environment === "production" ? {} : { environment }) },
         miniflare: {
           bindings: {
