@@ -42,6 +42,10 @@ function workerProject(
   return {
     plugins: [
       cloudflareTest({
+        // The source, not wrangler.toml's main (dist/worker/index.js, the built worker `npm start` and deploys
+        // run): the pool bundles the source itself, so the tests need no build and see src/ as it is. An absolute
+        // path: with "./src/index.ts" the env-production project's run passed but never exited.
+        main: fileURLToPath(new URL("./src/index.ts", import.meta.url)),
         wrangler: { configPath: "./wrangler.toml", ...(environment === "production" ? {} : { environment }) },
         miniflare: {
           bindings: {

@@ -5,8 +5,9 @@
 // to bench/results/passthrough.cpuprofile (open it in Chrome DevTools → Performance).
 //   npm run bench:profile         (PROFILE_PATH=/api/v1/customers SECONDS=5 CONCURRENCY=16 to change it)
 // Native time (bindings, D1, the service-binding hop) shows as `fetch`, `(program)` and friends.
-// The bundle the profile's `index.js:LINE` names refer to is kept as bench/results/passthrough-bundle.js.
-import { copyFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+// The modules the profile's `<module>.mjs:LINE` names refer to (the built worker wrangler dev served, dist/worker/)
+// are kept in bench/results/passthrough-worker/.
+import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../scripts/lib/local.mjs";
 import { seededState, envNumber, loadOptions, measureLatency, measureThroughput, startWrangler } from "./lib/harness.mjs";
@@ -42,26 +43,31 @@ try {
     console.log(`${((100 * r.us) / totalUs).toFixed(1).padStart(6)}% ${(r.us / requests).toFixed(1).padStart(8)}  ${r.name}`);
   mkdirSync(join(ROOT, "bench/results"), { recursive: true });
   writeFileSync(join(ROOT, "bench/results/passthrough.cpuprofile"), JSON.stringify(profile));
-  const bundle = latestDevBundle();
-  if (bundle) copyFileSync(bundle, join(ROOT, "bench/results/passthrough-bundle.js"));
+  const kept = keepServedModules();
   console.log(
-    `\nfull profile: bench/results/passthrough.cpuprofile${bundle ? " (its index.js: bench/results/passthrough-bundle.js)" : ""}`,
+    `\nfull profile: bench/results/passthrough.cpuprofile${kept ? ` (its ${kept} modules: bench/results/passthrough-worker/)` : ""}`,
   );
 } finally {
   await ponte.stop();
 }
 
-/** The bundle wrangler dev is serving (the newest .wrangler/tmp/dev-<id>/index.js), or null. */
-function latestDevBundle() {
-  const tmp = join(ROOT, ".wrangler/tmp");
-  let dirs;
+/**
+ * Copies the built worker wrangler dev served (dist/worker/: scripts/build-worker.mjs, run by wrangler as the
+ * [build] command, and served as it is) to bench/results/passthrough-worker/; returns the number of modules.
+ */
+function keepServedModules() {
+  const served = join(ROOT, "dist/worker");
+  const kept = join(ROOT, "bench/results/passthrough-worker");
+  let files;
   try {
-    dirs = readdirSync(tmp).filter((d) => d.startsWith("dev-"));
+    files = readdirSync(served);
   } catch {
-    return null;
+    return 0;
   }
-  const bundles = dirs.map((d) => join(tmp, d, "index.js")).filter((f) => statSync(f, { throwIfNoEntry: false }));
-  return bundles.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0] ?? null;
+  rmSync(kept, { recursive: true, force: true });
+  mkdirSync(kept, { recursive: true });
+  for (const f of files) copyFileSync(join(served, f), join(kept, f));
+  return files.filter((f) => f.endsWith(".mjs")).length;
 }
 
 /** Self time (µs) per function, largest first; a sample's time delta is charged to the sampled node. */

@@ -4,7 +4,7 @@
 // charge, plus 50 other organizations with a demo-sized history each — written straight into the SQLite file
 // (bench/lib/scale-data.mjs), the log rows where a deployment from before the per-organization log stores holds
 // them (D1's gateway_api_logs). It then moves those rows into the organizations' OrgLogDO stores as a deployment
-// does — the `log-copy` cron, fired through wrangler dev's /__scheduled until log_copy_progress reports done
+// does — the `log-copy` cron, fired through wrangler dev's /cdn-cgi/local/scheduled until log_copy_progress reports done
 // (rows/s and runs reported) — and applies the deferred drop of the old tables (migrations-deferred/0023) with
 // the API stopped, as a later release would. Then it rebuilds the rollups and calls every GET route of the API without a path
 // parameter (both dialects: Bearer under /api/v1, access_token under /v3), at the maximum page size on the first
@@ -120,9 +120,9 @@ try {
   t0 = performance.now();
   let runs = 0;
   for (;;) {
-    const fired = await fetch(`${ponte.base}/__scheduled?cron=${encodeURIComponent(CRON)}`);
+    const fired = await fetch(`${ponte.base}/cdn-cgi/local/scheduled?cron=${encodeURIComponent(CRON)}`);
     await fired.arrayBuffer();
-    if (!fired.ok) throw new Error(`/__scheduled: ${fired.status}`);
+    if (!fired.ok) throw new Error(`/cdn-cgi/local/scheduled: ${fired.status}`);
     runs++;
     const progress = logCopyProgress(file);
     const sources = Object.values(progress);

@@ -1,21 +1,20 @@
 #!/usr/bin/env node
-// What start-up would cost if the worker were uploaded as separate modules (an experiment, not how Ponte
-// deploys): bench:startup's profile shows that what is left at start-up is the single bundle's own top level
-// — esbuild's export getters for every namespace in the bundle (~1,060, mostly zod's, defined even for
-// modules that are evaluated later) and the 2.5 MB module's ~1,500 hoisted function declarations — not the
-// ~20 modules Ponte evaluates. This builds src/index.ts with esbuild's code splitting (one ES module per
-// lazily imported part, as the dynamic imports in src/index.ts, src/lazy-app.ts and src/route-groups.ts
-// already delimit them) and profiles its start-up beside the bundle `wrangler deploy` uploads, alternating
-// RUNS times, both through `wrangler check startup` (no_bundle, every module uploaded, as a deploy of such a
-// build would upload them). Prints one JSON line: start-up CPU of each (median; bench/lib/startup-profile.mjs).
+// The A/B behind the worker's build: start-up CPU of the split build Ponte deploys (scripts/build-worker.mjs:
+// esbuild's code splitting, one ES module per lazily imported part, uploaded module by module) beside the single
+// bundle it replaced (the same build with `splitting: false`, one module, as `wrangler deploy` bundled
+// src/index.ts until 2026-11-27), alternating RUNS times, both through `wrangler check startup` (no_bundle,
+// every module uploaded as it is). What the single bundle pays for: esbuild hoists every module's function
+// declarations (~1,500) and every namespace's export getters (~1,060, mostly zod's) to the one module's top level,
+// so start-up evaluates them although most modules run later. Prints one JSON line: start-up CPU of each
+// (median; bench/lib/startup-profile.mjs).
 //   npm run bench:startup-split          (RUNS=7 to change)
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { build } from "esbuild";
+import { buildWorker } from "../scripts/build-worker.mjs";
 import { ROOT } from "../scripts/lib/local.mjs";
 import { envNumber, loadAverage, printSummary } from "./lib/harness.mjs";
-import { median, profileStartup, runWrangler } from "./lib/startup-profile.mjs";
+import { median, profileStartup } from "./lib/startup-profile.mjs";
 
 const RUNS = envNumber("RUNS", 7);
 const dir = mkdtempSync(join(tmpdir(), "ponte-bench-startup-split-"));
@@ -31,13 +30,13 @@ function configFor(name, modulesDir) {
     join(config, "wrangler.toml"),
     [
       `name = "ponte-startup-${name.replace("-config", "")}"`,
-      `main = "${join(modulesDir, "index.js")}"`,
+      `main = "${join(modulesDir, "index.mjs")}"`,
       `compatibility_date = ${setting("compatibility_date")}`,
       `compatibility_flags = ${setting("compatibility_flags")}`,
       "no_bundle = true",
       "find_additional_modules = true",
       `base_dir = "${modulesDir}"`,
-      'rules = [{ type = "ESModule", globs = ["**/*.js"], fallthrough = true }]',
+      'rules = [{ type = "ESModule", globs = ["**/*.mjs"] }]',
       "",
     ].join("\n"),
   );
@@ -45,24 +44,10 @@ function configFor(name, modulesDir) {
 }
 
 const loadBefore = loadAverage();
-// The bundle as deployed (wrangler's own build), and the same entry split by esbuild.
-runWrangler(["deploy", "--dry-run", "--outdir", join(dir, "bundle")]);
-rmSync(join(dir, "bundle", "index.js.map"));
-rmSync(join(dir, "bundle", "README.md"), { force: true });
-await build({
-  entryPoints: [join(ROOT, "src/index.ts")],
-  outdir: join(dir, "split"),
-  bundle: true,
-  splitting: true,
-  format: "esm",
-  platform: "neutral",
-  target: "es2022",
-  keepNames: true,
-  external: ["cloudflare:*", "node:*"],
-  mainFields: ["module", "main"],
-  conditions: ["workerd", "worker", "import"],
-  logLevel: "error",
-});
+// The single bundle and the split build, the same options otherwise (no source maps: only modules are uploaded).
+await buildWorker({ outdir: join(dir, "bundle"), splitting: false });
+await buildWorker({ outdir: join(dir, "split") });
+for (const d of ["bundle", "split"]) for (const f of readdirSync(join(dir, d))) if (f.endsWith(".map")) rmSync(join(dir, d, f));
 const sizeOf = (d) => readdirSync(d).reduce((sum, f) => sum + statSync(join(d, f)).size, 0);
 const variants = { bundle: configFor("bundle-config", join(dir, "bundle")), split: configFor("split-config", join(dir, "split")) };
 const runs = { bundle: [], split: [] };

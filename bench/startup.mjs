@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Worker start-up benchmark (issues 15 and 29): bundles the worker as `wrangler deploy` would (dry run,
-// no network), reports the bundle's gzip size, and profiles the start-up phase (the module's top level)
-// with `wrangler check startup`, RUNS times. The figure is the profile's span (as issue 15 measured it)
+// Worker start-up benchmark (issues 15 and 29): builds the worker as `wrangler deploy` would (dry run, no
+// network: scripts/build-worker.mjs's modules), reports their size and the size of the ones start-up evaluates,
+// and profiles the start-up phase (the entry module's evaluation) with `wrangler check startup`, RUNS times. The figure is the profile's span (as issue 15 measured it)
 // and its non-idle CPU time (each sample counted for at most one sampling interval:
 // bench/lib/startup-profile.mjs), the median of the runs.
 //
@@ -22,7 +22,7 @@
 // each segment's first and second request: `bareRequestMs` is the median of those 49, `bareSlowestMs` their
 // slowest — the same statistic `firstRequestMs` takes of Ponte's first requests.
 //   npm run bench:startup          (RUNS=5 to change)
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -36,9 +36,27 @@ const dir = mkdtempSync(join(tmpdir(), "ponte-bench-startup-"));
 process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
 
 const loadBefore = loadAverage();
+// What `wrangler deploy` uploads (dry run: the [build] command, then every module of dist/worker/). `bundleBytes`
+// and `bundleGzipBytes` are all the modules' (each gzipped, as they are uploaded); `startupModuleBytes` the ones
+// start-up evaluates: the entry and what it imports statically.
 runWrangler(["deploy", "--dry-run", "--outdir", join(dir, "bundle")]);
-const bundle = readFileSync(join(dir, "bundle", "index.js"));
-const bundleGzipBytes = gzipSync(bundle, { level: 9 }).length;
+const modules = new Map(
+  readdirSync(join(dir, "bundle"))
+    .filter((f) => f.endsWith(".mjs"))
+    .map((f) => [f, readFileSync(join(dir, "bundle", f))]),
+);
+const bundleBytes = [...modules.values()].reduce((sum, m) => sum + m.length, 0);
+const bundleGzipBytes = [...modules.values()].reduce((sum, m) => sum + gzipSync(m, { level: 9 }).length, 0);
+/** The entry and the modules it imports statically (`import … from "./x.mjs"`, `import "./x.mjs"`), transitively. */
+function startupModules(name, seen = new Set()) {
+  if (seen.has(name) || !modules.has(name)) return seen;
+  seen.add(name);
+  for (const [, imported] of String(modules.get(name)).matchAll(/^(?:import|export)\s[^;]*?["']\.\/([^"']+\.mjs)["'];?$/gms))
+    startupModules(imported, seen);
+  return seen;
+}
+const startup = startupModules("index.mjs");
+const startupModuleBytes = [...startup].reduce((sum, f) => sum + modules.get(f).length, 0);
 
 const runs = Array.from({ length: RUNS }, (_, i) => profileStartup(join(dir, `startup-${i}.cpuprofile`)));
 
@@ -131,8 +149,11 @@ const result = {
   startupSpanMs: ms(median(runs.map((r) => r.spanMs))),
   startupCpuMs: ms(median(runs.map((r) => r.cpuMs))),
   startupSampledMs: ms(median(runs.map((r) => r.sampledMs))),
-  bundleBytes: bundle.length,
+  bundleBytes,
   bundleGzipBytes,
+  modules: modules.size,
+  startupModules: startup.size,
+  startupModuleBytes,
   isolateFirstRequestMs: ms(warmSession.healthMs),
   warmUpMs: ms(warmSession.warmUpMs),
   warmUp: warmSession.warmUp,
@@ -170,4 +191,7 @@ printSummary({
   coldBusiestSegment: coldBusiest.segment,
   warmUpMs: result.warmUpMs,
   bundleGzipBytes,
+  modules: modules.size,
+  startupModules: startup.size,
+  startupModuleBytes,
 });

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Webhook delivery benchmark. Starts `wrangler dev --env local` (own temporary state) and local
 // receivers on 127.0.0.1, registers N endpoints, writes M event rows straight into D1 as "lost"
-// enqueues (created 2 min ago, never enqueued), then fires the cron (`/__scheduled`): the sweeper
+// enqueues (created 2 min ago, never enqueued), then fires the cron (`/cdn-cgi/local/scheduled`): the sweeper
 // enqueues them, the queue consumer fans out N×M deliveries, EndpointDOs POST them. It reports
 // deliveries/second, trigger-to-receipt latency p50/p99, and the signing cost per delivery. Then, one
 // at a time, it creates PIX payments through the API (the simulator as upstream) and times each
@@ -102,11 +102,10 @@ async function main() {
   const { seed } = await import("../scripts/seed.mjs");
   const { apiKey: key } = await seed();
 
-  // 4. The worker (its cron can be fired through /__scheduled).
-  dev = await startWrangler(
-    ["-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", state, "--test-scheduled"],
-    { readyPath: "/api/v1/health" },
-  );
+  // 4. The worker (its cron can be fired through /cdn-cgi/local/scheduled).
+  dev = await startWrangler(["-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", state], {
+    readyPath: "/api/v1/health",
+  });
   const base = dev.base;
 
   // 5. Endpoints.
@@ -138,8 +137,8 @@ async function main() {
   }
   const cpuBefore = workerdCpuMs();
   const trigger = performance.now() + performance.timeOrigin;
-  const cron = await fetch(`${base}/__scheduled?cron=*+*+*+*+*`);
-  if (!cron.ok) throw new Error(`/__scheduled: ${cron.status}`);
+  const cron = await fetch(`${base}/cdn-cgi/local/scheduled?cron=*+*+*+*+*`);
+  if (!cron.ok) throw new Error(`/cdn-cgi/local/scheduled: ${cron.status}`);
   while (new Set(receipts.map((r) => r.delivery)).size < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   const burstCpuMs = workerdCpuMs() - cpuBefore;
   if (inspector) {

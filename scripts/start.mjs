@@ -29,7 +29,7 @@ const history = demo.demoHistory;
 const demoMirror = await readDemoMirror(DEMO.workspaceId).catch((err) => err);
 step(3, `Starting the API and the upstream simulator (wrangler dev --env local, port ${port})…`);
 
-const dev = spawn(join(ROOT, "node_modules", ".bin", "wrangler"), localDevArgs(port, ["--test-scheduled"]), {
+const dev = spawn(join(ROOT, "node_modules", ".bin", "wrangler"), localDevArgs(port), {
   cwd: ROOT,
   stdio: ["inherit", "pipe", "inherit"],
   env: toolEnv(),
@@ -70,7 +70,7 @@ if (up) {
   const rebuilt = await rebuildDemoRollupsIfMissing(demo).catch((err) => err);
   if (rebuilt instanceof Error) console.log(`      Could not rebuild the demo rollups (${rebuilt.message}); run npm run metrics:rebuild.`);
   else if (rebuilt) console.log(`      Demo rollups rebuilt from the history (${rebuilt.rows} daily rows): the dashboard is live.`);
-  // wrangler dev does not fire [triggers] crons; fire them on schedule through its /__scheduled route.
+  // wrangler dev does not fire [triggers] crons; fire them on schedule through its /cdn-cgi/local/scheduled route.
   const schedules = cronsOn ? cronsOf("local") : [];
   if (schedules.length > 0) {
     crons = startCrons(demo.baseUrl, schedules, {

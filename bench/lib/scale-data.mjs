@@ -77,7 +77,7 @@ const OPERATIONS = [
  * The API-call log rows (`n` of them, spread evenly from `fromMs` to `toMs`) where a deployment from before the
  * per-organization log stores holds them: D1's gateway_api_logs. bench:scale then moves them into the
  * organizations' OrgLogDO stores the way a deployment does — the `log-copy` cron (src/db/org-logs/copy.ts),
- * fired through wrangler dev's /__scheduled — and drops the old table (migrations-deferred/0023).
+ * fired through wrangler dev's /cdn-cgi/local/scheduled — and drops the old table (migrations-deferred/0023).
  */
 export function writeLogRows(db, { organizationId, workspaceId, gatewayAccountId, n, fromMs, toMs }) {
   const insert = db.prepare(

@@ -1,5 +1,7 @@
 // Cron triggers for the local worker. `wrangler dev` never fires `[triggers] crons` by itself: it only exposes
-// `/__scheduled?cron=<expression>` (with --test-scheduled). This fires each of the environment's schedules on
+// `/cdn-cgi/local/scheduled?cron=<expression>` (the local runtime's trigger route; the older `/__scheduled` of
+// `--test-scheduled` is a middleware wrangler's bundler adds, and the worker is built by scripts/build-worker.mjs
+// and uploaded as it is, so that route is not there). This fires each of the environment's schedules on
 // time through that route, so under `npm start` retries, recurring expenses, AWS syncs and the adoption sweep
 // run as they do in production. Schedules come from wrangler.toml (smol-toml parses it); next run times from
 // croner (a maintained cron parser: 5-field expressions, ranges, steps, lists), in UTC as Cloudflare fires them.
@@ -8,6 +10,9 @@ import { join } from "node:path";
 import { Cron } from "croner";
 import { parse } from "smol-toml";
 import { ROOT } from "./local.mjs";
+
+/** The local runtime's route that runs the worker's scheduled handler (200 "ok" when it ran, 500 when it threw). */
+export const SCHEDULED_PATH = "/cdn-cgi/local/scheduled";
 
 /** The cron expressions of one environment of wrangler.toml (`production` is the top level). */
 export function cronsOf(environment, tomlText = readFileSync(join(ROOT, "wrangler.toml"), "utf8")) {
@@ -22,7 +27,7 @@ export function cronsOf(environment, tomlText = readFileSync(join(ROOT, "wrangle
 
 /**
  * Fires every expression on its schedule against `baseUrl` until `stop()`: at each due minute it calls
- * `GET {baseUrl}/__scheduled?cron=<expression>`. `fetchImpl`, `now` and `setTimer` are seams for tests.
+ * `GET {baseUrl}/cdn-cgi/local/scheduled?cron=<expression>`. `fetchImpl`, `now` and `setTimer` are seams for tests.
  * `onRun({ cron, at, status | error })` reports each run. One run per expression at a time: a run still
  * going when the next is due is skipped (Cloudflare's overlapping invocations are not modelled).
  */
@@ -43,7 +48,7 @@ export function startCrons(
       expression,
       setTimer(async () => {
         try {
-          const res = await fetchImpl(`${baseUrl}/__scheduled?cron=${encodeURIComponent(expression)}`);
+          const res = await fetchImpl(`${baseUrl}${SCHEDULED_PATH}?cron=${encodeURIComponent(expression)}`);
           await res.arrayBuffer?.();
           onRun({ cron: expression, at, status: res.status });
         } catch (error) {

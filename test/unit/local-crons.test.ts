@@ -1,5 +1,5 @@
 // npm start fires wrangler.toml's cron triggers on schedule (wrangler dev does not): the schedules come from the
-// environment's [triggers], each fires at its due minute through /__scheduled, and stop() ends it.
+// environment's [triggers], each fires at its due minute through /cdn-cgi/local/scheduled, and stop() ends it.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cronsOf, startCrons } from "../../scripts/lib/local-crons.mjs";
 
@@ -18,7 +18,7 @@ describe("local cron triggers", () => {
     expect(() => cronsOf("sandbox", toml)).toThrow(/env.sandbox/);
   });
 
-  it("fires each schedule at its due minute through /__scheduled, and nothing after stop()", async () => {
+  it("fires each schedule at its due minute through /cdn-cgi/local/scheduled, and nothing after stop()", async () => {
     vi.useFakeTimers();
     vi.setSystemTime(new Date("2026-11-26T10:00:30Z"));
     const calls: { url: string; at: string }[] = [];
@@ -34,12 +34,12 @@ describe("local cron triggers", () => {
     await vi.advanceTimersByTimeAsync(29_000);
     expect(calls).toEqual([]);
     await vi.advanceTimersByTimeAsync(1_000); // 10:01:00
-    expect(calls).toEqual([{ url: "http://127.0.0.1:9/__scheduled?cron=*%20*%20*%20*%20*", at: "2026-11-26T10:01:00.000Z" }]);
+    expect(calls).toEqual([{ url: "http://127.0.0.1:9/cdn-cgi/local/scheduled?cron=*%20*%20*%20*%20*", at: "2026-11-26T10:01:00.000Z" }]);
     await vi.advanceTimersByTimeAsync(14 * 60_000); // 10:15:00: both are due
     const at1015 = calls.filter((c) => c.at === "2026-11-26T10:15:00.000Z").map((c) => c.url);
     expect(at1015.sort()).toEqual([
-      "http://127.0.0.1:9/__scheduled?cron=*%20*%20*%20*%20*",
-      "http://127.0.0.1:9/__scheduled?cron=*%2F15%20*%20*%20*%20*",
+      "http://127.0.0.1:9/cdn-cgi/local/scheduled?cron=*%20*%20*%20*%20*",
+      "http://127.0.0.1:9/cdn-cgi/local/scheduled?cron=*%2F15%20*%20*%20*%20*",
     ]);
     expect(calls).toHaveLength(16);
     expect(runs.every((s) => s === 200)).toBe(true);
