@@ -30,13 +30,13 @@ function configFor(name, modulesDir) {
     join(config, "wrangler.toml"),
     [
       `name = "ponte-startup-${name.replace("-config", "")}"`,
-      `main = "${join(modulesDir, "index.mjs")}"`,
+      `main = "${join(modulesDir, "index.ponte.mjs")}"`,
       `compatibility_date = ${setting("compatibility_date")}`,
       `compatibility_flags = ${setting("compatibility_flags")}`,
       "no_bundle = true",
       "find_additional_modules = true",
       `base_dir = "${modulesDir}"`,
-      'rules = [{ type = "ESModule", globs = ["**/*.mjs"] }]',
+      'rules = [{ type = "ESModule", globs = ["**/*.ponte.mjs"] }]',
       "",
     ].join("\n"),
   );

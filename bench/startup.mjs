@@ -55,7 +55,7 @@ function startupModules(name, seen = new Set()) {
     startupModules(imported, seen);
   return seen;
 }
-const startup = startupModules("index.mjs");
+const startup = startupModules("index.ponte.mjs");
 const startupModuleBytes = [...startup].reduce((sum, f) => sum + modules.get(f).length, 0);
 
 const runs = Array.from({ length: RUNS }, (_, i) => profileStartup(join(dir, `startup-${i}.cpuprofile`)));

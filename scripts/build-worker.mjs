@@ -59,8 +59,8 @@ export async function buildWorker({ outdir = WORKER_OUTDIR, splitting = true } =
     },
     // The runtime's own modules: cloudflare:workers, and node:* under the nodejs_compat flag.
     external: ["cloudflare:*", "node:*"],
-    // .mjs: wrangler's default module rules upload **/*.mjs as ES modules.
-    outExtension: { ".js": ".mjs" },
+    // *.ponte.mjs: the one suffix wrangler.toml's ESModule rule names (no package in node_modules has it; see there).
+    outExtension: { ".js": ".ponte.mjs" },
     sourcemap: "linked",
     logLevel: "warning",
   });

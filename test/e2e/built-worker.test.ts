@@ -12,10 +12,10 @@ const { baseUrl, apiKey } = inject("ponte");
 const ROOT = join(import.meta.dirname, "../..");
 
 describe("the built worker under wrangler dev", () => {
-  it("is what wrangler.toml runs: dist/worker/index.mjs, built, uploaded as its modules", () => {
+  it("is what wrangler.toml runs: dist/worker/index.ponte.mjs, built, uploaded as its modules", () => {
     const config = parse(readFileSync(join(ROOT, "wrangler.toml"), "utf8"));
-    expect(config).toMatchObject({ main: "dist/worker/index.mjs", no_bundle: true, base_dir: "dist/worker" });
-    expect(existsSync(join(ROOT, "dist/worker/index.mjs"))).toBe(true);
+    expect(config).toMatchObject({ main: "dist/worker/index.ponte.mjs", no_bundle: true, base_dir: "dist/worker" });
+    expect(existsSync(join(ROOT, "dist/worker/index.ponte.mjs"))).toBe(true);
   });
 
   it("answers /api/v1/health, refuses an unauthenticated read in the error envelope, redirects /console", async () => {
