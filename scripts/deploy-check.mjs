@@ -21,7 +21,9 @@ for (const environment of DEPLOYED_ENVIRONMENTS) {
     wrangler(["deploy", "--dry-run", "--outdir", out, ...(environment === "production" ? [] : ["--env", environment])]);
     modules = readdirSync(out).filter((f) => f.endsWith(".mjs"));
     if (!modules.includes("index.ponte.mjs") || modules.length < 2)
-      problems.push(`${environment}: the dry run uploaded ${modules.length} module(s), not the split build (index.ponte.mjs and its parts)`);
+      problems.push(
+        `${environment}: the dry run uploaded ${modules.length} module(s), not the split build (index.ponte.mjs and its parts)`,
+      );
   } catch (err) {
     problems.push(`${environment}: wrangler deploy --dry-run failed\n${err.stderr ?? err.stdout ?? err.message}`);
   } finally {
