@@ -41,6 +41,12 @@ export function insertIfChanged<T extends SQLiteTable>(db: Db, table: T, values:
   return insertWhere(db, table, values, sql`changes() > 0`);
 }
 
+/**
+ * "Only if this event was recorded": the condition a statement in the same batch as an event insert takes, so it
+ * applies exactly when the event row was written (`id` a value, a placeholder or an SQL expression).
+ */
+export const eventRecorded = (id: unknown): SQL => sql`EXISTS (SELECT 1 FROM events WHERE id = ${id})`;
+
 /** Rows changed by a batch item that was a run statement (UPDATE/INSERT/DELETE). */
 export function changedRows(result: unknown): number {
   return (result as { meta?: { changes?: number } } | undefined)?.meta?.changes ?? 0;

@@ -11,6 +11,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { type CompiledStatement, compileStatement, compiler } from "../db/prepared";
+import { eventRecorded } from "../db/guarded-insert";
 import { metricDaily } from "../db/schema";
 import { DEFAULT_TIME_ZONE, isDay, isTimeZone, TIME_ZONES, type TimeZone } from "../lib/time-zones";
 import type { Tenant } from "../lib/tenant";
@@ -211,7 +212,7 @@ const rollupShape = (deltas: readonly MetricDelta[]) =>
 /** Compiled rollup statements by shape (a handful in practice; bounded so odd shapes cannot grow it). */
 const compiledRollups = new Map<string, CompiledStatement>();
 const MAX_COMPILED_ROLLUPS = 64;
-const onlyIfEvent = (v: ValueOf) => sql`EXISTS (SELECT 1 FROM events WHERE id = ${v("eventId", null)})`;
+const onlyIfEvent = (v: ValueOf) => eventRecorded(v("eventId", null));
 
 /**
  * The rollup statements of one recorded event as raw D1 statements on `d1` (for a raw D1 batch): the
@@ -267,7 +268,7 @@ export function withinParameterBudget(deltas: readonly MetricDelta[]): MetricDel
 export function eventRollups(db: Db, tenant: Tenant, eventId: string, facts: MetricFacts | undefined) {
   if (!facts) return [];
   return withinParameterBudget(metricDeltas(facts)).flatMap((group) => {
-    const statement = rollupStatement(db, tenant, group, sql`EXISTS (SELECT 1 FROM events WHERE id = ${eventId})`);
+    const statement = rollupStatement(db, tenant, group, eventRecorded(eventId));
     return statement ? [statement] : [];
   });
 }

@@ -19,7 +19,7 @@ import { openSecret, sealSecret, sha256Hex } from "../lib/secret-box";
 import { LIMITS } from "../config";
 import { createSessionDb } from "../db/client";
 import { boundValue, preparedStatement } from "../db/prepared";
-import { changedRows } from "../db/guarded-insert";
+import { changedRows, eventRecorded } from "../db/guarded-insert";
 import { idempotencyKeys } from "../db/schema";
 import { deleteExpiredRows } from "../db/retention";
 import { gatedD1, type WriteGate } from "../db/write-gate";
@@ -147,7 +147,7 @@ const storeAnswerIfEvent = preparedStatement<{
         eq(idempotencyKeys.key, sql.placeholder("key")),
         eq(idempotencyKeys.createdAt, sql.placeholder("createdAt")),
         eq(idempotencyKeys.state, "in_flight"),
-        sql`EXISTS (SELECT 1 FROM events WHERE id = ${sql.placeholder("eventId")})`,
+        eventRecorded(sql.placeholder("eventId")),
       ),
     ),
 );
