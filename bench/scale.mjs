@@ -5,7 +5,7 @@
 // (bench/lib/scale-data.mjs), the log rows where a deployment from before the per-organization log stores holds
 // them (D1's gateway_api_logs). It then moves those rows into the organizations' OrgLogDO stores as a deployment
 // does — the `log-copy` cron, fired through wrangler dev's /cdn-cgi/local/scheduled until log_copy_progress reports done
-// (rows/s and runs reported) — and applies the deferred drop of the old tables (migrations-deferred/0023) with
+// (rows/s and runs reported) — and applies the deferred drop of the old tables (migrations-deferred/0024) with
 // the API stopped, as a later release would. Then it rebuilds the rollups and calls every GET route of the API without a path
 // parameter (both dialects: Bearer under /api/v1, access_token under /v3), at the maximum page size on the first
 // page and a deep one (offset 10,000), every metric, every profitability grouping, the dashboard for each period

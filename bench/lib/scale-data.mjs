@@ -77,7 +77,7 @@ const OPERATIONS = [
  * The API-call log rows (`n` of them, spread evenly from `fromMs` to `toMs`) where a deployment from before the
  * per-organization log stores holds them: D1's gateway_api_logs. bench:scale then moves them into the
  * organizations' OrgLogDO stores the way a deployment does — the `log-copy` cron (src/db/org-logs/copy.ts),
- * fired through wrangler dev's /cdn-cgi/local/scheduled — and drops the old table (migrations-deferred/0023).
+ * fired through wrangler dev's /cdn-cgi/local/scheduled — and drops the old table (migrations-deferred/0024).
  */
 export function writeLogRows(db, { organizationId, workspaceId, gatewayAccountId, n, fromMs, toMs }) {
   const insert = db.prepare(
@@ -235,7 +235,7 @@ export function logCopyProgress(file) {
 
 /** Applies the deferred migration that drops D1's old log tables (run only once the copy reports done). */
 export function dropOldLogTables(file) {
-  const sql = readFileSync(new URL("../../migrations-deferred/0023_drop_old_logs.sql", import.meta.url), "utf8");
+  const sql = readFileSync(new URL("../../migrations-deferred/0024_drop_old_logs.sql", import.meta.url), "utf8");
   const db = openD1(file);
   try {
     inTransaction(db, () => db.exec(sql.replaceAll("--> statement-breakpoint", "")));

@@ -2,7 +2,7 @@
 // organization's log store, run by the cron in bounded batches. Resumable and safe to re-run: each table
 // is read in id order (UUIDv7: write order) from a cursor kept in log_copy_progress, the cursor moves
 // only after every organization in the batch has taken its rows, and a store keeps the first copy of an
-// id it already holds. A table is done when a batch comes back short; migration 0023 (dropping the old
+// id it already holds. A table is done when a batch comes back short; migration 0024 (deferred; dropping the old
 // tables) is applied only after both report done (docs/operating.md, Retention). The audit trail is not
 // copied here: its D1 rows are a staging outbox the audit forwarder empties (audit-forward.ts).
 import type { Env } from "../../config";

@@ -24,7 +24,7 @@ export const gatewayAccounts = sqliteTable(
 
 /**
  * No longer written: the gateway-api-log lives in each organization's OrgLogDO (src/db/org-logs/). Kept
- * declared until migrations-deferred/0023 drops it after the copy, so no generated migration drops it early.
+ * declared until migrations-deferred/0024 drops it after the copy, so no generated migration drops it early.
  */
 export const gatewayApiLogs = sqliteTable(
   "gateway_api_logs",

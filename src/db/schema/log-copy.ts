@@ -1,6 +1,6 @@
 // The one-off copy of the logs D1 used to hold into the organizations' log stores (src/db/org-logs/copy.ts):
 // one row per old table, its cursor (the last id copied; ids are UUIDv7, so id order is write order)
-// and when the copy found nothing left. Migration 0023 drops the old tables; apply it only after every
+// and when the copy found nothing left. Migration 0024 (deferred) drops the old tables; apply it only after every
 // row here has done_at set.
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 

@@ -71,7 +71,7 @@ export const webhookDeliveries = sqliteTable(
 
 /**
  * No longer written: attempts live in each organization's OrgLogDO (src/db/org-logs/). Kept declared until
- * migrations-deferred/0023 drops it after the copy, so no generated migration drops it early.
+ * migrations-deferred/0024 drops it after the copy, so no generated migration drops it early.
  */
 export const webhookAttempts = sqliteTable(
   "webhook_attempts",
