@@ -16,13 +16,20 @@
 // - cold (`coldFirstRequestMs`): the same with the warm-up off (SEGMENT_WARM_UP=off), so each segment's
 //   first request loads and builds its own part of the API, as every one did before issue 29.
 // No request reaches the worker before the timed /health: readiness is probed on a static asset.
-// The floor: every request through `wrangler dev` from this process costs its proxy hops and the loopback
-// transport whatever the worker does (about 10 ms on the shared 2-core machine), so the same client also
-// times the bare worker (bench/baselines/bare, its own dev session, its isolate already warm) once between
-// each segment's first and second request: `bareRequestMs` is the median of those 49, `bareSlowestMs` their
-// slowest — the same statistic `firstRequestMs` takes of Ponte's first requests.
+// The transport: every request is sent with node:http (one kept-alive connection per worker) straight to the
+// socket of the workerd that runs the worker — miniflare's entry worker, the assets router, then the worker, as
+// a request at the edge goes — not through `wrangler dev`'s port, whose dev proxy (a second workerd: its entry
+// worker, the ProxyWorker Durable Object, and one more HTTP hop over loopback) production does not have and
+// which cost ~10–20 ms per request on the shared 2-core machine, Ponte's and the bare worker's alike
+// (startWrangler's `workerSocket`; docs/benchmarks.md "Start-up and the first requests"). Until 2026-11-27 the bench
+// timed Node's fetch through that proxy. The same client also times the bare worker (bench/baselines/bare, its own
+// dev session, its isolate already warm, the same transport) once between each segment's first and second
+// request: `bareRequestMs` is the median of those 49, `bareSlowestMs` their slowest — the same statistic
+// `firstRequestMs` takes of Ponte's first requests — and once more the old way, through its dev proxy with fetch
+// (`bareProxiedRequestMs`, `bareProxiedSlowestMs`), so each run shows what the proxy added.
 //   npm run bench:startup          (RUNS=5 to change)
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -81,11 +88,37 @@ async function consoleLine(inspectorPort, text) {
     });
   });
   ws.send(JSON.stringify({ id: 1, method: "Runtime.enable" }));
-  return { line: line.finally(() => ws.close()), close: () => ws.close() };
+  // `detach` ends the DevTools session before anything else is timed: the inspector proxy then sends the isolate
+  // Debugger.disable and Network.disable, work no real request would share. The socket is dropped (the proxy does
+  // not answer a close frame, which would hold `ws` for its 30 s close timeout).
+  const detach = () =>
+    new Promise((resolve) => {
+      if (ws.readyState === WebSocket.CLOSED) return resolve();
+      ws.once("close", resolve);
+      ws.terminate();
+    });
+  return { line, detach };
 }
 
-/** One request's latency (ms) through `wrangler dev` from this process; a 5xx fails the run. */
-async function timedAt(base, path) {
+/** One connection kept alive per worker socket, as an edge keeps its connections to a worker's host. */
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+/** One request's latency (ms), sent to the worker's own socket (`base`: a session's `workerBase`); a 5xx fails the run. */
+function timedAt(base, path) {
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    http
+      .get(base + path, { agent }, (res) => {
+        res.resume();
+        res.once("error", reject);
+        res.once("end", () => (res.statusCode >= 500 ? reject(new Error(`${path}: ${res.statusCode}`)) : resolve(performance.now() - t0)));
+      })
+      .once("error", reject);
+  });
+}
+
+/** One request's latency (ms) as this bench timed it until 2026-11-27: Node's fetch through the dev proxy (`base`). */
+async function proxiedAt(base, path) {
   const t0 = performance.now();
   const res = await fetch(base + path, { redirect: "manual" });
   await res.arrayBuffer();
@@ -98,8 +131,8 @@ const BARE_PATH = "/api/v1/health";
 
 /** The bare worker's dev session, its isolate started by one untimed request. */
 async function startBare() {
-  const dev = await startWrangler(["-c", "bench/baselines/bare/wrangler.toml"], { readyPath: "/docs/docs.css" });
-  await timedAt(dev.base, BARE_PATH);
+  const dev = await startWrangler(["-c", "bench/baselines/bare/wrangler.toml"], { readyPath: "/docs/docs.css", workerSocket: true });
+  await timedAt(dev.workerBase, BARE_PATH);
   return dev;
 }
 
@@ -110,20 +143,22 @@ async function startBare() {
 async function firstRequests({ warm, bare }) {
   const { SEGMENTS } = await importBundled(join(ROOT, "src/route-groups.ts"), join(dir, "route-groups.mjs"));
   const vars = warm ? [] : ["SEGMENT_WARM_UP:off"];
-  const dev = await startWrangler(["--env", "local"], { readyPath: "/docs/docs.css", vars });
+  const dev = await startWrangler(["--env", "local"], { readyPath: "/docs/docs.css", vars, workerSocket: true });
   try {
-    const timed = (path) => timedAt(dev.base, path);
+    const timed = (path) => timedAt(dev.workerBase, path);
     const warmed = warm ? await consoleLine(dev.inspectorPort, "route segments warmed") : null;
     const healthMs = await timed("/api/v1/health");
     const warmStart = performance.now();
     const warmUp = warmed ? JSON.parse(await warmed.line) : null;
     const warmUpMs = warmed ? performance.now() - warmStart : null;
+    await warmed?.detach();
     const rows = [];
     for (const segment of SEGMENTS) {
       const path = segment === "console" ? "/console" : `/api/v1/${segment}`;
       const firstMs = await timed(path);
-      const bareMs = await timedAt(bare.base, BARE_PATH);
-      rows.push({ segment, firstMs, bareMs, secondMs: await timed(path) });
+      const bareMs = await timedAt(bare.workerBase, BARE_PATH);
+      const bareProxiedMs = await proxiedAt(bare.base, BARE_PATH);
+      rows.push({ segment, firstMs, bareMs, bareProxiedMs, secondMs: await timed(path) });
     }
     return { healthMs, warmUpMs, warmUp, rows };
   } finally {
@@ -160,11 +195,14 @@ const result = {
   medianFirstRequestMs: ms(median(segments.map((r) => r.firstMs))),
   bareRequestMs: ms(median(segments.map((r) => r.bareMs))),
   bareSlowestMs: ms(Math.max(...segments.map((r) => r.bareMs))),
+  bareProxiedRequestMs: ms(median(segments.map((r) => r.bareProxiedMs))),
+  bareProxiedSlowestMs: ms(Math.max(...segments.map((r) => r.bareProxiedMs))),
   firstRequests: segments.map((r) => ({
     segment: r.segment,
     firstMs: ms(r.firstMs),
     secondMs: ms(r.secondMs),
     bareMs: ms(r.bareMs),
+    bareProxiedMs: ms(r.bareProxiedMs),
     coldFirstMs: ms(coldBySegment.get(r.segment)?.firstMs ?? null),
   })),
   busiestSegment: {
@@ -187,6 +225,8 @@ printSummary({
   medianFirstRequestMs: result.medianFirstRequestMs,
   bareRequestMs: result.bareRequestMs,
   bareSlowestMs: result.bareSlowestMs,
+  bareProxiedRequestMs: result.bareProxiedRequestMs,
+  bareProxiedSlowestMs: result.bareProxiedSlowestMs,
   coldFirstRequestMs: result.coldBusiestSegment.firstRequestMs,
   coldBusiestSegment: coldBusiest.segment,
   warmUpMs: result.warmUpMs,

@@ -3,9 +3,9 @@
 // schema or page; a request pays only for its own part of the API.
 //
 // After an isolate's first response, `warm` builds the other segments' apps in the background (the
-// entry runs it in waitUntil, issue 29) in small steps — each group's modules, then each segment's app —
-// with a yield to the event loop before each, so a request arriving meanwhile waits for one step at most,
-// and the next request to any segment finds its app ready. No request ever awaits a build another request (or the warm-up)
+// entry runs it in waitUntil, issue 29) in small steps — each group's modules, then each segment's app, then
+// the modules the groups' requests import on first use (src/route-groups.ts `onFirstUse`) — with a yield to
+// the event loop before each, so a request arriving meanwhile waits for one step at most, and the next request to any segment finds its app ready. No request ever awaits a build another request (or the warm-up)
 // started: a caller that finds no app builds its own, and the first one built is kept. Deployed, a
 // build is imports of bundled modules (microtasks) and app construction, done before any other event
 // runs, so two builds of one segment never overlap there; in the vitest runtime an import is I/O bound
@@ -100,6 +100,12 @@ export function lazyApp(): LazyApp {
           () => built++,
           () => failed++,
         );
+      }
+      // Last, what the groups' requests import on first use, after their apps (each once: a module is evaluated once per isolate).
+      for (const onFirstUse of new Set(table.ROUTE_GROUPS.map((group) => group.onFirstUse))) {
+        if (!onFirstUse) continue;
+        await yieldToRequests();
+        await onFirstUse().catch(() => undefined); // a request that needs it retries the import, and answers (and logs) its failure
       }
     } catch {
       failed++; // the table itself did not load: every request answers the failure

@@ -20,7 +20,19 @@ export interface RouteGroup {
   readonly segments: readonly string[];
   /** Only this segment's routes, when the group spans several (the passthrough catalogue). */
   readonly load: (segment?: string) => Promise<Registrar>;
+  /**
+   * The modules the group's requests import on first use, after its app is built (large tables a request loads
+   * only when it needs them): the warm-up loads them too, so a first request after it finds them evaluated.
+   */
+  readonly onFirstUse?: () => Promise<unknown>;
 }
+
+/**
+ * A Bearer caller's passthrough answers and events in Ponte's vocabulary, and the query rule of a passthrough request
+ * with a query string: both import the upstream shapes (~70 kB) on first use (src/compat/bearer-dialect.ts,
+ * src/compat/passthrough-routes.ts).
+ */
+const upstreamVocabulary = () => Promise.all([import("./compat/bearer-vocabulary"), import("./compat/passthrough-query")]);
 
 const passthroughSegments = [...new Set(CATALOGUE.filter((op) => op.kind === "passthrough").map((op) => segmentOf(op.path) as string))];
 
@@ -77,6 +89,7 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
       };
       return (app) => registerPassthroughRoutes(app, afterAnswer, segment);
     },
+    onFirstUse: upstreamVocabulary,
   },
   { name: "customers", segments: ["customers"], load: async () => (await import("./modules/customers/routes")).registerCustomerRoutes },
   { name: "plans", segments: ["plans"], load: async () => (await import("./modules/plans/routes")).registerPlanRoutes },
@@ -95,6 +108,7 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
     name: "upstream-webhooks",
     segments: ["webhooks"],
     load: async () => (await import("./modules/upstream-webhooks/routes")).registerUpstreamWebhookRoutes,
+    onFirstUse: upstreamVocabulary,
   },
   {
     name: "cost-categories",

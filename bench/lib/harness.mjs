@@ -4,7 +4,7 @@
 import { spawn } from "node:child_process";
 import { build } from "esbuild";
 import os from "node:os";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../scripts/lib/local-worker.mjs";
@@ -66,11 +66,32 @@ export const LOCAL_TRACING = process.env.X_LOCAL_OBSERVABILITY === "true";
 let tracingNoticePrinted = false;
 
 /**
- * Starts `wrangler dev <args>` on a free port and resolves when `readyPath` answers.
- * `stop()` resolves once the process group is gone.
+ * The worker's own socket in a `wrangler dev` session: the address of the workerd that runs the worker (miniflare's
+ * entry worker, then the assets router, then the worker, as at the edge), which the dev proxy in front of it (a
+ * second workerd: its entry worker, the ProxyWorker Durable Object, one more HTTP hop over loopback) forwards every
+ * request to. wrangler writes it, as the ProxyController's "reloadComplete" message, to its debug log file
+ * (WRANGLER_LOG_PATH; written whatever --log-level says). Resolves once the line is there.
  */
-export async function startWrangler(args, { readyPath = "/", timeoutMs = 90_000, vars = [] } = {}) {
+async function workerSocketFrom(logFile, child, deadlineAt) {
+  const pattern = /"userWorkerUrl":\{"protocol":"(https?:)","hostname":"([^"]+)","port":"(\d+)"\}/g;
+  while (Date.now() < deadlineAt && child.exitCode === null) {
+    const found = existsSync(logFile) ? [...readFileSync(logFile, "utf8").matchAll(pattern)].at(-1) : undefined; // the last reload's
+    if (found) return `${found[1]}//${found[2]}:${found[3]}`;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("wrangler dev logged no user worker address");
+}
+
+/**
+ * Starts `wrangler dev <args>` on a free port and resolves when `readyPath` answers.
+ * `stop()` resolves once the process group is gone. With `workerSocket`, also resolves `workerBase`: the
+ * worker's own socket behind the dev proxy (see workerSocketFrom), for a bench that must not time the proxy's hop.
+ */
+export async function startWrangler(args, { readyPath = "/", timeoutMs = 90_000, vars = [], workerSocket = false } = {}) {
   const [port, inspector] = [await freePort(), await freePort()];
+  const logDir = workerSocket ? mkdtempSync(join(tmpdir(), "ponte-bench-wrangler-log-")) : null;
+  if (logDir) process.on("exit", () => rmSync(logDir, { recursive: true, force: true }));
+  const logEnv = logDir ? { WRANGLER_LOG_PATH: join(logDir, "wrangler.log") } : {};
   const varArgs = vars.flatMap((v) => ["--var", v]);
   if (!tracingNoticePrinted) {
     tracingNoticePrinted = true;
@@ -98,7 +119,7 @@ export async function startWrangler(args, { readyPath = "/", timeoutMs = 90_000,
       cwd: ROOT,
       detached: true,
       stdio: ["ignore", "ignore", "pipe"],
-      env: toolEnv({ CI: "true", X_LOCAL_OBSERVABILITY: String(LOCAL_TRACING) }),
+      env: toolEnv({ CI: "true", X_LOCAL_OBSERVABILITY: String(LOCAL_TRACING), ...logEnv }),
     },
   );
   let stderr = "";
@@ -106,14 +127,22 @@ export async function startWrangler(args, { readyPath = "/", timeoutMs = 90_000,
   children.add(child);
   const base = `http://127.0.0.1:${port}`;
   const deadlineAt = Date.now() + timeoutMs;
+  const started = { base, inspectorPort: inspector, stop: () => stopChild(child), stderr: () => stderr };
   while (Date.now() < deadlineAt) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited early: ${stderr}`);
     try {
       const res = await fetch(base + readyPath);
       await res.arrayBuffer();
-      return { base, inspectorPort: inspector, stop: () => stopChild(child), stderr: () => stderr };
     } catch {
       await new Promise((r) => setTimeout(r, 250));
+      continue;
+    }
+    if (!logDir) return started;
+    try {
+      return { ...started, workerBase: await workerSocketFrom(join(logDir, "wrangler.log"), child, deadlineAt) };
+    } catch (err) {
+      await stopChild(child);
+      throw err;
     }
   }
   await stopChild(child);

@@ -47,6 +47,31 @@ describe("segment warm-up", () => {
     expect(line?.built).toBeLessThanOrEqual(SEGMENTS.length + 1 - 1);
   });
 
+  it("then loads what the groups' requests import on first use, once for the groups that share it", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const sharing = ROUTE_GROUPS.filter((group) => group.name === "passthrough" || group.name === "upstream-webhooks");
+    // Both name the same loader (the upstream vocabulary, ~70 kB a first request would otherwise import on its path).
+    expect(sharing).toHaveLength(2);
+    const real = sharing[0]?.onFirstUse;
+    expect(real).toBeDefined();
+    expect(sharing[1]?.onFirstUse).toBe(real);
+    const loaded = vi.fn(real as () => Promise<unknown>);
+    const writable = sharing as { onFirstUse?: () => Promise<unknown> }[];
+    for (const group of writable) group.onFirstUse = loaded;
+    try {
+      await lazyApp().warm();
+    } finally {
+      for (const group of writable) group.onFirstUse = real;
+    }
+    expect(loaded).toHaveBeenCalledTimes(1);
+    const loads = loaded.mock.results.map((result) => result.value as Promise<[Record<string, unknown>, Record<string, unknown>]>);
+    const [vocabulary, query] = (await Promise.all(loads)).flat();
+    expect(vocabulary).toBeDefined();
+    expect(query).toBeDefined();
+    expect(typeof vocabulary?.bearerAnswer).toBe("function");
+    expect(typeof query?.passthroughQueryNames).toBe("function");
+  });
+
   it("is started by the entry once per isolate (in waitUntil), and not when SEGMENT_WARM_UP is off", async () => {
     vi.spyOn(console, "log").mockImplementation(() => undefined);
     const waited: Promise<unknown>[] = [];
