@@ -71,14 +71,19 @@ class RequestDeps implements Deps {
 
   constructor(
     private readonly c: Context<AppEnv>,
-    private readonly d1: D1Database,
+    private readonly session: D1Database,
     readonly env: Env,
     readonly requestId: string,
   ) {}
 
   get db(): Deps["db"] {
-    this.builder ??= createSessionDb(this.d1);
+    this.builder ??= createSessionDb(this.session);
     return this.builder;
+  }
+
+  /** What `db` runs on: the session, or the binding of a query builder set in its place (the idempotency claim's gate). */
+  get d1(): D1Database {
+    return this.builder ? this.builder.$client : this.session;
   }
 
   set db(value: Deps["db"]) {
@@ -90,9 +95,9 @@ class RequestDeps implements Deps {
     return this.staged;
   }
 
-  /** The organizations whose audit rows this request staged (none when it staged none). */
-  stagedOrganizations(): Iterable<string> {
-    return this.staged ?? [];
+  /** The organizations whose audit rows this request staged; undefined when it staged none (most requests). */
+  stagedOrganizations(): ReadonlySet<string> | undefined {
+    return this.staged;
   }
 
   /** Bound to this request, so it may be handed on detached; made on first use (most reads never use it). */
@@ -148,7 +153,8 @@ export const provideDeps =
     else await next();
     stampRequestId(c.res, requestId);
     // The audit rows this request staged in D1 go to their organization's store after the response.
-    for (const organizationId of deps.stagedOrganizations()) deps.waitUntil(forwardStagedAudit(c.env, organizationId));
+    const staged = deps.stagedOrganizations();
+    if (staged) for (const organizationId of staged) deps.waitUntil(forwardStagedAudit(c.env, organizationId));
     const bookmark = session.bookmark();
     if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
     reportQueries?.();
