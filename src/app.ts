@@ -8,11 +8,11 @@ import { BODY_METHODS, bodyGuard } from "./http/body-guard";
 import { DOCS_CSP, DOCS_PAGE } from "./http/docs-page";
 import { handleError, notFoundHandler, validationHook } from "./http/error-handler";
 import { MemoTrieRouter } from "./http/memo-router";
-import { provideDeps } from "./http/provide-deps";
+import { fuseAfter, provideDeps } from "./http/provide-deps";
 import { queryRule } from "./http/query-rule";
 import { chainOpenApiRoutes } from "./http/route-chain";
 import { documentPassthroughRoutes } from "./compat/passthrough-routes";
-import { asaasDialect } from "./compat/asaas-dialect";
+import { asaasDialect, speaksAsaas } from "./compat/asaas-dialect";
 import { compatGroupDescriptions } from "./compat/catalogue-route";
 import { ASAAS_SECURITY_SCHEME, ASAAS_SECURITY_SCHEME_OBJECT, documentServers, finishDocument, PLATFORM_TAGS } from "./http/document";
 import { ROUTE_GROUPS, type Registrar } from "./route-groups";
@@ -77,15 +77,17 @@ export function createApp(registrars: readonly Registrar[], root?: RootFetch) {
   // A (memoised) TrieRouter outright: the catalogue has paths Hono's RegExpRouter rejects (a literal and
   // a parameter at the same position with further segments), so the default SmartRouter would spend
   // 20–40 ms of CPU on every isolate's first request failing to build it before falling back to a trie.
-  const app = new OpenAPIHono<AppEnv>({ strict: false, defaultHook: validationHook, router: new MemoTrieRouter() });
+  // The request id, the request's Deps and D1 session; afterwards the id and bookmark headers. Inside it,
+  // for /api/v1 paths, the Asaas dialect (access_token requests only): translates ids and bodies in,
+  // Asaas's shapes out; a request that does not speak it never enters that layer. One layer of Hono's
+  // chain for both (bench:js); with a route that is one handler (a read, src/http/route-chain.ts) the
+  // router fuses it into one handler, which Hono runs without its compose (src/http/memo-router.ts).
+  const first = provideDeps({ appliesTo: speaksAsaas, layer: asaasDialect(root ?? ((req, env, ctx) => app.fetch(req, env, ctx))) });
+  const app = new OpenAPIHono<AppEnv>({ strict: false, defaultHook: validationHook, router: new MemoTrieRouter(fuseAfter(first)) });
   // Every route registered through app.openapi() refuses query parameters its schema does not declare,
   // in as few layers of Hono's chain as the route allows (src/http/route-chain.ts).
   chainOpenApiRoutes(app);
-
-  // The request id, the request's Deps and D1 session; afterwards the id and bookmark headers. Inside it,
-  // for /api/v1 paths, the Asaas dialect (access_token requests only): translates ids and bodies in,
-  // Asaas's shapes out. One layer of Hono's chain for both (bench:js).
-  app.use("*", provideDeps(asaasDialect(root ?? ((req, env, ctx) => app.fetch(req, env, ctx)))));
+  app.use("*", first);
   // Only requests that may carry a body pass the body rules: a GET does not enter the middleware at all.
   app.on(BODY_METHODS, "/api/v1/*", bodyGuard());
 

@@ -13,6 +13,11 @@ export interface KeyAnswerItem {
 
 export interface Deps {
   db: Db;
+  /**
+   * The D1 binding `db` runs on (`db.$client`), when the Deps can name it without building the query
+   * builder (a request's: its session). Read it through `d1Of`.
+   */
+  readonly d1?: D1Database;
   env: Env;
   now: () => Date;
   requestId: string;
@@ -39,6 +44,9 @@ export interface Deps {
   /** Overrides LIMITS.upstreamTimeoutMs for native billing calls (tests inject a short one). */
   upstreamTimeoutMs?: number;
 }
+
+/** The D1 binding the Deps' queries run on, for a raw statement: `deps.db.$client`, without building `db` when not needed. */
+export const d1Of = (deps: Deps): D1Database => deps.d1 ?? deps.db.$client;
 
 /** Deps for work outside a request (queue consumer, cron sweepers, Durable Objects): real clock, own id. */
 export function backgroundDeps(env: Env, waitUntil?: (promise: Promise<unknown>) => void, requestId = `bg_${crypto.randomUUID()}`): Deps {

@@ -19,8 +19,9 @@ export function generateApiKeySecret(environment: KeyEnvironment): string {
 
 /** The environment a key claims by its prefix, or null when it is not a Ponte key at all. */
 export function keyEnvironmentOf(secret: string): KeyEnvironment | null {
-  const m = KEY_PATTERN.exec(secret);
-  return m ? (m[1] as KeyEnvironment) : null;
+  // test(), not exec(): no match array per request; the environment is the prefix the pattern checked.
+  if (!KEY_PATTERN.test(secret)) return null;
+  return secret.startsWith("ponte_live_") ? "live" : "test";
 }
 
 export const hashApiKey = sha256Hex;

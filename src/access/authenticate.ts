@@ -46,14 +46,21 @@ const KEY_LOOKUP = `
 
 const unauthorized = (message: string) => new ApiError("UNAUTHORIZED", message);
 
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+/** `Bearer ` then at least one character, none of them whitespace: the token is the rest. */
+const PLAIN_TOKEN = /^Bearer \S+$/;
+
 /**
  * The API key: `Authorization: Bearer <key>`, or (only when Authorization is absent) Asaas's
  * `access_token: <key>` / `access-token: <key>` (the Asaas dialect, src/http/asaas-key.ts).
  */
 export function bearerToken(c: Context): string | null {
-  const header = c.req.header("authorization");
-  if (!header) return asaasKeyOf(c.req.raw.headers);
-  const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+  const headers = c.req.raw.headers;
+  const header = headers.get("authorization");
+  if (!header) return asaasKeyOf(headers);
+  // The usual spelling, `Bearer <token>` with one space and no other whitespace, is sliced without a match array.
+  if (PLAIN_TOKEN.test(header)) return header.slice(7);
+  const token = BEARER.exec(header)?.[1];
   if (!token) throw unauthorized("Authorization header must be 'Bearer <API key>'.");
   return token;
 }

@@ -4,17 +4,17 @@
 // GET /organizations/current that was a third of Ponte's own JavaScript per request (bench:js).
 // The SQL text is drizzle's own (its query builder, with a placeholder for the id); each value is
 // decoded by its column as drizzle decodes it. The statement runs on the request's session like any
-// other query (deps.db's D1), so sessions, bookmarks and query counting see it as before.
+// other query (deps.db's D1, read as `d1Of(deps)` so no query builder is built for it), so sessions,
+// bookmarks and query counting see it as before.
 import { eq, getTableColumns, sql } from "drizzle-orm";
 import { QueryBuilder, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { Db } from "./client";
 
 type Keyed = SQLiteTable & { id: SQLiteColumn };
 
-/** `(db, id) => row | undefined` for `table`, its SELECT built on first use and kept. */
+/** `(d1, id) => row | undefined` for `table` (d1: the request's binding, `d1Of(deps)`), its SELECT built on first use and kept. */
 export function rowByIdReader<T extends Keyed>(table: T) {
   let compiled: { sql: string; columns: [string, SQLiteColumn][] } | undefined;
-  return async (db: Db, id: string): Promise<T["$inferSelect"] | undefined> => {
+  return async (d1: Pick<D1Database, "prepare">, id: string): Promise<T["$inferSelect"] | undefined> => {
     compiled ??= {
       sql: new QueryBuilder()
         .select()
@@ -24,7 +24,7 @@ export function rowByIdReader<T extends Keyed>(table: T) {
       // select() lists the table's columns in this order (drizzle's orderSelectedFields walks the same entries).
       columns: Object.entries(getTableColumns(table)) as [string, SQLiteColumn][],
     };
-    const [values] = await db.$client.prepare(compiled.sql).bind(id).raw();
+    const [values] = await d1.prepare(compiled.sql).bind(id).raw();
     if (!values) return undefined;
     const row: Record<string, unknown> = {};
     const { columns } = compiled;

@@ -12,12 +12,14 @@
 // it always reads its own writes, even from a replica. Under D1_QUERY_COUNTING a request that asks gets
 // its round trips counted on that binding (src/http/query-counter.ts).
 import type { Context, MiddlewareHandler, Next } from "hono";
+import type { RouterRoute } from "hono/types";
 import type { Env } from "../config";
 import { createSessionDb } from "../db/client";
 import { forwardStagedAudit } from "../db/org-logs/audit-forward";
 import type { Deps } from "../deps";
 import type { AppEnv } from "./app-env";
 import { handleError } from "./error-handler";
+import type { Fuse } from "./memo-router";
 import { countQueriesIfAsked } from "./query-counter";
 import { newRequestId, stampRequestId } from "./request-id";
 import { startServerTiming } from "./server-timing";
@@ -69,14 +71,19 @@ class RequestDeps implements Deps {
 
   constructor(
     private readonly c: Context<AppEnv>,
-    private readonly d1: D1Database,
+    private readonly session: D1Database,
     readonly env: Env,
     readonly requestId: string,
   ) {}
 
   get db(): Deps["db"] {
-    this.builder ??= createSessionDb(this.d1);
+    this.builder ??= createSessionDb(this.session);
     return this.builder;
+  }
+
+  /** What `db` runs on: the session, or the binding of a query builder set in its place (the idempotency claim's gate). */
+  get d1(): D1Database {
+    return this.builder ? this.builder.$client : this.session;
   }
 
   set db(value: Deps["db"]) {
@@ -88,9 +95,9 @@ class RequestDeps implements Deps {
     return this.staged;
   }
 
-  /** The organizations whose audit rows this request staged (none when it staged none). */
-  stagedOrganizations(): Iterable<string> {
-    return this.staged ?? [];
+  /** The organizations whose audit rows this request staged; undefined when it staged none (most requests). */
+  stagedOrganizations(): ReadonlySet<string> | undefined {
+    return this.staged;
   }
 
   /** Bound to this request, so it may be handed on detached; made on first use (most reads never use it). */
@@ -114,13 +121,21 @@ class RequestDeps implements Deps {
 const API_PREFIX = "/api/v1";
 const isApiPath = (path: string) => path.startsWith(API_PREFIX) && (path.length === API_PREFIX.length || path[API_PREFIX.length] === "/");
 
+/** A layer that only some of the API's requests enter (the Asaas dialect: those that speak it). */
+export interface ApiLayer {
+  /** Whether the request enters the layer; a request it does not apply to goes straight to the route. */
+  appliesTo: (headers: Headers) => boolean;
+  layer: MiddlewareHandler<AppEnv>;
+}
+
 /**
  * The first middleware. `apiLayer`, when given, runs inside it for the API's paths (`/api/v1` and
- * below) as the next layer of Hono's chain would — a Response it returns is adopted, an error it throws
- * becomes the error response — without a dispatch frame of its own (bench:js).
+ * below) that it applies to, as the next layer of Hono's chain would — a Response it returns is
+ * adopted, an error it throws becomes the error response — without a dispatch frame of its own; any
+ * other request goes to its route without the layer's async frame either (bench:js).
  */
 export const provideDeps =
-  (apiLayer?: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> =>
+  (apiLayer?: ApiLayer): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     const requestId = newRequestId();
     c.set("requestId", requestId);
@@ -134,11 +149,12 @@ export const provideDeps =
     c.set("d1", d1);
     c.set("deps", deps);
     const stampTiming = c.env.SERVER_TIMING === "on" ? startServerTiming(deps) : undefined;
-    if (apiLayer && isApiPath(c.req.path)) await runLayer(c, apiLayer, next);
+    if (apiLayer && isApiPath(c.req.path) && apiLayer.appliesTo(c.req.raw.headers)) await runLayer(c, apiLayer.layer, next);
     else await next();
     stampRequestId(c.res, requestId);
     // The audit rows this request staged in D1 go to their organization's store after the response.
-    for (const organizationId of deps.stagedOrganizations()) deps.waitUntil(forwardStagedAudit(c.env, organizationId));
+    const staged = deps.stagedOrganizations();
+    if (staged) for (const organizationId of staged) deps.waitUntil(forwardStagedAudit(c.env, organizationId));
     const bookmark = session.bookmark();
     if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
     reportQueries?.();
@@ -155,4 +171,26 @@ async function runLayer(c: Context<AppEnv>, layer: MiddlewareHandler<AppEnv>, ne
     c.error = err;
     c.res = await handleError(err, c);
   }
+}
+
+type RouterEntry = [MiddlewareHandler<AppEnv>, RouterRoute];
+
+/**
+ * What the app's router fuses (src/http/memo-router.ts): `first` (the app's first middleware) followed
+ * by a route's lone handler, run as Hono's compose runs those two layers: the route's layer through
+ * `runLayer`, so its Response is adopted and its error answered by the error handler before `first`
+ * stamps the response. One fused handler per route, made on its first match.
+ */
+export function fuseAfter(first: MiddlewareHandler<AppEnv>): Fuse<RouterEntry> {
+  const fused = new WeakMap<RouterEntry, RouterEntry>();
+  return (a, b) => {
+    if (a[0] !== first) return undefined;
+    let one = fused.get(b);
+    if (!one) {
+      const route = b[0];
+      one = [(c, next) => first(c, () => runLayer(c, route, next)), b[1]];
+      fused.set(b, one);
+    }
+    return one;
+  };
 }

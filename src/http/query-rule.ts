@@ -21,10 +21,12 @@ export function declaredQueryNames(schema: unknown): ReadonlySet<string> {
   return new Set();
 }
 
+const NONE: readonly string[] = Object.freeze([]);
+
 /** The names in the request's query string that are not in `declared`, each once, in the order sent. */
-export function unknownQueryNames(url: string, declared: ReadonlySet<string>): string[] {
+export function unknownQueryNames(url: string, declared: ReadonlySet<string>): readonly string[] {
   const q = url.indexOf("?");
-  if (q < 0) return [];
+  if (q < 0) return NONE; // most requests: no query string, nothing allocated
   const unknown = new Set<string>();
   for (const name of new URLSearchParams(url.slice(q + 1).split("#", 1)[0]).keys()) if (!declared.has(name)) unknown.add(name);
   return [...unknown];

@@ -9,5 +9,6 @@ export const newRequestId = () => `req_${newIdDigits()}`;
 
 /** Puts the request id on the response, unless it has one: an idempotent replay carries the original request id in its body; keep header and body equal. */
 export function stampRequestId(res: Response, id: string): void {
-  if (!res.headers.has(REQUEST_ID_HEADER)) res.headers.set(REQUEST_ID_HEADER, id);
+  const headers = res.headers;
+  if (!headers.has(REQUEST_ID_HEADER)) headers.set(REQUEST_ID_HEADER, id);
 }

@@ -39,9 +39,13 @@ function hasValidators(route: Route): boolean {
 }
 
 /** The handler's Response becomes the context's, as Hono's compose adopts what a layer returns. */
-async function adopted(c: Context<AppEnv>, answer: unknown): Promise<void> {
-  const res = await answer;
+function adopt(c: Context<AppEnv>, res: unknown): void {
   if (res instanceof Response && !c.finalized) c.res = res;
+}
+
+/** `adopt` once the handler's answer settles: no async frame of its own (bench:js). */
+function adopted(c: Context<AppEnv>, answer: unknown): Promise<void> {
+  return answer instanceof Promise ? answer.then((res) => adopt(c, res)) : Promise.resolve(adopt(c, answer));
 }
 
 /** `middleware`, each handed the next as its `next`, then `handler`: one layer of Hono's chain. */

@@ -28,6 +28,33 @@ describe("router", () => {
     expect(ours[0]?.map(([, params]) => params)).toEqual(theirs[0]?.map(([, params]) => params));
   });
 
+  it("fuses the first middleware and a route's lone handler into one entry carrying the route's params and path", () => {
+    type Entry = [[unknown, { path: string }], Record<string, string>];
+    const router = app.router as unknown as { match: (m: string, p: string) => [Entry[]] };
+    const fresh = new TrieRouter<unknown>();
+    for (const route of app.routes) fresh.add(route.method, route.path, [(route as { handler?: unknown }).handler, route]);
+    const [ours] = router.match("GET", "/api/v1/organizations/current");
+    expect(ours.length).toBe(1);
+    expect(ours[0]?.[0][1].path).toBe("/api/v1/organizations/current");
+    let fused = 0;
+    for (const route of app.routes.filter((r) => r.method === "GET" && r.path.startsWith("/api/v1/"))) {
+      const path = route.path.replace(/:[^/]+/g, "abc");
+      const [theirs] = fresh.match("GET", path) as [Entry[]];
+      const [mine] = router.match("GET", path);
+      if (theirs.length !== 2) {
+        expect(mine.length).toBe(theirs.length); // three or more layers stay layers
+        continue;
+      }
+      expect(mine.length).toBe(1);
+      expect(mine[0]?.[0][1]).toBe(theirs[1]?.[0][1]);
+      expect(mine[0]?.[1]).toEqual(theirs[1]?.[1]);
+      fused++;
+    }
+    expect(fused).toBeGreaterThan(2);
+    // A path no route answers is the first middleware alone, as before.
+    expect(router.match("GET", "/api/v1/no-such-thing")[0].length).toBe(1);
+  });
+
   it("memoises per method, bounded in methods and paths", () => {
     const router = app.router as unknown as { match: (m: string, p: string) => unknown[][]; memo: Map<string, Map<string, unknown>> };
     const get = router.match("GET", "/api/v1/organizations/current");

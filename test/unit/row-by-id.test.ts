@@ -39,15 +39,15 @@ describe("rowByIdReader", () => {
     for (const id of ["org_a", "org_b", "org_missing"]) {
       const expected = await db.select().from(organizations).where(eq(organizations.id, id)).get();
       ran.length = 0;
-      expect(await read(db, id)).toStrictEqual(expected);
+      expect(await read(db.$client, id)).toStrictEqual(expected);
       expect(ran).toHaveLength(1);
     }
-    expect(await read(db, "org_a")).toMatchObject({
+    expect(await read(db.$client, "org_a")).toMatchObject({
       id: "org_a",
       defaultWorkspaceId: "ws_a",
       timeZone: "America/Manaus",
       auditLogRetentionDays: 365,
     });
-    expect((await read(db, "org_b"))?.defaultWorkspaceId).toBeNull();
+    expect((await read(db.$client, "org_b"))?.defaultWorkspaceId).toBeNull();
   });
 });

@@ -72,7 +72,7 @@ export function registerOrganizationRoutes(app: OpenAPIHono<AppEnv>) {
       ...guard("organizations.read", { allowSession: true }),
       responses: { 200: dataResponse("The organization.", Organization), ...errorResponses(...AUTHENTICATED_ERRORS) },
     }),
-    async (c) => ok(c, present(await currentOrganization(c.get("deps"), c.get("principal"))), 200),
+    (c) => currentOrganization(c.get("deps"), c.get("principal")).then((row) => ok(c, present(row), 200)),
   );
 
   app.openapi(

@@ -1,7 +1,7 @@
 // The caller's organization: read it, rename it, set its time zone (audited).
 import { eq } from "drizzle-orm";
 import { type Principal, requirePermission } from "../../access/principal";
-import type { Deps } from "../../deps";
+import { type Deps, d1Of } from "../../deps";
 import { rowByIdReader } from "../../db/row-by-id";
 import { organizations, workspaces } from "../../db/schema";
 import { ApiError, notFound } from "../../http/errors";
@@ -16,7 +16,7 @@ const organizationById = rowByIdReader(organizations);
 
 export async function currentOrganization(deps: Deps, principal: Principal) {
   requirePermission(principal, "organizations.read");
-  const row = await organizationById(deps.db, principal.organizationId);
+  const row = await organizationById(d1Of(deps), principal.organizationId);
   if (!row) throw notFound("organization", principal.organizationId);
   return row;
 }
