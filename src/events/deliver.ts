@@ -138,14 +138,38 @@ function urlPolicy(url: string, allowLocalhostHttp: boolean): WebhookUrlResult {
 
 const decoder = new TextDecoder();
 
-/** The first 1 KiB of the body, read under the same timeout; the rest is cancelled. */
+/**
+ * The first 1 KiB of the body, read under the same timeout; the rest is cancelled. A body declared no longer
+ * than that (Content-Length) is read whole in one call; any other in one `readAtLeast` into a 1 KiB buffer,
+ * which answers once the buffer is full or the body has ended (a chunked "ok" in one call, not a read per chunk
+ * and one more for the end), so nothing past the excerpt is read or decoded.
+ */
 async function readExcerpt(response: Response, aborted: Promise<never>): Promise<string | null> {
   const body = response.body;
   if (!body) return null;
   const limit = LIMITS.webhookResponseExcerptBytes;
-  // A body declared no longer than the excerpt (a receiver's usual "ok") is read whole, in one call.
   const declared = Number(response.headers.get("Content-Length") ?? Number.NaN);
   if (Number.isInteger(declared) && declared <= limit) return decoder.decode(await Promise.race([response.arrayBuffer(), aborted]));
+  let reader: ReadableStreamBYOBReader;
+  try {
+    reader = body.getReader({ mode: "byob" });
+  } catch {
+    return readChunks(body, aborted, limit); // a stream that is not a byte stream (a test's, a JS-made body)
+  }
+  let ended = false;
+  try {
+    const read = await Promise.race([reader.readAtLeast(limit, new Uint8Array(limit)), aborted]);
+    const bytes = read.value ?? new Uint8Array(0);
+    // Fewer bytes than asked for: the body ended (only a body not read to its end is cancelled).
+    ended = read.done || bytes.byteLength < limit;
+    return decoder.decode(bytes);
+  } finally {
+    if (!ended) void reader.cancel().catch(() => undefined);
+  }
+}
+
+/** The excerpt of a body that is not a byte stream: chunk by chunk up to the limit. */
+async function readChunks(body: ReadableStream<Uint8Array>, aborted: Promise<never>, limit: number): Promise<string> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
