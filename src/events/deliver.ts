@@ -85,22 +85,28 @@ export async function attemptHttpDelivery(
   }
   const fetcher = options.fetcher ?? globalFetcher;
   const timeoutMs = options.timeoutMs ?? LIMITS.webhookDeliveryTimeoutMs;
-  const now = options.now ?? (() => performance.now());
+  const now = options.now ?? performanceNow;
   const { signal, aborted } = (options.deadline ?? deadline)(timeoutMs);
   const started = now();
-  const elapsed = () => Math.max(0, Math.round(now() - started));
   try {
     // The abort also races the fetch itself, so a fetcher that ignores the signal still times out.
     const response = await Promise.race([fetcher(url, { method: "POST", headers, body, redirect: "manual", signal }), aborted]);
     const excerpt = await readExcerpt(response, aborted);
     const status = response.status;
     if (status >= 200 && status < 300)
-      return { succeeded: true, statusCode: status, durationMs: elapsed(), errorKind: null, errorMessage: null, responseExcerpt: excerpt };
+      return {
+        succeeded: true,
+        statusCode: status,
+        durationMs: elapsedSince(now, started),
+        errorKind: null,
+        errorMessage: null,
+        responseExcerpt: excerpt,
+      };
     const redirect = status >= 300 && status < 400;
     return {
       succeeded: false,
       statusCode: status,
-      durationMs: elapsed(),
+      durationMs: elapsedSince(now, started),
       errorKind: redirect ? "redirect" : "http_status",
       errorMessage: redirect
         ? `Redirect to ${response.headers.get("Location") ?? "(no Location)"} not followed`
@@ -112,13 +118,17 @@ export async function attemptHttpDelivery(
     return {
       succeeded: false,
       statusCode: null,
-      durationMs: elapsed(),
+      durationMs: elapsedSince(now, started),
       errorKind: timedOut ? "timeout" : "network",
       errorMessage: timedOut ? `No response within ${timeoutMs} ms` : String(err instanceof Error ? err.message : err).slice(0, 200),
       responseExcerpt: null,
     };
   }
 }
+
+// Module-level, not closures made per attempt (the bundle names each closure it makes, a property write per call).
+const performanceNow = () => performance.now();
+const elapsedSince = (now: () => number, started: number) => Math.max(0, Math.round(now() - started));
 
 /** Most URLs an isolate remembers the policy verdict of; past it the memo starts over. */
 const REMEMBERED_URLS = 1_000;
