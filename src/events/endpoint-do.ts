@@ -6,6 +6,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../config";
 import type { Fetcher } from "./deliver";
 import type { EndpointObject, KeptState } from "./endpoint-runner";
+import { SENDS_PER_ENDPOINT, SendSlots } from "./send-slots";
 import { loadOnce } from "../lib/load-once";
 
 const runner = loadOnce(() => import("./endpoint-runner"));
@@ -17,6 +18,8 @@ export class EndpointDO extends DurableObject<Env> {
   now: () => Date = () => new Date();
   /** Deliveries this object is attempting right now. */
   private readonly inFlight = new Set<string>();
+  /** The cap on requests in flight to this endpoint, shared by every run. */
+  private readonly sends = new SendSlots(SENDS_PER_ENDPOINT);
   /** The endpoint id and streak as last read or written (storage holds them; this object is their only writer). */
   readonly kept: KeptState = {};
 
@@ -54,6 +57,7 @@ export class EndpointDO extends DurableObject<Env> {
       },
       now: () => self.now(),
       inFlight: this.inFlight,
+      sends: this.sends,
       kept: this.kept,
     };
   }

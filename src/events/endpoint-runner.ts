@@ -5,8 +5,9 @@ import { and, asc, eq, inArray, isNotNull, lte, min } from "drizzle-orm";
 import { LIMITS, type Env } from "../config";
 import { backgroundDeps, type Deps } from "../deps";
 import { webhookDeliveries, webhookEndpoints } from "../db/schema";
-import { runAutomaticAttempts } from "./attempts";
+import { runAutomaticAttempts } from "./automatic-run";
 import type { Fetcher } from "./deliver";
+import type { SendSlots } from "./send-slots";
 import { logLine } from "../lib/log";
 
 const ACTIVE = ["pending", "retrying"] as const;
@@ -22,6 +23,8 @@ export interface EndpointObject {
   readonly now: () => Date;
   /** Deliveries this object is attempting right now. */
   readonly inFlight: Set<string>;
+  /** The cap on requests in flight to the endpoint, shared by every run this object makes. */
+  readonly sends: SendSlots;
   /** What this object last read or wrote of its endpoint id and streak (it is their only writer). */
   readonly kept: KeptState;
 }
@@ -120,6 +123,7 @@ async function runAttempts(o: EndpointObject, deliveryIds: readonly string[]): P
   try {
     await runAutomaticAttempts(deps(o), mine, {
       fetcher: o.fetcher,
+      slots: o.sends,
       proceed: () => !disabled(o),
       settled: (result) => recordOutcome(o, result.attempt.succeeded),
     });
@@ -128,15 +132,22 @@ async function runAttempts(o: EndpointObject, deliveryIds: readonly string[]): P
   }
 }
 
-/** A success resets the streak; the 15th consecutive failure disables the endpoint. */
-async function recordOutcome(o: EndpointObject, succeeded: boolean): Promise<void> {
+/**
+ * A success resets the streak; the 15th consecutive failure disables the endpoint. Returns the D1 write when
+ * there is one (a success after a success changes nothing: no write, no promise, the common case).
+ */
+function recordOutcome(o: EndpointObject, succeeded: boolean): Promise<void> | undefined {
   const endpointId = endpointIdOf(o);
-  if (!endpointId) return;
+  if (!endpointId) return undefined;
   const before = streakOf(o);
   const streak = succeeded ? 0 : before + 1;
-  // A success after a success changes nothing: no storage write (the common case, once per delivery).
-  if (streak === before) return;
+  if (streak === before) return undefined;
   setStreak(o, streak);
+  return writeStreak(o, endpointId, before, streak);
+}
+
+/** The streak's change in D1: the endpoint's counter, or, at the limit, the endpoint disabled and its deliveries failed. */
+async function writeStreak(o: EndpointObject, endpointId: string, before: number, streak: number): Promise<void> {
   const { db } = deps(o);
   const now = o.now().toISOString();
   if (streak < LIMITS.webhookDisableAfterConsecutiveFailures) {

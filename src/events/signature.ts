@@ -37,8 +37,9 @@ function toBytes(data: string | Uint8Array): Uint8Array {
   return typeof data === "string" ? encoder.encode(data) : data;
 }
 
-/** Bytes of "<t>.<body>" — concatenated as bytes so a Uint8Array body is signed verbatim. */
+/** Bytes of "<t>.<body>": a string encoded once; a Uint8Array body concatenated as bytes, so it is signed verbatim. */
 function signedPayload(timestamp: number, rawBody: string | Uint8Array): Uint8Array<ArrayBuffer> {
+  if (typeof rawBody === "string") return encoder.encode(`${timestamp}.${rawBody}`) as Uint8Array<ArrayBuffer>;
   const prefix = encoder.encode(`${timestamp}.`);
   const body = toBytes(rawBody);
   const out = new Uint8Array(prefix.length + body.length);
@@ -103,6 +104,8 @@ export async function buildSignatureHeader(
   if (secrets.length === 0) throw new TypeError("buildSignatureHeader needs at least one secret");
   assertTimestamp(timestamp);
   const payload = signedPayload(timestamp, rawBody);
+  // One secret (no rotation under way, the usual case): one signature, no Promise.all.
+  if (secrets.length === 1) return `t=${timestamp},v1=${bytesToHex(await hmacSha256(secrets[0] as string | CryptoKey, payload))}`;
   const signatures = await Promise.all(secrets.map(async (secret) => bytesToHex(await hmacSha256(secret, payload))));
   return [`t=${timestamp}`, ...signatures.map((sig) => `v1=${sig}`)].join(",");
 }

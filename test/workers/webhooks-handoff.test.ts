@@ -8,7 +8,7 @@ import { LIMITS } from "../../src/config";
 import { fanOutEvents } from "../../src/events/fan-out";
 import { dispatchEvents, recordEvent } from "../../src/events/outbox";
 import { sweepOverdueDeliveries } from "../../src/events/sweeper";
-import { createEndpoint, deliveriesOf, mockReceiver } from "./webhooks-support";
+import { createEndpoint, deliveriesOf, endpointStub, mockReceiver } from "./webhooks-support";
 import { seedTenant, type TestTenant } from "./support";
 
 afterEach(() => vi.restoreAllMocks());
@@ -116,5 +116,40 @@ describe("event hand-off from the committing request", () => {
     // A hand-off that never came: once the lease and the grace are over, the sweeper wakes the endpoint.
     await sweepOverdueDeliveries(at(seconds(withinLease + 2)));
     expect(woken).toContain(endpoint.id);
+  });
+});
+
+describe("the endpoint's cap on requests in flight", () => {
+  it("two runs at once on one endpoint never have more than 10 requests in flight together, and send each delivery once", async () => {
+    const tenant = await seedTenant();
+    const endpoint = await createEndpoint(tenant);
+    let inFlight = 0;
+    let most = 0;
+    const receiver = mockReceiver(async () => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      // Held over a turn of the event loop, so every sender that can start a request does so meanwhile.
+      await new Promise((r) => setTimeout(r, 1));
+      inFlight -= 1;
+      return new Response("ok");
+    });
+    const { deps } = trackedDeps();
+    const events = [];
+    for (let i = 0; i < 30; i++) events.push(await commitEvent(deps, tenant));
+    const ids =
+      (
+        await fanOutEvents(
+          deps,
+          events.map((e) => e.id),
+        )
+      ).get(endpoint.id) ?? [];
+    expect(ids).toHaveLength(30);
+    // Two hand-offs to the same object at once (a request's and the queue's, say), 15 deliveries each.
+    const stub = endpointStub(endpoint.id);
+    await Promise.all([stub.deliverNow(endpoint.id, ids.slice(0, 15)), stub.deliverNow(endpoint.id, ids.slice(15))]);
+    expect(most).toBe(10);
+    expect(receiver.received.map((r) => r.headers["x-service-delivery"]).sort()).toEqual([...ids].sort());
+    const deliveries = await deliveriesOf(endpoint.id);
+    expect(deliveries.map((d) => [d.status, d.attempt_count])).toEqual(ids.map(() => ["succeeded", 1]));
   });
 });

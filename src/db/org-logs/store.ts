@@ -38,17 +38,37 @@ function toRow<Row>(table: LogTable<Row>, stored: Record<string, SqlStorageValue
   return row as Row;
 }
 
-/** Writes the rows not stored yet (by id) in one transaction; returns how many were new. */
+/** Rows per insert statement: one bound parameter of JSON, well under the storage's 2 MB per value. */
+const ROWS_PER_INSERT = 100;
+
+/** The insert of rows given as one JSON array of arrays (values in the table's column order), skipping stored ids. */
+const insertStatements = new WeakMap<LogTable<unknown>, string>();
+function insertOf<Row>(table: LogTable<Row>): string {
+  let statement = insertStatements.get(table as LogTable<unknown>);
+  if (!statement) {
+    const columns = fieldsOf(table).map(([, column]) => column);
+    // `WHERE true` keeps SQLite from reading ON CONFLICT as part of the SELECT's join.
+    statement = `INSERT INTO ${table.name} (${columns.join(", ")})
+      SELECT ${columns.map((_, i) => `r.value ->> '$[${i}]'`).join(", ")} FROM json_each(?) AS r WHERE true
+      ON CONFLICT (id) DO NOTHING RETURNING id`;
+    insertStatements.set(table as LogTable<unknown>, statement);
+  }
+  return statement;
+}
+
+/**
+ * Writes the rows not stored yet (by id) in one transaction, one statement per 100 rows (the rows as one
+ * JSON parameter: strings, numbers and nulls keep their SQL types); returns how many were new.
+ */
 export function appendRows<Row>(storage: DurableObjectStorage, table: LogTable<Row>, rows: readonly Row[]): number {
   if (rows.length === 0) return 0;
   const fields = fieldsOf(table);
-  const insert = `INSERT INTO ${table.name} (${fields.map(([, c]) => c).join(", ")}) VALUES (${fields.map(() => "?").join(", ")})
-    ON CONFLICT (id) DO NOTHING RETURNING id`;
+  const insert = insertOf(table);
   return storage.transactionSync(() => {
     let written = 0;
-    for (const row of rows) {
-      const values = fields.map(([field]) => (row[field] ?? null) as SqlStorageValue);
-      written += storage.sql.exec(insert, ...values).toArray().length;
+    for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) {
+      const values = rows.slice(at, at + ROWS_PER_INSERT).map((row) => fields.map(([field]) => row[field] ?? null));
+      written += storage.sql.exec(insert, JSON.stringify(values)).toArray().length;
     }
     return written;
   });
