@@ -2,17 +2,32 @@
 // Where a passthrough's time goes (issue 29): Ponte started with SERVER_TIMING=on (src/http/server-timing.ts),
 // the bare forwarder and the simulator direct, each called sequentially in turn; prints the medians of the
 // outside latency and of Ponte's stages, and what each side sends on the wire (status line, headers, body bytes).
-//   npm run bench:passthrough-split     (REQUESTS=300 to change)
+//   npm run bench:passthrough-split     (REQUESTS=300 to change; AGAINST=/path/to/another/checkout adds that checkout's
+//                                      Ponte, built there first with `npm run build:worker`, on a copy of the same seeded
+//                                      state, to the same alternation: its latency and stages beside this one's)
+import { cpSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { DEMO } from "../scripts/lib/local.mjs";
 import { envNumber, fmt, loadAverage, printSummary, seededState, startWrangler } from "./lib/harness.mjs";
 
 const REQUESTS = envNumber("REQUESTS", 300);
+const AGAINST = process.env.AGAINST;
 const loadBefore = loadAverage();
 const { state, demo } = await seededState("ponte-bench-passthrough-split");
 const ponte = await startWrangler(["-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", state], {
   readyPath: "/api/v1/health",
   vars: ["SERVER_TIMING:on"],
 });
+let against;
+if (AGAINST) {
+  const copy = `${state}-against`;
+  cpSync(state, copy, { recursive: true });
+  process.on("exit", () => rmSync(copy, { recursive: true, force: true }));
+  against = await startWrangler(["-c", join(AGAINST, "wrangler.toml"), "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", copy], {
+    readyPath: "/api/v1/health",
+    vars: ["SERVER_TIMING:on"],
+  });
+}
 const forwarder = await startWrangler(["-c", "bench/baselines/forwarder/wrangler.toml", "-c", "sim/wrangler.toml"], {
   vars: [`BENCH_KEY:${demo.apiKey}`, `UPSTREAM_KEY:${DEMO.upstreamApiKey}`],
 });
@@ -26,6 +41,7 @@ try {
   const bearer = { Authorization: `Bearer ${demo.apiKey}` };
   const sides = {
     viaPonte: () => fetch(`${ponte.base}/api/v1/finance/balance`, { headers: bearer }),
+    ...(against ? { viaAgainst: () => fetch(`${against.base}/api/v1/finance/balance`, { headers: bearer }) } : {}),
     bareForwarder: () => fetch(`${forwarder.base}/api/v1/finance/balance`, { headers: bearer }),
     direct: () => fetch(`${sim.base}/v3/finance/balance`, { headers: { access_token: DEMO.upstreamApiKey, "User-Agent": "bench" } }),
   };
@@ -42,7 +58,7 @@ try {
     };
   }
   const latency = Object.fromEntries(Object.keys(sides).map((n) => [n, []]));
-  const stages = {};
+  const stages = { viaPonte: {}, viaAgainst: {} };
   for (let i = 0; i < REQUESTS + 50; i++) {
     for (const [name, send] of Object.entries(sides)) {
       const t0 = performance.now();
@@ -51,20 +67,23 @@ try {
       const ms = performance.now() - t0;
       if (i < 50) continue; // warm-up
       latency[name].push(ms);
-      if (name !== "viaPonte") continue;
+      const timed = stages[name];
+      if (!timed) continue;
       for (const part of (res.headers.get("server-timing") ?? "").split(",")) {
         const [stage, dur] = part.trim().split(";dur=");
         if (!stage || dur === undefined) continue;
-        stages[stage] ??= [];
-        stages[stage].push(Number(dur));
+        timed[stage] ??= [];
+        timed[stage].push(Number(dur));
       }
     }
   }
   const p50 = Object.fromEntries(Object.entries(latency).map(([n, xs]) => [n, +fmt(median(xs), 3)]));
   const meanMs = Object.fromEntries(Object.entries(latency).map(([n, xs]) => [n, +fmt(mean(xs), 3)]));
-  const stageMean = Object.fromEntries(Object.entries(stages).map(([n, xs]) => [n, +fmt(mean(xs), 3)]));
+  const meansOf = (timed) => Object.fromEntries(Object.entries(timed).map(([n, xs]) => [n, +fmt(mean(xs), 3)]));
+  const stageMean = meansOf(stages.viaPonte);
+  const againstStageMean = against ? meansOf(stages.viaAgainst) : undefined;
   console.log(JSON.stringify({ wire }, null, 2));
-  console.log(JSON.stringify({ p50Ms: p50, meanMs, ponteStagesMeanMs: stageMean }, null, 2));
+  console.log(JSON.stringify({ p50Ms: p50, meanMs, ponteStagesMeanMs: stageMean, againstStagesMeanMs: againstStageMean }, null, 2));
   printSummary({
     bench: "passthrough-split",
     addedP50Ms: +fmt(p50.viaPonte - p50.bareForwarder, 3),
@@ -72,9 +91,17 @@ try {
     ponteWorkerMeanMs: stageMean.worker,
     ponteOwnStagesMeanMs: +fmt((stageMean.worker ?? 0) - (stageMean.upstream ?? 0), 3),
     upstreamCallMeanMs: stageMean.upstream,
+    ...(against
+      ? {
+          against: AGAINST,
+          againstAddedP50Ms: +fmt(p50.viaAgainst - p50.bareForwarder, 3),
+          againstAddedMeanMs: +fmt(meanMs.viaAgainst - meanMs.bareForwarder, 3),
+          againstOwnStagesMeanMs: +fmt((againstStageMean.worker ?? 0) - (againstStageMean.upstream ?? 0), 3),
+        }
+      : {}),
     loadAverageBefore: loadBefore,
     loadAverageAfter: loadAverage(),
   });
 } finally {
-  await Promise.all([ponte.stop(), forwarder.stop(), sim.stop()]);
+  await Promise.all([ponte.stop(), against?.stop(), forwarder.stop(), sim.stop()]);
 }

@@ -28,7 +28,8 @@ export function recordGatewayCall(deps: Deps, row: GatewayCallRow): void {
   // A delayed flush is already on its way, unless it is long overdue (its request's context ended early).
   if (flushDueAt !== 0 && now < flushDueAt + LIMITS.gatewayLogStaleFlushMs) return;
   flushDueAt = now + LIMITS.gatewayLogBatchDelayMs;
-  deps.waitUntil(new Promise((resolve) => setTimeout(resolve, LIMITS.gatewayLogBatchDelayMs)).then(() => flushGatewayCalls(deps)));
+  // The runtime's own timer: the global setTimeout is Node's polyfill under nodejs_compat (a Timeout object per call).
+  deps.waitUntil(scheduler.wait(LIMITS.gatewayLogBatchDelayMs).then(() => flushGatewayCalls(deps)));
 }
 
 /**

@@ -102,7 +102,7 @@ export async function callUpstream(deps: Deps, credentials: GatewayCredentials, 
   let answeredStatus: number | null = null;
   let errorCode: string | null = null;
   try {
-    const response = await withTimeout(upstreamFetcher(deps.env)(request), timeoutMs);
+    const response = await withTimeout(deps, upstreamFetcher(deps.env)(request), timeoutMs);
     markStage(deps, "upstream");
     const contentType = response.headers.get("content-type");
     if (contentType !== null && isFileMediaType(contentType) && response.ok) {
@@ -137,14 +137,44 @@ export async function callUpstream(deps: Deps, credentials: GatewayCredentials, 
 
 class UpstreamTimeout extends Error {}
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new UpstreamTimeout()), ms);
+/**
+ * The call's answer, or UpstreamTimeout after `ms`: the timeout stops the waiting, never the call. An aborted
+ * subrequest may still have reached the upstream (a charge created, its answer lost), so a timed-out call is left
+ * to finish in the background (`waitUntil`): the upstream completes what it started and the sync sweeper links it
+ * (docs/compatibility.md). The timer is the runtime's own `scheduler.wait`, not the global setTimeout (Node's
+ * polyfill under nodejs_compat: a Timeout object to make and clear on every call); it is never cleared, and a wait
+ * still pending when the request's context ends is dropped with it.
+ */
+function withTimeout<T>(deps: Deps, call: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    call.then(
+      (answer) => {
+        settled = true;
+        resolve(answer);
+      },
+      (err: unknown) => {
+        settled = true;
+        reject(err);
+      },
+    );
+    void scheduler.wait(ms).then(() => {
+      if (settled) return;
+      settled = true;
+      deps.waitUntil(settleLate(call));
+      reject(new UpstreamTimeout());
+    });
   });
-  return Promise.race([promise, timeout]).finally(() => {
-    if (timer !== undefined) clearTimeout(timer);
-  });
+}
+
+/** A timed-out call, awaited to its end off the response path; a late body is read and dropped (nothing waits for it). */
+async function settleLate(call: Promise<unknown>): Promise<void> {
+  try {
+    const answer = await call;
+    if (answer instanceof Response) await answer.body?.cancel();
+  } catch {
+    // The call's own failure after its timeout: the caller was answered and the call logged at the timeout.
+  }
 }
 
 // One log row per call, whatever the outcome; written in batches off the response path (call-log.ts).
