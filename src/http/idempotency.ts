@@ -26,6 +26,7 @@ import { gatedD1, type WriteGate } from "../db/write-gate";
 import type { Deps } from "../deps";
 import type { AppEnv } from "./app-env";
 import { handleError } from "./error-handler";
+import { guardedBodyOf } from "./body-guard";
 import { ApiError } from "./errors";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
@@ -49,7 +50,8 @@ interface KeyRef {
 }
 
 async function requestFingerprint(c: Context<AppEnv>): Promise<string> {
-  const body = new Uint8Array(await c.req.raw.clone().arrayBuffer());
+  // The bytes the body guard read (the same bytes every later reader gets), else a copy of the body.
+  const body = guardedBodyOf(c.req.raw) ?? new Uint8Array(await c.req.raw.clone().arrayBuffer());
   const path = new URL(c.req.url).pathname.replace(/\/+$/, "");
   const head = new TextEncoder().encode(`${c.req.method} ${path} ${c.get("principal").workspaceId}\n`);
   const all = new Uint8Array(head.byteLength + body.byteLength);

@@ -9,7 +9,7 @@ import { newId } from "../../lib/ids";
 import { BILLING_TYPES } from "../../billing/schemas";
 import { payments, refunds } from "../../db/schema";
 import type { ProductEventKind } from "../../events/kinds";
-import { dispatchEvents, needsFanOut, recordEventIfChanged } from "../../events/outbox";
+import { dispatchEvents, eventRow, needsFanOut, recordEventIfChanged } from "../../events/outbox";
 import { eventRollupStatements, metricDeltas, rollupIfChanged } from "../../events/metric-rollups";
 import { notFound } from "../../http/errors";
 import { canTransition, paymentStatusFromUpstream, reopenedStatus, PAYMENT_PREDECESSORS, type PaymentStatus } from "./status-rules";
@@ -164,7 +164,7 @@ export async function linkPayment(deps: Deps, row: PaymentRow, payment: Upstream
   const link = linkPendingPayment(d1, { ...NO_FIELDS, ...fields, id: row.id, upstreamId: payment.id, updatedAt });
   const facts = { payment: { before: null, after: next } };
   // The event's row and id from the outbox; its rollups as prepared statements (the same upserts eventRollups builds).
-  const created = recordEventIfChanged(deps, tenantOf(row), "payment.created", presentPayment({ ...next, status: "PENDING" }));
+  const created = eventRow(deps, tenantOf(row), "payment.created", presentPayment({ ...next, status: "PENDING" }));
   const { event } = created;
   const answer = answerStatus === undefined ? undefined : await deps.keyAnswer?.(answerStatus, presentPayment(next), { eventId: event.id });
   markStage(deps, "link-build");
