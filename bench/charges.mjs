@@ -99,9 +99,10 @@ try {
       withoutIdempotencyKey: { onRequestPath: withoutKey },
       // From the code: src/access/authenticate.ts, src/http/idempotency.ts, src/modules/payments/service.ts + lifecycle.ts.
       onRequestPathStatements: [
-        "batch 1: idempotency claim [key only] + payment by idempotency key [key only] + customer + INSERT payment (pending, only if the customer can be billed; statements built once per isolate)",
+        "batch 1: idempotency claim (one upsert) [key only] + INSERT payment (pending, only if the customer can be billed and the key holds no record; RETURNING the customer's upstream id); statements built once per isolate",
         "upstream: POST /v3/payments",
-        "batch 2: upstream fields [if any] + link upstream id (UPDATE … RETURNING the record) + payment.created event + its rollups + the key's answer [key only], statements built once per isolate",
+        "batch 2: link upstream id and the upstream's fields (UPDATE … RETURNING the record) + payment.created event + its rollups + the key's answer [key only], statements built once per isolate",
+        "only when batch 1 wrote nothing (a retried key, a customer that cannot be billed): one more batch reading why (the payment holding the key, the customer)",
       ],
       notCounted: [
         "API key lookup: served from memory on a warm isolate (src/access/key-cache.ts); one SELECT when cold",

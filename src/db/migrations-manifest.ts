@@ -22,5 +22,6 @@ export const EXPECTED_MIGRATIONS: readonly string[] = [
   "0019_org_log_retention.sql",
   "0020_scale_indexes_adoption_cursors.sql",
   "0021_payments_received_idx.sql",
-  "0022_revenue_rollups.sql"
+  "0022_revenue_rollups.sql",
+  "0023_drop_duplicate_upstream_idx.sql"
 ];

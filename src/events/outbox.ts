@@ -25,7 +25,8 @@ export interface EventMessage {
   eventId: string;
 }
 
-function eventRow(deps: Deps, tenant: Tenant, type: EventKind, data: Record<string, unknown>) {
+/** A new event's row and its id, for a statement built elsewhere (a prepared insert); `recordEvent…` build theirs. */
+export function eventRow(deps: Deps, tenant: Tenant, type: EventKind, data: Record<string, unknown>) {
   const event: RecordedEvent = { id: newId(), type, createdAt: deps.now().toISOString() };
   const row: typeof events.$inferInsert = {
     id: event.id,

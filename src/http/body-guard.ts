@@ -83,6 +83,16 @@ export function checkJsonBody(text: string): void {
   }
 }
 
+/** The body bytes each request the guard passed on carries (by its Request: a Request replaced later has none). */
+const bodies = new WeakMap<Request, Uint8Array>();
+const NO_BYTES = new Uint8Array(0);
+
+/**
+ * The body of `request` as the guard read it (empty for no body), when `request` is the one the guard passed on;
+ * undefined otherwise. Lets a reader of the whole body (the Idempotency-Key's fingerprint) skip a copy of it.
+ */
+export const guardedBodyOf = (request: Request): Uint8Array | undefined => bodies.get(request);
+
 /** Replaces the request with one whose body is `bytes`, or no body and no Content-Type when empty. */
 function withBody(c: Context<AppEnv>, bytes: Uint8Array | null) {
   const empty = bytes === null || bytes.byteLength === 0;
@@ -91,7 +101,9 @@ function withBody(c: Context<AppEnv>, bytes: Uint8Array | null) {
     headers.delete("content-type");
     headers.delete("content-length");
   }
-  c.req.raw = new Request(c.req.raw, { headers, body: empty ? null : bytes });
+  const request = new Request(c.req.raw, { headers, body: empty ? null : bytes });
+  bodies.set(request, empty ? NO_BYTES : bytes);
+  c.req.raw = request;
 }
 
 export const bodyGuard = (): MiddlewareHandler<AppEnv> => async (c, next) => {

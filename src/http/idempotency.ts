@@ -26,6 +26,7 @@ import { gatedD1, type WriteGate } from "../db/write-gate";
 import type { Deps } from "../deps";
 import type { AppEnv } from "./app-env";
 import { handleError } from "./error-handler";
+import { guardedBodyOf } from "./body-guard";
 import { ApiError } from "./errors";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
@@ -49,7 +50,8 @@ interface KeyRef {
 }
 
 async function requestFingerprint(c: Context<AppEnv>): Promise<string> {
-  const body = new Uint8Array(await c.req.raw.clone().arrayBuffer());
+  // The bytes the body guard read (the same bytes every later reader gets), else a copy of the body.
+  const body = guardedBodyOf(c.req.raw) ?? new Uint8Array(await c.req.raw.clone().arrayBuffer());
   const path = new URL(c.req.url).pathname.replace(/\/+$/, "");
   const head = new TextEncoder().encode(`${c.req.method} ${path} ${c.get("principal").workspaceId}\n`);
   const all = new Uint8Array(head.byteLength + body.byteLength);
@@ -58,8 +60,11 @@ async function requestFingerprint(c: Context<AppEnv>): Promise<string> {
   return sha256Hex(all);
 }
 
-/** The UNIQUE violation of the claim's INSERT: another request holds the key. */
-const KEY_TAKEN = /UNIQUE constraint failed: idempotency_keys\./;
+/**
+ * The claim's refusal: another request holds the key. The claim's upsert turns a live record into a NULL
+ * `created_at` (NOT NULL), the UNIQUE violation is the same refusal from an INSERT without the upsert.
+ */
+const KEY_TAKEN = /(UNIQUE|NOT NULL) constraint failed: idempotency_keys\./;
 
 /** Thrown into the handler when the key is held; the middleware then answers with the key's stored answer. */
 class KeyTaken extends ApiError {
@@ -69,9 +74,10 @@ class KeyTaken extends ApiError {
 }
 
 /**
- * The claim as a write gate: drop an expired or abandoned record of the key, then insert ours. The
- * INSERT fails (and its whole batch with it) when a live record exists; once refused, every later
- * write or upstream call of the request is refused too, so a handler that catches errors cannot go on.
+ * The claim as a write gate, one statement: insert our record, or take over the key's record when it expired
+ * or was abandoned in flight; a live record makes the statement fail (its `created_at` set to NULL, a NOT NULL
+ * column), and its whole batch with it. Once refused, every later write or upstream call of the request is
+ * refused too, so a handler that catches errors cannot go on.
  */
 class ClaimGate implements WriteGate {
   state: "pending" | "claimed" | "taken" = "pending";
@@ -92,15 +98,22 @@ class ClaimGate implements WriteGate {
     return [
       d1
         .prepare(
-          `DELETE FROM idempotency_keys WHERE organization_id = ?1 AND credential_id = ?2 AND key = ?3
-             AND (created_at <= ?4 OR (state = 'in_flight' AND created_at <= ?5))`,
+          `INSERT INTO idempotency_keys (organization_id, credential_id, key, request_hash, state, created_at)
+             VALUES (?1, ?2, ?3, ?4, 'in_flight', ?5)
+           ON CONFLICT (organization_id, credential_id, key) DO UPDATE SET
+             request_hash = excluded.request_hash, state = 'in_flight', response_status = NULL, response_body = NULL,
+             created_at = CASE WHEN idempotency_keys.created_at <= ?6
+               OR (idempotency_keys.state = 'in_flight' AND idempotency_keys.created_at <= ?7) THEN excluded.created_at END`,
         )
-        .bind(org, credential, key, this.now - LIMITS.idempotencyTtlSeconds, this.now - LIMITS.idempotencyInFlightStaleSeconds),
-      d1
-        .prepare(
-          "INSERT INTO idempotency_keys (organization_id, credential_id, key, request_hash, state, created_at) VALUES (?1, ?2, ?3, ?4, 'in_flight', ?5)",
-        )
-        .bind(org, credential, key, hash, this.now),
+        .bind(
+          org,
+          credential,
+          key,
+          hash,
+          this.now,
+          this.now - LIMITS.idempotencyTtlSeconds,
+          this.now - LIMITS.idempotencyInFlightStaleSeconds,
+        ),
     ];
   }
 

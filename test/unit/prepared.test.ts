@@ -13,6 +13,7 @@ import { compileStatement } from "../../src/db/prepared";
 import { events, payments } from "../../src/db/schema";
 import { needsFanOut } from "../../src/events/outbox";
 import {
+  CUSTOMER_UPSTREAM_ID,
   chargedCustomerFromRow,
   customerForCharge,
   insertEventIfChanged,
@@ -77,6 +78,8 @@ function migrated() {
 }
 
 const TENANT = { organizationId: "org_a", workspaceId: "ws_a" };
+/** Every upstream field as "not given" (null keeps the stored value). */
+const NO_FIELDS = Object.fromEntries(UPSTREAM_FIELDS.map((k) => [k, null])) as Record<(typeof UPSTREAM_FIELDS)[number], null>;
 function pendingRow(id: string, customerId: string, idempotencyKey: string | null): typeof payments.$inferSelect {
   return {
     id,
@@ -124,6 +127,8 @@ describe("the PIX create's prepared statements", () => {
       insertPendingPayment(d1, row),
     ]);
     expect(inserted?.meta.changes).toBe(1);
+    // A record written answers its customer's upstream id: all the create needs of the customer.
+    expect(inserted?.results).toEqual([{ [CUSTOMER_UPSTREAM_ID]: "cus_up_1" }]);
     expect(chargedCustomerFromRow(customer?.results[0] as Row)).toStrictEqual({ deletedAt: null, upstreamId: "cus_up_1" });
     expect(await db.select().from(payments).where(eq(payments.id, "pay_1")).get()).toStrictEqual(row);
 
@@ -134,6 +139,7 @@ describe("the PIX create's prepared statements", () => {
       insertPendingPayment(d1, pendingRow("pay_2", "cus_ok", "key-1")),
     ]);
     expect(second?.meta.changes).toBe(0);
+    expect(second?.results).toStrictEqual([]);
     expect(paymentFromRow(again?.results[0] as Row)).toStrictEqual(row);
 
     // A customer not known upstream, deleted, in another tenant, or missing: no record.
@@ -145,6 +151,7 @@ describe("the PIX create's prepared statements", () => {
     ] as const) {
       const [result] = await d1.batch([insertPendingPayment(d1, { ...pendingRow(id, customerId, null), organizationId })]);
       expect(result?.meta.changes, id).toBe(0);
+      expect(result?.results, id).toStrictEqual([]);
     }
     const [other] = await d1.batch([customerForCharge(d1, { organizationId: "org_b", workspaceId: "ws_a", customerId: "cus_ok" })]);
     expect(chargedCustomerFromRow(other?.results[0] as Row)).toBeUndefined();
@@ -156,7 +163,7 @@ describe("the PIX create's prepared statements", () => {
     const db = drizzle(d1);
     await d1.batch([insertPendingPayment(d1, pendingRow("pay_1", "cus_ok", null))]);
     const at = "2026-11-27T09:00:01.000Z";
-    const none = Object.fromEntries(UPSTREAM_FIELDS.map((k) => [k, null]));
+    const none = NO_FIELDS;
     const event = (id: string) => ({
       id,
       ...TENANT,
@@ -164,9 +171,15 @@ describe("the PIX create's prepared statements", () => {
       data: { id: "pay_1", value: "129.90", nested: { ok: true } },
       createdAt: at,
     });
-    const [, linked, recorded] = await d1.batch([
-      refreshUpstreamFields(d1, { ...none, invoiceUrl: "https://pay/1", netValueCents: 12500, id: "pay_1", updatedAt: at }),
-      linkPendingPayment(d1, { id: "pay_1", upstreamId: "pay_up_1", updatedAt: at }),
+    const [linked, recorded] = await d1.batch([
+      linkPendingPayment(d1, {
+        ...none,
+        invoiceUrl: "https://pay/1",
+        netValueCents: 12500,
+        id: "pay_1",
+        upstreamId: "pay_up_1",
+        updatedAt: at,
+      }),
       insertEventIfChanged(d1, event("evt_1")),
     ]);
     const stored = await db.select().from(payments).where(eq(payments.id, "pay_1")).get();
@@ -185,14 +198,20 @@ describe("the PIX create's prepared statements", () => {
     expect(needsFanOut(recorded?.results[0] as Row)).toBe(false);
     expect(await db.select().from(events).where(eq(events.id, "evt_1")).get()).toStrictEqual({ ...event("evt_1"), fannedOutAt: at });
 
-    // Linked already: no row answered, no event.
+    // Linked already: no row answered, no event, the fields untouched; refreshUpstreamFields still stores newer ones.
     const [again, none2] = await d1.batch([
-      linkPendingPayment(d1, { id: "pay_1", upstreamId: "pay_up_1", updatedAt: at }),
+      linkPendingPayment(d1, { ...none, invoiceUrl: "https://pay/2", id: "pay_1", upstreamId: "pay_up_1", updatedAt: at }),
       insertEventIfChanged(d1, event("evt_2")),
     ]);
     expect(again?.results).toStrictEqual([]);
     expect(none2?.meta.changes).toBe(0);
     expect(await db.select().from(events).where(eq(events.id, "evt_2")).get()).toBeUndefined();
+    expect((await db.select().from(payments).where(eq(payments.id, "pay_1")).get())?.invoiceUrl).toBe("https://pay/1");
+    await refreshUpstreamFields(d1, { ...none, invoiceUrl: "https://pay/2", id: "pay_1", updatedAt: at }).run();
+    expect(await db.select().from(payments).where(eq(payments.id, "pay_1")).get()).toMatchObject({
+      invoiceUrl: "https://pay/2",
+      netValueCents: 12500,
+    });
   });
 
   it("an event is fanned out at birth only when its own workspace has no enabled endpoint", async () => {
@@ -206,7 +225,7 @@ describe("the PIX create's prepared statements", () => {
     const record = async (id: string) => {
       await d1.batch([insertPendingPayment(d1, pendingRow(`pay_${id}`, "cus_ok", null))]);
       const [, recorded] = await d1.batch([
-        linkPendingPayment(d1, { id: `pay_${id}`, upstreamId: `up_${id}`, updatedAt: at }),
+        linkPendingPayment(d1, { ...NO_FIELDS, id: `pay_${id}`, upstreamId: `up_${id}`, updatedAt: at }),
         insertEventIfChanged(d1, { id, ...TENANT, type: "payment.created", data: {}, createdAt: at }),
       ]);
       const stored = await db.select({ fannedOutAt: events.fannedOutAt }).from(events).where(eq(events.id, id)).get();
@@ -236,6 +255,7 @@ describe("the PIX create's prepared statements", () => {
     );
     expect(compiled.args({})).toEqual(["x"]);
     const d1 = d1Over(migrated());
-    expect(() => linkPendingPayment(d1, { id: "pay_1", updatedAt: "now" } as never)).toThrow(/no value for "upstreamId"/);
+    expect(() => linkPendingPayment(d1, { ...NO_FIELDS, id: "pay_1", updatedAt: "now" } as never)).toThrow(/no value for "upstreamId"/);
+    expect(() => linkPendingPayment(d1, { id: "pay_1", upstreamId: "up_1", updatedAt: "now" } as never)).toThrow(/no value for "/);
   });
 });

@@ -52,7 +52,7 @@ describe("D1 query counting (local benchmarks)", () => {
 });
 
 describe("D1 round trips of a PIX charge create (issue 15: at most 2 on the request path)", () => {
-  it("one batch before the upstream call (idempotency claim + resume lookup + customer + pending record), one after (link + payment.created)", async () => {
+  it("one batch before the upstream call (idempotency claim + pending record answering its customer's upstream id), one after (link + payment.created)", async () => {
     const t = await seedBillingTenant({ webhooks: false });
     const customer = await createCustomer(t);
     const app = await buildApp();

@@ -49,7 +49,6 @@ export const customers = sqliteTable(
   },
   (t) => [
     index("customers_tenant_idx").on(t.organizationId, t.workspaceId, t.createdAt),
-    index("customers_upstream_idx").on(t.workspaceId, t.upstreamId),
     // One native customer per upstream customer: adoption from a webhook and from an answer race safely.
     uniqueIndex("customers_upstream_unique_idx").on(t.workspaceId, t.upstreamId),
     index("customers_sync_idx").on(t.syncStatus, t.createdAt),
@@ -95,7 +94,6 @@ export const subscriptions = sqliteTable(
   },
   (t) => [
     index("subscriptions_tenant_idx").on(t.organizationId, t.workspaceId, t.createdAt),
-    index("subscriptions_upstream_idx").on(t.workspaceId, t.upstreamId),
     // One native subscription per upstream subscription: adoption from a webhook and from an answer race safely.
     uniqueIndex("subscriptions_upstream_unique_idx").on(t.workspaceId, t.upstreamId),
     index("subscriptions_sync_idx").on(t.syncStatus, t.createdAt),
@@ -159,7 +157,6 @@ export const payments = sqliteTable(
   },
   (t) => [
     index("payments_tenant_idx").on(t.organizationId, t.workspaceId, t.createdAt),
-    index("payments_upstream_idx").on(t.workspaceId, t.upstreamId),
     index("payments_sync_idx").on(t.syncStatus, t.createdAt),
     // One native payment per upstream payment, even when two webhooks race to create a subscription's payment.
     uniqueIndex("payments_upstream_unique_idx").on(t.workspaceId, t.upstreamId),

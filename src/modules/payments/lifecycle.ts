@@ -9,11 +9,12 @@ import { newId } from "../../lib/ids";
 import { BILLING_TYPES } from "../../billing/schemas";
 import { payments, refunds } from "../../db/schema";
 import type { ProductEventKind } from "../../events/kinds";
-import { dispatchEvents, needsFanOut, recordEventIfChanged } from "../../events/outbox";
+import { dispatchEvents, eventRow, needsFanOut, recordEventIfChanged } from "../../events/outbox";
 import { eventRollupStatements, metricDeltas, rollupIfChanged } from "../../events/metric-rollups";
 import { notFound } from "../../http/errors";
 import { canTransition, paymentStatusFromUpstream, reopenedStatus, PAYMENT_PREDECESSORS, type PaymentStatus } from "./status-rules";
 import { inTenant } from "../../db/tenant-scope";
+import { markStage } from "../../http/server-timing";
 import {
   insertEventIfChanged,
   linkPendingPayment,
@@ -160,25 +161,29 @@ export async function linkPayment(deps: Deps, row: PaymentRow, payment: Upstream
   const updatedAt = deps.now().toISOString();
   const next: PaymentRow = { ...row, ...fields, upstreamId: payment.id, syncStatus: "synced", updatedAt };
   const d1 = deps.db.$client;
-  const refresh = Object.keys(fields).length > 0 ? [refreshUpstreamFields(d1, { ...NO_FIELDS, ...fields, id: row.id, updatedAt })] : [];
-  const link = linkPendingPayment(d1, { id: row.id, upstreamId: payment.id, updatedAt });
+  const link = linkPendingPayment(d1, { ...NO_FIELDS, ...fields, id: row.id, upstreamId: payment.id, updatedAt });
   const facts = { payment: { before: null, after: next } };
   // The event's row and id from the outbox; its rollups as prepared statements (the same upserts eventRollups builds).
-  const created = recordEventIfChanged(deps, tenantOf(row), "payment.created", presentPayment({ ...next, status: "PENDING" }));
+  const created = eventRow(deps, tenantOf(row), "payment.created", presentPayment({ ...next, status: "PENDING" }));
   const { event } = created;
   const answer = answerStatus === undefined ? undefined : await deps.keyAnswer?.(answerStatus, presentPayment(next), { eventId: event.id });
+  markStage(deps, "link-build");
   const results = await d1.batch([
-    ...refresh,
     link,
     insertEventIfChanged(d1, created.row as Omit<Required<typeof created.row>, "fannedOutAt">),
     ...eventRollupStatements(d1, tenantOf(row), event.id, facts),
     ...(answer ? [answer.statement] : []),
   ]);
+  markStage(deps, "link-batch");
   if (answer) answer.settle(results[results.length - 1]);
-  const linked = results[refresh.length]?.results[0] as Record<string, unknown> | undefined;
-  if (!linked) return (await deps.db.select().from(payments).where(eq(payments.id, row.id)).get()) ?? next;
+  const linked = results[0]?.results[0] as Record<string, unknown> | undefined;
+  if (!linked) {
+    // Another path (a webhook, the sweeper) linked it first: this answer's fields still apply, then the record as it stands.
+    if (Object.keys(fields).length > 0) await refreshUpstreamFields(d1, { ...NO_FIELDS, ...fields, id: row.id, updatedAt }).run();
+    return (await deps.db.select().from(payments).where(eq(payments.id, row.id)).get()) ?? next;
+  }
   // No enabled endpoint in the workspace: the event was written fanned out, nothing to hand off.
-  if (needsFanOut(results[refresh.length + 1]?.results[0] as Record<string, unknown> | undefined)) dispatchEvents(deps, [event]);
+  if (needsFanOut(results[1]?.results[0] as Record<string, unknown> | undefined)) dispatchEvents(deps, [event]);
   return paymentFromRow(linked);
 }
 

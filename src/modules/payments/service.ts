@@ -12,10 +12,12 @@ import { formatMoney, toUpstreamAmount } from "../../lib/money";
 import { payments } from "../../db/schema";
 import { resolveGatewayAccount } from "../../gateway/accounts";
 import { ApiError } from "../../http/errors";
+import { markStage } from "../../http/server-timing";
 import type { PageRequest } from "../../http/pagination";
 import { assertBillableCustomer, customerForBilling } from "../customers/service";
 import {
   chargedCustomerFromRow,
+  CUSTOMER_UPSTREAM_ID,
   customerForCharge,
   insertPendingPayment as insertPending,
   paymentByIdempotencyKey,
@@ -84,8 +86,10 @@ export async function createPayment(
     return createWithSavedCardOrPlan(deps, credentials, principal, input, idempotencyKey, answerStatus);
   }
   const row = newPaymentRow(deps, tenant, input, {}, idempotencyKey);
-  // One D1 round trip before the upstream call (with the request's idempotency claim riding along).
+  markStage(deps, "chain");
+  // One D1 round trip before the upstream call on a fresh create (with the request's idempotency claim riding along).
   const { existing, customer } = await insertPendingPayment(deps, tenant, row);
+  markStage(deps, "pending-batch");
   // A retry after a lost answer (the HTTP idempotency record is not kept for 5xx): resume, never re-payment.
   if (existing) return presentPayment(await reconcilePayment(deps, credentials, existing));
   const billable = assertBillableCustomer(customer, input.customer);
@@ -99,12 +103,19 @@ export async function createPayment(
 }
 
 /**
- * In one batch: the payment holding this idempotency key (if a previous attempt wrote it), the customer,
- * and the pending record — inserted only if that key has none yet and the customer exists, is not
- * deleted and is known upstream. Nobody ever sees a record for a customer that cannot be billed.
+ * The pending record, in one statement (the request's idempotency claim rides in its batch): written only if
+ * its Idempotency-Key holds no record yet and the customer exists, is not deleted and is known upstream,
+ * answering that customer's upstream id. Nobody ever sees a record for a customer that cannot be billed.
+ * Only when nothing was written (a retried key, a customer that cannot be billed as it stands: never on a
+ * fresh create) a second batch reads why: the payment holding the key, the customer, and the same insert
+ * again (the customer may have become billable in between).
  */
 async function insertPendingPayment(deps: Deps, tenant: Tenant, row: PaymentRow) {
   const d1 = deps.db.$client;
+  const [inserted] = await d1.batch([insertPending(d1, row)]);
+  const written = inserted?.results[0] as Record<string, unknown> | undefined;
+  const upstreamId = written?.[CUSTOMER_UPSTREAM_ID];
+  if (typeof upstreamId === "string") return { existing: undefined, customer: { deletedAt: null, upstreamId } };
   const byKey = row.idempotencyKey ? [paymentByIdempotencyKey(d1, { ...tenant, key: row.idempotencyKey })] : [];
   const results = await d1.batch([...byKey, customerForCharge(d1, { ...tenant, customerId: row.customerId }), insertPending(d1, row)]);
   const existing = byKey.length > 0 ? (results[0]?.results[0] as Record<string, unknown> | undefined) : undefined;

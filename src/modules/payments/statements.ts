@@ -46,10 +46,15 @@ export const chargedCustomerFromRow = (row: Record<string, unknown> | undefined)
       }
     : undefined;
 
+/** The column `insertPendingPayment` answers: the upstream id of the customer the record bills. */
+export const CUSTOMER_UPSTREAM_ID = "customer_upstream_id";
+
 /**
  * The pending record, written only if the customer exists in the tenant, is not deleted and is known
  * upstream, and only if no record holds its Idempotency-Key yet (the key's unique index): nobody ever
  * sees a record for a customer that cannot be billed, and a retried key never writes a second one.
+ * A record written answers its customer's upstream id (RETURNING `customer_upstream_id`), all the
+ * create needs of the customer; no row answered means nothing was written.
  */
 export const insertPendingPayment = preparedStatement<PaymentRow>((db) =>
   db
@@ -66,7 +71,14 @@ export const insertPendingPayment = preparedStatement<PaymentRow>((db) =>
         ),
       ),
     )
-    .onConflictDoNothing(),
+    .onConflictDoNothing()
+    .returning({
+      customerUpstreamId: sql`(SELECT ${customers.upstreamId} FROM ${customers} WHERE ${and(
+        eq(customers.id, payments.customerId),
+        eq(customers.organizationId, payments.organizationId),
+        eq(customers.workspaceId, payments.workspaceId),
+      )})`.as(CUSTOMER_UPSTREAM_ID),
+    }),
 );
 
 /** The descriptive fields the upstream owns that a link or refresh stores (`upstreamFields` fills them). */
@@ -81,22 +93,28 @@ export const UPSTREAM_FIELDS = [
 ] as const satisfies readonly (keyof PaymentRow)[];
 export type UpstreamFields = Partial<Pick<PaymentRow, (typeof UPSTREAM_FIELDS)[number]>>;
 
+/** The upstream's descriptive fields given, each kept as stored when null (`coalesce`). */
+const upstreamFieldsSet = () =>
+  Object.fromEntries(UPSTREAM_FIELDS.map((key) => [key, sql`coalesce(${placeholder(key)}, ${payments[key]})`]));
+
 /** Stores the upstream's descriptive fields given (null: keep the stored value) and the time of the change. */
 export const refreshUpstreamFields = preparedStatement<UpstreamFields & { id: string; updatedAt: string }>((db) =>
   db
     .update(payments)
-    .set({
-      ...Object.fromEntries(UPSTREAM_FIELDS.map((key) => [key, sql`coalesce(${placeholder(key)}, ${payments[key]})`])),
-      updatedAt: boundValue("updatedAt"),
-    })
+    .set({ ...upstreamFieldsSet(), updatedAt: boundValue("updatedAt") })
     .where(eq(payments.id, placeholder("id"))),
 );
 
-/** pending → synced with the upstream id; answers the record as linked (RETURNING), or nothing when it was not pending. */
-export const linkPendingPayment = preparedStatement<{ id: string; upstreamId: string; updatedAt: string }>((db) =>
+/**
+ * pending → synced with the upstream id and the upstream's descriptive fields given (null: keep the stored
+ * value); answers the record as linked (RETURNING), or nothing when it was not pending (nothing changed).
+ */
+export const linkPendingPayment = preparedStatement<
+  Required<{ [K in keyof UpstreamFields]: UpstreamFields[K] | null }> & { id: string; upstreamId: string; updatedAt: string }
+>((db) =>
   db
     .update(payments)
-    .set({ upstreamId: boundValue("upstreamId"), syncStatus: "synced", updatedAt: boundValue("updatedAt") })
+    .set({ ...upstreamFieldsSet(), upstreamId: boundValue("upstreamId"), syncStatus: "synced", updatedAt: boundValue("updatedAt") })
     .where(and(eq(payments.id, placeholder("id")), eq(payments.syncStatus, "pending")))
     .returning(),
 );

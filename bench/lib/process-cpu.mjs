@@ -1,0 +1,47 @@
+// CPU time of a `wrangler dev` session, as the machine counts it (Linux /proc): the process group serving a
+// base URL, and the CPU every thread of its workerd processes used (schedstat, ns). The same reading as
+// bench/passthrough-cpu.mjs (which keeps its own copy), for bench/charges-cpu.mjs.
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+
+const pgidOf = (pid) => Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[2]);
+function readlinkSafe(p) {
+  try {
+    return readlinkSync(p);
+  } catch {
+    return null;
+  }
+}
+
+/** The process group that serves `base`: the one of the workerd listening on its port. */
+export function groupOf(base) {
+  const port = Number(new URL(base).port);
+  const inode = readFileSync("/proc/net/tcp", "utf8")
+    .split("\n")
+    .slice(1)
+    .map((l) => l.trim().split(/\s+/))
+    .find((f) => f[1]?.endsWith(`:${port.toString(16).toUpperCase().padStart(4, "0")}`) && f[3] === "0A")?.[9];
+  if (!inode) throw new Error(`no listener on ${port}`);
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readdirSync(`/proc/${pid}/fd`).some((fd) => readlinkSafe(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`)) return pgidOf(pid);
+    } catch {
+      /* gone, or not ours */
+    }
+  }
+  throw new Error(`no process holds port ${port}`);
+}
+
+/** CPU ns used so far by every thread of the workerd processes in process group `pgid` (wrangler's node process left out). */
+export function groupCpuNs(pgid) {
+  let ns = 0;
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (pgidOf(pid) !== pgid || readFileSync(`/proc/${pid}/comm`, "utf8").trim() !== "workerd") continue;
+      for (const tid of readdirSync(`/proc/${pid}/task`))
+        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      /* exited between the listing and the read */
+    }
+  }
+  return ns;
+}
