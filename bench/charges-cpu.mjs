@@ -6,7 +6,7 @@
 // response is counted on its side. The group holds the worker, its local D1 and the simulator: everything a create
 // costs. On a shared machine this moves far less with other load than throughput; on a quiet one the throughput
 // ratio at saturation tends to `cpuRatio` (bare CPU / Ponte CPU).
-//   npx node bench/charges-cpu.mjs   (BLOCK=60 ROUNDS=8 to change; Linux only; AGAINST=/path/to/another/checkout adds
+//   npm run bench:charges-cpu   (BLOCK=60 ROUNDS=8 to change; Linux only; AGAINST=/path/to/another/checkout adds
 //                                  that checkout's Ponte, on its own state seeded by its own seed script, to the rounds)
 import { randomUUID } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";

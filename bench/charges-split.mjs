@@ -5,7 +5,7 @@
 // `after` the answer), the bare safe create wrapped so that each of its I/O steps is timed
 // (bench/lib/timed-safe-create: `insert`, `upstream`, `batch`, `own`). Each side first sequentially (one request
 // at a time, alternating), then under the bench's concurrency (alternating one-second slices): per stage, the mean.
-//   npx node bench/charges-split.mjs     (REQUESTS=200 CONCURRENCY=8 SECONDS=6 to change)
+//   npm run bench:charges-split   (REQUESTS=200 CONCURRENCY=8 SECONDS=6 to change)
 import { randomUUID } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";

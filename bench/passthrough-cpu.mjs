@@ -8,10 +8,11 @@
 // the machine runs, so this is the figure to compare two commits by on a shared machine.
 //   node bench/passthrough-cpu.mjs     (BLOCK=200 ROUNDS=10 to change; Linux only; AGAINST=/path/to/another/checkout
 //                                      adds that checkout's Ponte, on a copy of the same seeded state, to the rounds)
-import { cpSync, rmSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DEMO } from "../scripts/lib/local.mjs";
 import { envNumber, fmt, loadAverage, measureLatency, printSummary, seededState, startWrangler } from "./lib/harness.mjs";
+import { groupCpuNs, groupOf } from "./lib/process-cpu.mjs";
 
 const BLOCK = envNumber("BLOCK", 200);
 const AGAINST = process.env.AGAINST;
@@ -35,51 +36,6 @@ if (AGAINST) {
 const forwarder = await startWrangler(["-c", "bench/baselines/forwarder/wrangler.toml", "-c", "sim/wrangler.toml"], {
   vars: [`BENCH_KEY:${demo.apiKey}`, `UPSTREAM_KEY:${DEMO.upstreamApiKey}`],
 });
-
-/** The process group that serves `base`: the one of the workerd listening on its port. */
-function groupOf(base) {
-  const port = Number(new URL(base).port);
-  const inode = readFileSync("/proc/net/tcp", "utf8")
-    .split("\n")
-    .slice(1)
-    .map((l) => l.trim().split(/\s+/))
-    .find((f) => f[1]?.endsWith(`:${port.toString(16).toUpperCase().padStart(4, "0")}`) && f[3] === "0A")?.[9];
-  if (!inode) throw new Error(`no listener on ${port}`);
-  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    try {
-      if (readdirSync(`/proc/${pid}/fd`).some((fd) => readlinkSafe(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`)) return pgidOf(pid);
-    } catch {
-      /* gone, or not ours */
-    }
-  }
-  throw new Error(`no process holds port ${port}`);
-}
-function readlinkSafe(p) {
-  try {
-    return readlinkSync(p);
-  } catch {
-    return null;
-  }
-}
-const pgidOf = (pid) => Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[2]);
-/**
- * CPU ns used so far by every thread of the workerd processes in process group `pgid` (the runtime and
- * wrangler's proxy in front of it); wrangler's node process and esbuild's watcher burn CPU by the clock,
- * not by the request, so they are left out.
- */
-function groupCpuNs(pgid) {
-  let ns = 0;
-  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    try {
-      if (pgidOf(pid) !== pgid || readFileSync(`/proc/${pid}/comm`, "utf8").trim() !== "workerd") continue;
-      for (const tid of readdirSync(`/proc/${pid}/task`))
-        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
-    } catch {
-      /* exited between the listing and the read */
-    }
-  }
-  return ns;
-}
 
 try {
   const bearer = { Authorization: `Bearer ${demo.apiKey}` };

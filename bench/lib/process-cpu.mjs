@@ -1,6 +1,6 @@
 // CPU time of a `wrangler dev` session, as the machine counts it (Linux /proc): the process group serving a
-// base URL, and the CPU every thread of its workerd processes used (schedstat, ns). The same reading as
-// bench/passthrough-cpu.mjs (which keeps its own copy), for bench/charges-cpu.mjs.
+// base URL, and the CPU every thread of its workerd processes used (schedstat, ns), for bench/passthrough-cpu.mjs
+// and bench/charges-cpu.mjs.
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 
 const pgidOf = (pid) => Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[2]);
