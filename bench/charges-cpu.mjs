@@ -12,8 +12,8 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DEMO, wrangler } from "../scripts/lib/local.mjs";
-import { benchStateDir, envNumber, fmt, loadAverage, measureLatency, printSummary, startWrangler } from "./lib/harness.mjs";
-import { groupCpuNs, groupOf } from "./lib/process-cpu.mjs";
+import { benchStateDir, envNumber, fmt, loadAverage, printSummary, startWrangler } from "./lib/harness.mjs";
+import { cpuPerRequest, groupOf } from "./lib/process-cpu.mjs";
 
 const BLOCK = envNumber("BLOCK", 60);
 const ROUNDS = envNumber("ROUNDS", 8);
@@ -72,24 +72,9 @@ try {
     },
   };
   if (against) sides.against = { pgid: groupOf(against.base), request: await ponteCreate(against.base, authOf(againstKey)) };
-  if (new Set(Object.values(sides).map((s) => s.pgid)).size !== Object.keys(sides).length)
-    throw new Error("two sessions in one process group");
-  for (const side of Object.values(sides)) await measureLatency(side.request, 40); // warm
-  const samples = Object.fromEntries(Object.keys(sides).map((name) => [name, []]));
-  for (let r = 0; r < ROUNDS; r++) {
-    for (const [name, side] of Object.entries(sides)) {
-      const before = groupCpuNs(side.pgid);
-      await measureLatency(side.request, BLOCK);
-      await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
-      samples[name].push((groupCpuNs(side.pgid) - before) / BLOCK / 1000);
-    }
-  }
-  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  const measured = await cpuPerRequest(sides, { warm: 40, block: BLOCK, rounds: ROUNDS, pauseMs: PAUSE_MS });
   const result = Object.fromEntries(
-    Object.entries(samples).map(([name, xs]) => [
-      name,
-      { cpuMicrosPerCreate: +fmt(median(xs), 0), spread: [+fmt(Math.min(...xs), 0), +fmt(Math.max(...xs), 0)] },
-    ]),
+    Object.entries(measured).map(([name, m]) => [name, { cpuMicrosPerCreate: m.micros, spread: m.spread }]),
   );
   console.log(
     JSON.stringify({ block: BLOCK, rounds: ROUNDS, ...result, loadAverageBefore: loadBefore, loadAverageAfter: loadAverage() }, null, 2),

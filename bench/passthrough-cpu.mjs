@@ -11,8 +11,8 @@
 import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DEMO } from "../scripts/lib/local.mjs";
-import { envNumber, fmt, loadAverage, measureLatency, printSummary, seededState, startWrangler } from "./lib/harness.mjs";
-import { groupCpuNs, groupOf } from "./lib/process-cpu.mjs";
+import { envNumber, fmt, loadAverage, printSummary, seededState, startWrangler } from "./lib/harness.mjs";
+import { cpuPerRequest, groupOf } from "./lib/process-cpu.mjs";
 
 const BLOCK = envNumber("BLOCK", 200);
 const AGAINST = process.env.AGAINST;
@@ -45,24 +45,9 @@ try {
   };
   if (against)
     sides.viaAgainst = { pgid: groupOf(against.base), request: () => fetch(`${against.base}/api/v1/finance/balance`, { headers: bearer }) };
-  if (new Set(Object.values(sides).map((s) => s.pgid)).size !== Object.keys(sides).length)
-    throw new Error("two sessions in one process group");
-  for (const side of Object.values(sides)) await measureLatency(side.request, 300); // warm
-  const samples = Object.fromEntries(Object.keys(sides).map((name) => [name, []]));
-  for (let r = 0; r < ROUNDS; r++) {
-    for (const [name, side] of Object.entries(sides)) {
-      const before = groupCpuNs(side.pgid);
-      await measureLatency(side.request, BLOCK);
-      await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
-      samples[name].push((groupCpuNs(side.pgid) - before) / BLOCK / 1000);
-    }
-  }
-  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  const measured = await cpuPerRequest(sides, { warm: 300, block: BLOCK, rounds: ROUNDS, pauseMs: PAUSE_MS });
   const result = Object.fromEntries(
-    Object.entries(samples).map(([name, xs]) => [
-      name,
-      { cpuMicrosPerRequest: +fmt(median(xs), 0), spread: [+fmt(Math.min(...xs), 0), +fmt(Math.max(...xs), 0)] },
-    ]),
+    Object.entries(measured).map(([name, m]) => [name, { cpuMicrosPerRequest: m.micros, spread: m.spread }]),
   );
   console.log(
     JSON.stringify({ block: BLOCK, rounds: ROUNDS, ...result, loadAverageBefore: loadBefore, loadAverageAfter: loadAverage() }, null, 2),

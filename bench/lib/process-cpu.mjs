@@ -2,6 +2,7 @@
 // base URL, and the CPU every thread of its workerd processes used (schedstat, ns), for bench/passthrough-cpu.mjs
 // and bench/charges-cpu.mjs.
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { fmt, measureLatency } from "./harness.mjs";
 
 const pgidOf = (pid) => Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[2]);
 function readlinkSafe(p) {
@@ -44,4 +45,32 @@ export function groupCpuNs(pgid) {
     }
   }
   return ns;
+}
+
+/**
+ * CPU per request of each side (`{ name: { pgid, request } }`, sessions in distinct process groups), in µs: after
+ * `warm` requests each, `rounds` rounds in which every side in turn sends `block` sequential requests and then
+ * pauses `pauseMs` (so what a request leaves for after its response is counted on its side). Each side's
+ * median block and the spread of its blocks.
+ */
+export async function cpuPerRequest(sides, { warm, block, rounds, pauseMs }) {
+  if (new Set(Object.values(sides).map((s) => s.pgid)).size !== Object.keys(sides).length)
+    throw new Error("two sessions in one process group");
+  for (const side of Object.values(sides)) await measureLatency(side.request, warm);
+  const samples = Object.fromEntries(Object.keys(sides).map((name) => [name, []]));
+  for (let r = 0; r < rounds; r++) {
+    for (const [name, side] of Object.entries(sides)) {
+      const before = groupCpuNs(side.pgid);
+      await measureLatency(side.request, block);
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      samples[name].push((groupCpuNs(side.pgid) - before) / block / 1000);
+    }
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  return Object.fromEntries(
+    Object.entries(samples).map(([name, xs]) => [
+      name,
+      { micros: +fmt(median(xs), 0), spread: [+fmt(Math.min(...xs), 0), +fmt(Math.max(...xs), 0)] },
+    ]),
+  );
 }
