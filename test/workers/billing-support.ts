@@ -1,9 +1,10 @@
 // Billing test support: a tenant with a gateway account whose upstream key is a fresh simulated
 // account, with the simulator's webhook pointed at Ponte's inbound route.
 import { env } from "cloudflare:test";
+import { buildApp } from "../../src/app";
 import { backgroundDeps, type Deps } from "../../src/deps";
 import { seedGatewayAccount, simFetch, simRequests as simRequestsOf } from "./gateway-support";
-import { call, seedTenant, type SeedOptions, type TestTenant } from "./support";
+import { BASE, call, seedTenant, type SeedOptions, type TestTenant } from "./support";
 import type { Customer, Payment, Reply, UpstreamWebhookReceipt } from "./bodies";
 
 export interface BillingTenant extends TestTenant {
@@ -110,4 +111,25 @@ export async function upstreamWebhook(t: BillingTenant, envelope: Record<string,
     body: envelope,
     headers: token === null ? {} : { "asaas-access-token": token },
   });
+}
+
+/** A PIX create under `key` through one app with the D1 counter and the statement log on: the response, its body and the SQL of every statement it sent. */
+export async function loggedPixCreate(t: BillingTenant, customer: string, key: string) {
+  const res = await (await buildApp()).request(
+    `${BASE}/api/v1/payments`,
+    {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${t.key}`,
+        "Content-Type": "application/json",
+        "Idempotency-Key": key,
+        "X-D1-Query-Count": "1",
+        "X-D1-Query-Log": "1",
+      },
+      body: JSON.stringify({ customer, billingType: "PIX", value: "129.90", dueDate: dueDate() }),
+    },
+    { ...env, D1_QUERY_COUNTING: "1" },
+  );
+  const statements = JSON.parse(decodeURIComponent(res.headers.get("X-D1-Statements") ?? "%5B%5D")) as string[];
+  return { res, body: (await res.json()) as Reply<Payment>, statements };
 }

@@ -3,10 +3,8 @@
 // sent is stored after the response. Either way a retry replays exactly what the first request answered.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { buildApp } from "../../src/app";
-import { BASE, expectError } from "./support";
-import { createCustomer, createPayment, dueDate, eventsOf, seedBillingTenant, simRequests, type BillingTenant } from "./billing-support";
-import type { Payment, Reply } from "./bodies";
+import { expectError } from "./support";
+import { createCustomer, createPayment, dueDate, eventsOf, loggedPixCreate, seedBillingTenant, simRequests } from "./billing-support";
 
 async function keyRecord(organizationId: string, key: string) {
   return env.DB.prepare("SELECT state, response_status FROM idempotency_keys WHERE organization_id = ? AND key = ?")
@@ -14,34 +12,12 @@ async function keyRecord(organizationId: string, key: string) {
     .first<{ state: string; response_status: number | null }>();
 }
 
-/** A create through one app with the D1 counter and the statement log on. */
-async function countedCreate(t: BillingTenant, customer: string, key: string) {
-  const app = await buildApp();
-  const res = await app.request(
-    `${BASE}/api/v1/payments`,
-    {
-      method: "POST",
-      headers: {
-        Authorization: `Bearer ${t.key}`,
-        "Content-Type": "application/json",
-        "Idempotency-Key": key,
-        "X-D1-Query-Count": "1",
-        "X-D1-Query-Log": "1",
-      },
-      body: JSON.stringify({ customer, billingType: "PIX", value: "129.90", dueDate: dueDate() }),
-    },
-    { ...env, D1_QUERY_COUNTING: "1" },
-  );
-  const statements = JSON.parse(decodeURIComponent(res.headers.get("X-D1-Statements") ?? "%5B%5D")) as string[];
-  return { res, body: (await res.json()) as Reply<Payment>, statements };
-}
-
 describe("a PIX create's Idempotency-Key answer", () => {
   it("is stored in the link's batch: completed when the response arrives, two round trips, the replay is the same answer", async () => {
     const t = await seedBillingTenant({ webhooks: false });
     const customer = await createCustomer(t);
-    await countedCreate(t, customer.id, crypto.randomUUID()); // warms the key and gateway-account caches
-    const { res, body, statements } = await countedCreate(t, customer.id, "pix-1");
+    await loggedPixCreate(t, customer.id, crypto.randomUUID()); // warms the key and gateway-account caches
+    const { res, body, statements } = await loggedPixCreate(t, customer.id, "pix-1");
     expect(res.status).toBe(200);
     expect(body.data).toMatchObject({ status: "PENDING", syncStatus: "synced", value: "129.90" });
     // Read before anything the request left for after its response could have run.
@@ -74,7 +50,7 @@ describe("a PIX create's Idempotency-Key answer", () => {
   it("when the upstream's webhook links the charge first, the answer is the record as it stands, stored after the response and replayed", async () => {
     const t = await seedBillingTenant(); // the simulator delivers PAYMENT_CREATED before it answers the create
     const customer = await createCustomer(t);
-    const { res, body } = await countedCreate(t, customer.id, "pix-3");
+    const { res, body } = await loggedPixCreate(t, customer.id, "pix-3");
     expect(res.status).toBe(200);
     expect(body.data).toMatchObject({ syncStatus: "synced" });
     expect(body.data.upstreamId).toMatch(/^pay_/);

@@ -4,40 +4,17 @@
 // or deleted customer is refused with no record, a customer not yet known upstream is synced first.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { buildApp } from "../../src/app";
-import { BASE, expectError } from "./support";
+import { expectError } from "./support";
 import {
   createCustomer,
   createPayment,
-  dueDate,
   eventsOf,
   seedBillingTenant,
   sim,
   simRequests,
+  loggedPixCreate,
   type BillingTenant,
 } from "./billing-support";
-import type { Payment, Reply } from "./bodies";
-
-/** A create with the statement log on: the response, its body and the SQL of every statement it sent. */
-async function loggedCreate(t: BillingTenant, customer: string, key: string) {
-  const res = await (await buildApp()).request(
-    `${BASE}/api/v1/payments`,
-    {
-      method: "POST",
-      headers: {
-        Authorization: `Bearer ${t.key}`,
-        "Content-Type": "application/json",
-        "Idempotency-Key": key,
-        "X-D1-Query-Count": "1",
-        "X-D1-Query-Log": "1",
-      },
-      body: JSON.stringify({ customer, billingType: "PIX", value: "129.90", dueDate: dueDate() }),
-    },
-    { ...env, D1_QUERY_COUNTING: "1" },
-  );
-  const statements = JSON.parse(decodeURIComponent(res.headers.get("X-D1-Statements") ?? "%5B%5D")) as string[];
-  return { res, body: (await res.json()) as Reply<Payment>, statements };
-}
 
 const paymentsOf = async (t: BillingTenant) =>
   (
@@ -50,8 +27,8 @@ describe("the PIX create's first batch", () => {
   it("a fresh create sends the claim and the pending INSERT only, then the link batch", async () => {
     const t = await seedBillingTenant({ webhooks: false });
     const customer = await createCustomer(t);
-    await loggedCreate(t, customer.id, crypto.randomUUID()); // warms the key and gateway-account caches
-    const { res, body, statements } = await loggedCreate(t, customer.id, "paths-1");
+    await loggedPixCreate(t, customer.id, crypto.randomUUID()); // warms the key and gateway-account caches
+    const { res, body, statements } = await loggedPixCreate(t, customer.id, "paths-1");
     expect(res.status).toBe(200);
     expect(body.data).toMatchObject({ status: "PENDING", syncStatus: "synced", customer: customer.id, value: "129.90" });
     const beforeLink = statements.slice(
