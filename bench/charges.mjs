@@ -14,7 +14,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEMO, ROOT, wrangler } from "../scripts/lib/local.mjs";
-import { profileWhile } from "./lib/inspector.mjs";
+import { notPonteWarning, profileWhile } from "./lib/inspector.mjs";
 import {
   compare,
   fmt,
@@ -149,6 +149,8 @@ async function profileCreates(inspectorPort, create, dir) {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, "charges.cpuprofile");
   writeFileSync(file, JSON.stringify(profile));
+  const warning = notPonteWarning(profile, file);
+  if (warning) console.error(warning);
   const idle = new Set(profile.nodes.filter((n) => n.callFrame.functionName === "(idle)").map((n) => n.id));
   const busyUs = profile.samples.reduce((sum, id, i) => sum + (idle.has(id) ? 0 : (profile.timeDeltas[i] ?? 0)), 0);
   console.log(

@@ -11,7 +11,7 @@ import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { ROOT } from "../scripts/lib/local.mjs";
 import { seededState, envNumber, loadOptions, measureLatency, measureThroughput, startWrangler } from "./lib/harness.mjs";
-import { connectInspector } from "./lib/inspector.mjs";
+import { connectInspector, isPonteProfile } from "./lib/inspector.mjs";
 
 const bounds = loadOptions({ requests: 300, concurrency: 16, seconds: 5 });
 const path = process.env.PROFILE_PATH ?? "/api/v1/finance/balance";
@@ -27,7 +27,6 @@ const startPonte = () =>
   startWrangler(["-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", state], {
     readyPath: "/api/v1/health",
   });
-const profiles = (profile) => profile.nodes.some((n) => n.callFrame.url.endsWith(".ponte.mjs"));
 
 let ponte = await startPonte();
 try {
@@ -39,7 +38,7 @@ try {
     await inspector.send("Profiler.start");
     await measureLatency(request, 20);
     const { profile: probe } = await inspector.send("Profiler.stop");
-    if (profiles(probe)) break;
+    if (isPonteProfile(probe)) break;
     inspector.close();
     if (attempt >= ATTEMPTS) throw new Error(`the inspector showed the simulator's isolate in ${ATTEMPTS} sessions; try again`);
     console.log(`the inspector shows the simulator's isolate; starting the session again (${attempt}/${ATTEMPTS})`);

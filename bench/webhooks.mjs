@@ -24,7 +24,7 @@ import {
   benchStateDir,
   printSummary,
 } from "./lib/harness.mjs";
-import { connectInspector } from "./lib/inspector.mjs";
+import { connectInspector, notPonteWarning } from "./lib/inspector.mjs";
 
 // wrangler and the TypeScript import below need Node >= 22: re-run under the pinned one.
 if (Number(process.versions.node.split(".")[0]) < 22) {
@@ -152,6 +152,8 @@ async function main() {
     inspector.close();
     mkdirSync(PROFILE, { recursive: true });
     writeFileSync(join(PROFILE, "webhooks-burst.cpuprofile"), JSON.stringify(profile));
+    const warning = notPonteWarning(profile, join(PROFILE, "webhooks-burst.cpuprofile"));
+    if (warning) console.error(warning);
     console.log(`burst profile (Ponte isolate): ${join(PROFILE, "webhooks-burst.cpuprofile")} (node bench/profile-top.mjs <file>)`);
   }
 

@@ -1,6 +1,8 @@
 // A V8 CPU profile of a `wrangler dev` worker's isolate, taken through wrangler's inspector proxy
 // (the port startWrangler passes as --inspector-port) while `load` runs. With several workers in one
-// dev session (Ponte + the simulator), the proxy's /ws is the first config's worker: Ponte's.
+// dev session (Ponte + the simulator), the proxy's /ws follows whichever worker reported ready last, so it may
+// be the simulator's: `isPonteProfile` tells (bench:profile starts the session again until it is Ponte's; the
+// other benches that profile say so when it is not).
 import WebSocket from "ws";
 
 /** wrangler dev's inspector proxy accepts local DevTools clients; it checks the Origin header. */
@@ -45,3 +47,12 @@ export async function profileWhile(inspectorPort, load) {
     inspector.close();
   }
 }
+
+/** Whether a CPU profile is of Ponte's isolate: its frames name the built worker's modules (`*.ponte.mjs`). */
+export const isPonteProfile = (profile) => profile.nodes.some((n) => n.callFrame.url.endsWith(".ponte.mjs"));
+
+/** The warning to print beside a profile that is not Ponte's isolate, or null when it is. */
+export const notPonteWarning = (profile, file) =>
+  isPonteProfile(profile)
+    ? null
+    : `WARNING: ${file} is not Ponte's isolate (no *.ponte.mjs frames): wrangler's inspector attached to the simulator's; run again`;
