@@ -9,10 +9,10 @@
 //   npm run bench:charges-cpu   (BLOCK=60 ROUNDS=8 to change; Linux only; AGAINST=/path/to/another/checkout adds
 //                                  that checkout's Ponte, on its own state seeded by its own seed script, to the rounds)
 import { randomUUID } from "node:crypto";
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { DEMO, wrangler } from "../scripts/lib/local.mjs";
-import { benchStateDir, envNumber, fmt, loadAverage, printSummary, startWrangler } from "./lib/harness.mjs";
+import { DEMO } from "../scripts/lib/local.mjs";
+import { envNumber, fmt, loadAverage, printSummary, seededStateWithBaseline, startWrangler } from "./lib/harness.mjs";
 import { cpuPerRequest, groupOf } from "./lib/process-cpu.mjs";
 
 const BLOCK = envNumber("BLOCK", 60);
@@ -21,15 +21,12 @@ const AGAINST = process.env.AGAINST;
 const PAUSE_MS = 200;
 
 const loadBefore = loadAverage();
-const tmp = benchStateDir("ponte-bench-charges-cpu");
-const [state, bareState] = [join(tmp, "ponte"), join(tmp, "bare")];
-mkdirSync(state);
-mkdirSync(bareState);
-process.on("exit", () => rmSync(tmp, { recursive: true, force: true }));
-process.env.PONTE_PERSIST_DIR = state;
-const { seed } = await import("../scripts/seed.mjs");
-const demo = await seed();
-wrangler(["d1", "migrations", "apply", "DB", "--local", "-c", "bench/baselines/safe-create/wrangler.toml", "--persist-to", bareState]);
+const {
+  dir: tmp,
+  state,
+  bareState,
+  demo,
+} = await seededStateWithBaseline("ponte-bench-charges-cpu", "bench/baselines/safe-create/wrangler.toml");
 const ponteArgs = (config, persist) => ["-c", config, "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", persist];
 let against;
 let againstKey;

@@ -7,23 +7,13 @@
 // at a time, alternating), then under the bench's concurrency (alternating one-second slices): per stage, the mean.
 //   npm run bench:charges-split   (REQUESTS=200 CONCURRENCY=8 SECONDS=6 to change)
 import { randomUUID } from "node:crypto";
-import { mkdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
-import { DEMO, wrangler } from "../scripts/lib/local.mjs";
-import { benchStateDir, fmt, loadAverage, loadOptions, printSummary, startWrangler } from "./lib/harness.mjs";
+import { DEMO } from "../scripts/lib/local.mjs";
+import { fmt, loadAverage, loadOptions, printSummary, seededStateWithBaseline, startWrangler } from "./lib/harness.mjs";
 
 const load = loadOptions({ requests: 200, concurrency: 8, seconds: 6 });
-const tmp = benchStateDir("ponte-bench-charges-split");
-const [state, bareState] = [join(tmp, "ponte"), join(tmp, "bare")];
-mkdirSync(state);
-mkdirSync(bareState);
-process.on("exit", () => rmSync(tmp, { recursive: true, force: true }));
-process.env.PONTE_PERSIST_DIR = state;
-const loadBefore = loadAverage();
-const { seed } = await import("../scripts/seed.mjs");
-const demo = await seed();
 const bareConfig = "bench/lib/timed-safe-create/wrangler.toml";
-wrangler(["d1", "migrations", "apply", "DB", "--local", "-c", bareConfig, "--persist-to", bareState]);
+const loadBefore = loadAverage();
+const { state, bareState, demo } = await seededStateWithBaseline("ponte-bench-charges-split", bareConfig);
 const ponte = await startWrangler(["-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", state], {
   readyPath: "/api/v1/health",
   vars: ["SERVER_TIMING:on"],

@@ -11,9 +11,9 @@
 //                                      written to dir/charges.cpuprofile, its top functions printed)
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DEMO, ROOT, wrangler } from "../scripts/lib/local.mjs";
+import { DEMO, ROOT } from "../scripts/lib/local.mjs";
 import { notPonteWarning, profileWhile } from "./lib/inspector.mjs";
 import {
   compare,
@@ -22,26 +22,17 @@ import {
   loadOptions,
   measureLatency,
   measureThroughput,
+  printSummary,
+  seededStateWithBaseline,
   startWrangler,
   summary,
-  benchStateDir,
-  printSummary,
 } from "./lib/harness.mjs";
 
 const load = loadOptions({ requests: 150, concurrency: 8, seconds: 5 });
 const WARMUP = 30;
 
-const tmp = benchStateDir("ponte-bench-payments");
-const [state, bareState] = [join(tmp, "ponte"), join(tmp, "bare")];
-mkdirSync(state);
-mkdirSync(bareState);
-process.on("exit", () => rmSync(tmp, { recursive: true, force: true }));
-process.env.PONTE_PERSIST_DIR = state;
 const loadBefore = loadAverage();
-
-const { seed } = await import("../scripts/seed.mjs");
-const demo = await seed();
-wrangler(["d1", "migrations", "apply", "DB", "--local", "-c", "bench/baselines/safe-create/wrangler.toml", "--persist-to", bareState]);
+const { state, bareState, demo } = await seededStateWithBaseline("ponte-bench-payments", "bench/baselines/safe-create/wrangler.toml");
 
 const ponte = await startWrangler(["-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", state], {
   readyPath: "/api/v1/health",

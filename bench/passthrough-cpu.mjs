@@ -8,10 +8,8 @@
 // the machine runs, so this is the figure to compare two commits by on a shared machine.
 //   node bench/passthrough-cpu.mjs     (BLOCK=200 ROUNDS=10 to change; Linux only; AGAINST=/path/to/another/checkout
 //                                      adds that checkout's Ponte, on a copy of the same seeded state, to the rounds)
-import { cpSync, rmSync } from "node:fs";
-import { join } from "node:path";
 import { DEMO } from "../scripts/lib/local.mjs";
-import { envNumber, fmt, loadAverage, printSummary, seededState, startWrangler } from "./lib/harness.mjs";
+import { envNumber, fmt, loadAverage, printSummary, seededState, startPonteOnCopy, startWrangler } from "./lib/harness.mjs";
 import { cpuPerRequest, groupOf } from "./lib/process-cpu.mjs";
 
 const BLOCK = envNumber("BLOCK", 200);
@@ -25,14 +23,7 @@ const ponte = await startWrangler(["-c", "wrangler.toml", "-c", "sim/wrangler.to
   readyPath: "/api/v1/health",
 });
 let against;
-if (AGAINST) {
-  const copy = `${state}-against`;
-  cpSync(state, copy, { recursive: true });
-  process.on("exit", () => rmSync(copy, { recursive: true, force: true }));
-  against = await startWrangler(["-c", join(AGAINST, "wrangler.toml"), "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", copy], {
-    readyPath: "/api/v1/health",
-  });
-}
+if (AGAINST) against = await startPonteOnCopy(AGAINST, state);
 const forwarder = await startWrangler(["-c", "bench/baselines/forwarder/wrangler.toml", "-c", "sim/wrangler.toml"], {
   vars: [`BENCH_KEY:${demo.apiKey}`, `UPSTREAM_KEY:${DEMO.upstreamApiKey}`],
 });

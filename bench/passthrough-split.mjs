@@ -5,10 +5,8 @@
 //   npm run bench:passthrough-split     (REQUESTS=300 to change; AGAINST=/path/to/another/checkout adds that checkout's
 //                                      Ponte, built there first with `npm run build:worker`, on a copy of the same seeded
 //                                      state, to the same alternation: its latency and stages beside this one's)
-import { cpSync, rmSync } from "node:fs";
-import { join } from "node:path";
 import { DEMO } from "../scripts/lib/local.mjs";
-import { envNumber, fmt, loadAverage, printSummary, seededState, startWrangler } from "./lib/harness.mjs";
+import { envNumber, fmt, loadAverage, printSummary, seededState, startPonteOnCopy, startWrangler } from "./lib/harness.mjs";
 
 const REQUESTS = envNumber("REQUESTS", 300);
 const AGAINST = process.env.AGAINST;
@@ -19,15 +17,7 @@ const ponte = await startWrangler(["-c", "wrangler.toml", "-c", "sim/wrangler.to
   vars: ["SERVER_TIMING:on"],
 });
 let against;
-if (AGAINST) {
-  const copy = `${state}-against`;
-  cpSync(state, copy, { recursive: true });
-  process.on("exit", () => rmSync(copy, { recursive: true, force: true }));
-  against = await startWrangler(["-c", join(AGAINST, "wrangler.toml"), "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", copy], {
-    readyPath: "/api/v1/health",
-    vars: ["SERVER_TIMING:on"],
-  });
-}
+if (AGAINST) against = await startPonteOnCopy(AGAINST, state, { vars: ["SERVER_TIMING:on"] });
 const forwarder = await startWrangler(["-c", "bench/baselines/forwarder/wrangler.toml", "-c", "sim/wrangler.toml"], {
   vars: [`BENCH_KEY:${demo.apiKey}`, `UPSTREAM_KEY:${DEMO.upstreamApiKey}`],
 });

@@ -4,11 +4,11 @@
 import { spawn } from "node:child_process";
 import { build } from "esbuild";
 import os from "node:os";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../scripts/lib/local-worker.mjs";
-import { ROOT, toolEnv } from "../../scripts/lib/local.mjs";
+import { ROOT, toolEnv, wrangler } from "../../scripts/lib/local.mjs";
 
 /** The last line every benchmark prints: one JSON object (`npm run bench` collects them). */
 export function printSummary(summary) {
@@ -261,6 +261,37 @@ export async function seededState(prefix) {
   process.env.PONTE_PERSIST_DIR = state;
   const { seed } = await import("../../scripts/seed.mjs");
   return { state, demo: await seed() };
+}
+
+/**
+ * Ponte's seeded state beside a bare baseline's empty one with its own migrations applied (`bareConfig`), both
+ * under one directory (`dir`, removed when the process exits): the create benches' two sides.
+ */
+export async function seededStateWithBaseline(prefix, bareConfig) {
+  const dir = benchStateDir(prefix);
+  const [state, bareState] = [join(dir, "ponte"), join(dir, "bare")];
+  mkdirSync(state);
+  mkdirSync(bareState);
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  process.env.PONTE_PERSIST_DIR = state;
+  const { seed } = await import("../../scripts/seed.mjs");
+  const demo = await seed();
+  wrangler(["d1", "migrations", "apply", "DB", "--local", "-c", bareConfig, "--persist-to", bareState]);
+  return { dir, state, bareState, demo };
+}
+
+/**
+ * Another checkout's Ponte (`checkout`, built there first: `npm run build:worker`) with the simulator, on a copy of
+ * `state` (removed when the process exits), for an A/B of two commits in one run.
+ */
+export async function startPonteOnCopy(checkout, state, { vars = [] } = {}) {
+  const copy = `${state}-against`;
+  cpSync(state, copy, { recursive: true });
+  process.on("exit", () => rmSync(copy, { recursive: true, force: true }));
+  return startWrangler(["-c", join(checkout, "wrangler.toml"), "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", copy], {
+    readyPath: "/api/v1/health",
+    vars,
+  });
 }
 
 /**
