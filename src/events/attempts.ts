@@ -39,12 +39,18 @@ export interface AttemptResult {
   exhausted: boolean;
 }
 
-/** The secrets that sign now: the current one, plus the previous one until its overlap ends. */
-export async function signingSecrets(deps: Deps, endpoint: EndpointRow): Promise<string[]> {
+/** The sealed previous secret while it still signs (until its overlap ends at `previousSecretExpiresAt`), else null. */
+export function previousSigning(endpoint: EndpointRow, nowMs: number): string | null {
+  if (!endpoint.previousSecretSealed || endpoint.previousSecretExpiresAt === null) return null;
+  return Date.parse(endpoint.previousSecretExpiresAt) > nowMs ? endpoint.previousSecretSealed : null;
+}
+
+/** The secrets that sign at `nowMs`: the current one, plus the previous one until its overlap ends. */
+export async function signingSecrets(deps: Deps, endpoint: EndpointRow, nowMs = deps.now().getTime()): Promise<string[]> {
   const key = deps.env;
   const secrets = [await openSecret(key, endpoint.secretSealed, endpoint.id)];
-  const overlapLasts = endpoint.previousSecretExpiresAt !== null && endpoint.previousSecretExpiresAt > deps.now().toISOString();
-  if (endpoint.previousSecretSealed && overlapLasts) secrets.push(await openSecret(key, endpoint.previousSecretSealed, endpoint.id));
+  const previous = previousSigning(endpoint, nowMs);
+  if (previous !== null) secrets.push(await openSecret(key, previous, endpoint.id));
   return secrets;
 }
 

@@ -4,20 +4,11 @@
 import { sql } from "drizzle-orm";
 import type { AttemptErrorKind } from "../db/schema";
 import type { Deps } from "../deps";
-import {
-  type AttemptResult,
-  attemptRow,
-  type DeliveryRow,
-  type EndpointRow,
-  logAttempts,
-  type RecordedAttempt,
-  send,
-  signingSecrets,
-} from "./attempts";
+import { type AttemptResult, attemptRow, type DeliveryRow, logAttempts, type RecordedAttempt, send } from "./attempts";
 import { type AttemptOutcome, type Fetcher, sharedDeadlines } from "./deliver";
 import { nextAttemptAt } from "./retry-schedule";
 import { SENDS_PER_ENDPOINT, SendSlots } from "./send-slots";
-import { importSigningKey } from "./signature";
+import { SigningKeys } from "./signing-keys";
 
 /** Deliveries read per query, and attempts written per state statement and log-store call. */
 const WAVE = 50;
@@ -137,24 +128,17 @@ export async function runAutomaticAttempts(
   options: {
     fetcher?: Fetcher;
     slots?: SendSlots;
+    /** The endpoint's signing keys as its EndpointDO keeps them (unset: imported for this run only). */
+    signing?: SigningKeys;
     proceed?: () => boolean;
     settled?: (result: AttemptResult) => Promise<void> | undefined;
   } = {},
 ): Promise<AttemptResult[]> {
   const results: AttemptResult[] = [];
   const slots = options.slots ?? new SendSlots(SENDS_PER_ENDPOINT);
-  // One endpoint's secrets are opened and imported as signing keys once per run, not once per delivery.
-  const importing = new Map<string, Promise<CryptoKey[]>>();
-  const imported = new Map<string, CryptoKey[]>();
-  const keysOf = (endpoint: EndpointRow) => {
-    let keys = importing.get(endpoint.id);
-    if (!keys) {
-      keys = signingSecrets(deps, endpoint).then((secrets) => Promise.all(secrets.map(importSigningKey)));
-      keys.then((k) => imported.set(endpoint.id, k)).catch(() => undefined); // a failure throws to the sender awaiting it
-      importing.set(endpoint.id, keys);
-    }
-    return keys;
-  };
+  // The endpoint's secrets are opened and imported as signing keys once, not once per delivery (kept by the
+  // EndpointDO across its runs while the rows say the same secrets sign).
+  const signing = options.signing ?? new SigningKeys();
   // The run's attempts share their timers (one per 100 ms of sending; deliver.ts).
   const deadline = sharedDeadlines();
   let unwritten: Attempted[] = [];
@@ -178,8 +162,9 @@ export async function runAutomaticAttempts(
       try {
         if (writeFailed || (options.proceed && !options.proceed())) return;
         const { delivery, endpoint, event } = next;
-        const keys = imported.get(endpoint.id) ?? (await keysOf(endpoint));
         const attemptedAt = deps.now();
+        const at = attemptedAt.getTime();
+        const keys = signing.ready(endpoint, at) ?? (await signing.load(deps, endpoint, at));
         const outcome = await send(deps, endpoint, delivery, event, options.fetcher, keys, deadline);
         const automatic = automaticOutcome(delivery, attemptedAt, outcome);
         result = automatic.result;

@@ -314,6 +314,28 @@ describe("expenses: recurrence", () => {
     expect(listed.body.data).toHaveLength(3);
   });
 
+  it("writes an occurrence when its day begins in the organization's zone, behind UTC or ahead of it", async () => {
+    const t = await seedTenant();
+    const cat = await category(t);
+    const at = (iso: string) => ({ ...backgroundDeps(env, undefined, "test"), now: () => new Date(iso) });
+    const days = async (parentId: string) =>
+      (await rowsOf(t.workspaceId))
+        .filter((r) => r.recurrenceParentId === parentId)
+        .map((r) => r.incurredOn)
+        .sort();
+    // São Paulo (UTC-3, the default): 2026-04-10 02:59 UTC is still April 9 there; 03:00 UTC is its midnight.
+    const spring = await created(t, "/api/v1/expenses", expense(cat.id, { incurredOn: "2025-04-10", recurrence: "YEARLY" }));
+    expect(await materialiseRecurringExpenses(at("2026-04-10T02:59:00Z"))).toBe(0);
+    expect(await materialiseRecurringExpenses(at("2026-04-10T03:00:00Z"))).toBe(1);
+    expect(await days(spring.id)).toEqual(["2026-04-10"]);
+    // Lisbon in summer (UTC+1): 2026-07-09 23:00 UTC is already July 10 there, though not yet in UTC.
+    await env.DB.prepare("UPDATE organizations SET time_zone = 'Europe/Lisbon' WHERE id = ?").bind(t.organizationId).run();
+    const summer = await created(t, "/api/v1/expenses", expense(cat.id, { incurredOn: "2025-07-10", recurrence: "YEARLY" }));
+    expect(await materialiseRecurringExpenses(at("2026-07-09T22:59:00Z"))).toBe(0);
+    expect(await materialiseRecurringExpenses(at("2026-07-09T23:00:00Z"))).toBe(1);
+    expect(await days(summer.id)).toEqual(["2026-07-10"]);
+  });
+
   it("catches a yearly expense up and stops when the parent is canceled", async () => {
     const t = await seedTenant();
     const cat = await category(t);

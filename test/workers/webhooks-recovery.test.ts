@@ -173,6 +173,45 @@ describe("secret rotation", () => {
   });
 });
 
+describe("signing keys kept by the endpoint's object", () => {
+  it("a rotation signs the very next delivery: the object's kept keys give way to the new secret at once", async () => {
+    const tenant = await seedTenant();
+    const endpoint = await createEndpoint(tenant);
+    const receiver = mockReceiver();
+    const signatureOf = (n: number) => {
+      const got = receiver.received[n]!;
+      const [t, ...v1s] = got.headers["x-service-signature"]!.split(",");
+      return { message: `${t!.slice(2)}.${got.body}`, v1s };
+    };
+    // Before the rotation: the old secret alone (the object now keeps its imported key).
+    await consume([{ eventId: (await insertEvent(tenant)).id }]);
+    const before = signatureOf(0);
+    expect(before.v1s).toEqual([`v1=${await hmacHex(endpoint.secret, before.message)}`]);
+
+    const rotated = await call<Reply<WebhookEndpointWithSecret>>("POST", `/api/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, {
+      key: tenant.key,
+    });
+    expect(rotated.status).toBe(200);
+    const newSecret = rotated.body.data.secret;
+    // The next delivery, same object: the new secret first, the old one beside it for the overlap.
+    await consume([{ eventId: (await insertEvent(tenant)).id }]);
+    const after = signatureOf(1);
+    expect(after.v1s).toEqual([`v1=${await hmacHex(newSecret, after.message)}`, `v1=${await hmacHex(endpoint.secret, after.message)}`]);
+
+    // A second rotation at once: the first new secret is now the previous one, the first secret no longer signs.
+    const again = await call<Reply<WebhookEndpointWithSecret>>("POST", `/api/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, {
+      key: tenant.key,
+    });
+    await consume([{ eventId: (await insertEvent(tenant)).id }]);
+    const third = signatureOf(2);
+    expect(third.v1s).toEqual([
+      `v1=${await hmacHex(again.body.data.secret, third.message)}`,
+      `v1=${await hmacHex(newSecret, third.message)}`,
+    ]);
+    expect(receiver.received).toHaveLength(3);
+  });
+});
+
 describe("redeliver and recover", () => {
   it("redeliver attempts a failed delivery now, with the same delivery id, and records the attempt", async () => {
     const tenant = await seedTenant();
