@@ -56,11 +56,6 @@ export function localDay(instant: string | Date, zone: string): string {
   return day;
 }
 
-/** The local day of `instant` in every supported zone (what a rollup row's day is picked from). */
-export function localDays(instant: string | Date): Record<TimeZone, string> {
-  return Object.fromEntries(TIME_ZONES.map((z) => [z, localDay(instant, z)])) as Record<TimeZone, string>;
-}
-
 /** The last `addDays` answer: a charge's rollups ask for the day after its due date once per zone. */
 let lastAddDays = { day: "", n: 0, result: "" };
 

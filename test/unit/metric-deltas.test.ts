@@ -9,7 +9,7 @@ import {
   type SubscriptionFacts,
 } from "../../src/events/metric-rollups";
 import { paidDay } from "../../src/events/metric-contributions";
-import { localDay, localDays, TIME_ZONES } from "../../src/lib/time-zones";
+import { localDay, TIME_ZONES, type TimeZone } from "../../src/lib/time-zones";
 
 const AT = "2026-11-24T02:30:00.000Z"; // 23:30 on the 23rd in São Paulo
 const SP = "America/Sao_Paulo";
@@ -196,11 +196,11 @@ describe("local days", () => {
   it("buckets an instant in the organization's zone", () => {
     expect(localDay(AT, SP)).toBe("2026-11-23");
     expect(localDay(AT, "UTC")).toBe("2026-11-24");
-    expect(localDays(AT)["Europe/Lisbon"]).toBe("2026-11-24");
+    expect(localDay(AT, "Europe/Lisbon")).toBe("2026-11-24");
   });
   it("dayIn: a carried local date wins; zone days are the instant's day there, not its UTC date; an unknown zone reads the default", () => {
     expect(dayIn({ day: "2026-11-26" }, SP)).toBe("2026-11-26");
-    const days = localDays("2026-11-26T00:00:01.000Z");
+    const days = Object.fromEntries(TIME_ZONES.map((z) => [z, localDay("2026-11-26T00:00:01.000Z", z)])) as Record<TimeZone, string>;
     expect(dayIn({ days }, SP)).toBe("2026-11-25");
     expect(dayIn({ days }, "UTC")).toBe("2026-11-26");
     expect(dayIn({ days }, "Mars/Olympus")).toBe("2026-11-25");
