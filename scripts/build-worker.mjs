@@ -46,12 +46,18 @@ export async function buildWorker({ outdir = WORKER_OUTDIR, splitting = true } =
     splitting,
     format: "esm",
     // As wrangler's bundler: the browser platform's main fields with the workerd conditions, its target and
-    // the newer syntax workerd runs natively, function and class names kept (stack traces, profiles, logs).
+    // the newer syntax workerd runs natively. Unlike it, names are not kept: `keepNames` wraps every function
+    // expression in `__name(fn, "name")` (an Object.defineProperty) where it is created, which is on every
+    // request for the ~20 arrow-function fields of each Hono Context and HonoRequest (2–3 % of Ponte's isolate
+    // under the passthrough load, docs/benchmarks.md "The passthrough"). Unminified, JavaScript names functions
+    // and classes itself; only a symbol esbuild renames for a clash in its chunk (`Hono2`) shows the new name,
+    // and no code reads a function's name except the logs' error class (src/lib/log.ts: no error class is renamed).
+    // KEEP_NAMES=on builds with them (for an A/B).
     platform: "browser",
     conditions: ["workerd", "worker", "browser"],
     target: "es2024",
     supported: { "import-source": true, using: true },
-    keepNames: true,
+    keepNames: process.env.KEEP_NAMES === "on",
     define: {
       "process.env.NODE_ENV": nodeEnv,
       "global.process.env.NODE_ENV": nodeEnv,

@@ -23,9 +23,9 @@ type AsaasDialect = Awaited<ReturnType<typeof asaasDialect>>;
  * aliases) before the app picks its segment, and every error it gets is in Asaas's shape
  * (src/compat/asaas-dialect/request.ts); every other request goes straight to the app.
  */
-function route({ asaasLayoutOf, serveAsaas }: AsaasDialect, req: Request, env: Env, ctx: ExecutionContext) {
-  const layout = asaasLayoutOf(req);
-  return layout ? serveAsaas(req, layout, (r) => app.fetch(r, env, ctx)) : app.fetch(req, env, ctx);
+function route({ asaasLayoutOf, serveAsaas }: AsaasDialect, req: Request, path: string, env: Env, ctx: ExecutionContext) {
+  const layout = asaasLayoutOf(req, path);
+  return layout ? serveAsaas(req, layout, (r) => app.fetch(r, env, ctx)) : app.fetch(req, env, ctx, path);
 }
 
 let warmUpStarted = false;
@@ -34,9 +34,13 @@ export default {
   fetch: (req, env, ctx) => {
     // Local runs only (`npm start`, the e2e worker): the upstream simulator's control API, for the seed
     // and tools on this machine (it is bound as UPSTREAM and has no port of its own). Never deployed.
-    if (env.ENVIRONMENT === "local" && env.UPSTREAM && pathOf(req.url).startsWith("/__sim/")) return env.UPSTREAM.fetch(req);
+    // The path is read from the URL once here (the URL is a string the runtime makes on every read of `req.url`)
+    // and handed to the dialect check and the segment dispatch.
+    const path = pathOf(req.url);
+    if (env.ENVIRONMENT === "local" && env.UPSTREAM && path.startsWith("/__sim/")) return env.UPSTREAM.fetch(req);
     const dialect = asaasDialect();
-    const answer = dialect instanceof Promise ? dialect.then((d) => route(d, req, env, ctx), loadFailed) : route(dialect, req, env, ctx);
+    const answer =
+      dialect instanceof Promise ? dialect.then((d) => route(d, req, path, env, ctx), loadFailed) : route(dialect, req, path, env, ctx);
     // The isolate's first response goes out first; then the other segments are built, never on a request's path.
     if (!warmUpStarted && ctx) {
       warmUpStarted = true;

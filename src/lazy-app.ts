@@ -11,6 +11,7 @@
 // runs, so two builds of one segment never overlap there; in the vitest runtime an import is I/O bound
 // to the request that started it, and awaiting another request's would hang (docs/testing.md).
 import type { App, RootFetch } from "./app";
+import type { Env } from "./config";
 import type { Registrar } from "./route-groups";
 import { ERROR_STATUS, INTERNAL_ERROR_MESSAGE } from "./http/errors";
 import { newRequestId, REQUEST_ID_HEADER } from "./http/request-id";
@@ -49,7 +50,8 @@ const warmedKeys = ({ SEGMENTS }: RouteTable): readonly string[] => [...SEGMENTS
 const yieldToRequests = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 export interface LazyApp {
-  fetch: RootFetch;
+  /** `path`: the request's path when the caller has read it already (the worker's entry); else it is read from the URL. */
+  fetch: (req: Request, env: Env, ctx: ExecutionContext, path?: string) => ReturnType<RootFetch>;
   /** Builds every warmed segment's app not built yet, one step per turn of the event loop. Never rejects. */
   warm: () => Promise<void>;
 }
@@ -73,10 +75,10 @@ export function lazyApp(): LazyApp {
       return kept;
     });
 
-  const fetch: RootFetch = (req, env, ctx) => {
+  const fetch: LazyApp["fetch"] = (req, env, ctx, path) => {
     const table = routeTable();
-    if (table instanceof Promise) return table.then(() => fetch(req, env, ctx), loadFailed);
-    const app = appFor(table, keyOf(table, segmentOf(pathOf(req.url))));
+    if (table instanceof Promise) return table.then(() => fetch(req, env, ctx, path), loadFailed);
+    const app = appFor(table, keyOf(table, segmentOf(path ?? pathOf(req.url))));
     return app instanceof Promise ? app.then((a) => a.fetch(req, env, ctx), loadFailed) : app.fetch(req, env, ctx);
   };
 

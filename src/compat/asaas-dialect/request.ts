@@ -24,8 +24,8 @@ const API = "/api/v1";
 /** Where a request enters the dialect: an upstream layout's prefix, `/api/v1` (the key in access_token), or null (not the dialect). */
 export type AsaasLayout = UpstreamLayout | typeof API;
 
-export function asaasLayoutOf(req: Request): AsaasLayout | null {
-  const path = pathOf(req.url);
+/** `path`: the request's path when the caller has it already (the worker's entry), so the URL is not read again. */
+export function asaasLayoutOf(req: Request, path = pathOf(req.url)): AsaasLayout | null {
   if (path.startsWith(`${API}/`)) return speaksAsaas(req.headers) ? API : null;
   for (const prefix of UPSTREAM_LAYOUTS) if (path === prefix || path.startsWith(`${prefix}/`)) return prefix;
   return null;
