@@ -3,7 +3,7 @@
 // (test/e2e/global-setup.ts) is that build, since wrangler dev runs the [build] command and main points at its entry.
 // The worker tests run the source (vitest.config.ts); these requests are the check that the build itself works:
 // the entry, a lazily imported route group, the Asaas dialect, the console and the scheduled handler.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "smol-toml";
 import { describe, expect, inject, it } from "vitest";
@@ -16,6 +16,20 @@ describe("the built worker under wrangler dev", () => {
     const config = parse(readFileSync(join(ROOT, "wrangler.toml"), "utf8"));
     expect(config).toMatchObject({ main: "dist/worker/index.ponte.mjs", no_bundle: true, base_dir: "dist/worker" });
     expect(existsSync(join(ROOT, "dist/worker/index.ponte.mjs"))).toBe(true);
+  });
+
+  it("renames no error class: the build keeps no function names, and the logs name an error by its class", () => {
+    // scripts/build-worker.mjs builds without keepNames (its __name wrapper ran on every request). esbuild renames
+    // a class whose name clashes in its chunk (`Hono2`), and without keepNames that is the name at run time, so an
+    // error class renamed so would log as `errorClass: "…Error2"` (src/lib/log.ts reads constructor.name).
+    const dir = join(ROOT, "dist/worker");
+    const chunks = readdirSync(dir).filter((f) => f.endsWith(".mjs"));
+    expect(chunks.length).toBeGreaterThan(10);
+    const renamed = chunks.flatMap((f) =>
+      [...readFileSync(join(dir, f), "utf8").matchAll(/(?:\bclass |\bvar )([A-Z]\w*(?:Error|Exception)\d+)\b/g)].map((m) => `${f}: ${m[1]}`),
+    );
+    expect(renamed).toEqual([]);
+    expect(chunks.some((f) => readFileSync(join(dir, f), "utf8").includes("__name("))).toBe(false);
   });
 
   it("answers /api/v1/health, refuses an unauthenticated read in the error envelope, redirects /console", async () => {
