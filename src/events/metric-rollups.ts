@@ -84,10 +84,16 @@ export function dayIn(delta: Pick<MetricDelta, "day" | "days">, zone: string): s
  * it applies in (one `day` when it is the same everywhere).
  */
 export function zonedDeltas(change: (zone: TimeZone) => readonly DayAmount[]): MetricDelta[] {
+  const byZone = TIME_ZONES.map(change);
+  // Most changes land on the same days in every zone (none near local midnight): one row per amount, as below.
+  const [first = []] = byZone;
+  if (byZone.every((amounts) => sameAmounts(amounts, first))) {
+    return first.map((a) => ({ metric: a.metric as StoredMetric, value: a.value, day: a.day }));
+  }
   const rows = new Map<string, MetricDelta & { days: Partial<Record<TimeZone, string>> }>();
-  for (const zone of TIME_ZONES) {
+  for (const [z, zone] of TIME_ZONES.entries()) {
     const seen = new Map<string, number>();
-    for (const a of change(zone)) {
+    for (const a of byZone[z] ?? []) {
       const base = `${a.metric}\u0000${a.value}`;
       const n = seen.get(base) ?? 0;
       seen.set(base, n + 1);
@@ -102,6 +108,18 @@ export function zonedDeltas(change: (zone: TimeZone) => readonly DayAmount[]): M
     const [only] = distinct;
     return Object.keys(days).length === TIME_ZONES.length && distinct.size === 1 && only ? { ...row, day: only } : { ...row, days };
   });
+}
+
+/** Whether two zones' amounts are the same list (metric, value and day, in order). */
+function sameAmounts(a: readonly DayAmount[], b: readonly DayAmount[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as DayAmount;
+    const y = b[i] as DayAmount;
+    if (x.metric !== y.metric || x.value !== y.value || x.day !== y.day) return false;
+  }
+  return true;
 }
 
 export type MetricFacts =
@@ -152,8 +170,8 @@ const EFFECTIVE_ZONE = (organizationId: unknown) =>
   sql`(SELECT CASE WHEN time_zone IN (${sql.raw(TIME_ZONES.map((z) => `'${z}'`).join(", "))}) THEN time_zone ELSE ${DEFAULT_TIME_ZONE} END
     FROM organizations WHERE id = ${organizationId})`;
 
-/** A value of the rollup statement, by name: the value itself (built per call), or a placeholder that collects it (built once). */
-type ValueOf = (name: string, value: unknown) => unknown;
+/** A value of the rollup statement, by name: the value itself (built per call), or a placeholder (built once, bound per call). */
+type ValueOf = (name: string) => unknown;
 
 /**
  * One upsert adding `deltas` to metric_daily, applied only when `condition` holds. A delta with `days`
@@ -162,32 +180,53 @@ type ValueOf = (name: string, value: unknown) => unknown;
  */
 export function rollupStatement(db: Db, tenant: Tenant, deltas: readonly MetricDelta[], condition: SQL) {
   if (deltas.length === 0) return null;
+  const values = rollupValues(tenant, deltas);
   return rollupInsert(
     db,
-    tenant,
     deltas,
     () => condition,
-    (_, value) => value,
+    (name) => values[name],
   );
 }
 
-/** The statement's SQL: its structure depends only on the deltas' shape (`rollupShape`), every value goes through `v`. */
-function rollupInsert(db: Db, tenant: Tenant, deltas: readonly MetricDelta[], condition: (v: ValueOf) => SQL, v: ValueOf) {
-  const workspaceId = v("workspaceId", tenant.workspaceId);
-  const organizationId = v("organizationId", tenant.organizationId);
-  const rows = deltas.map((d, i) => {
+/**
+ * Every value of the rollup statement of `deltas`, by the name `rollupInsert` gives it: the tenant, then per
+ * delta its metric (`m`), value (`v`), day (`d`) or days by zone as JSON (`z`), the paying-customer check's
+ * customer and subscription (`c`, `s`), the subscription whose plan names the metric (`p`).
+ */
+function rollupValues(tenant: Tenant, deltas: readonly MetricDelta[]): Record<string, unknown> {
+  const values: Record<string, unknown> = { workspaceId: tenant.workspaceId, organizationId: tenant.organizationId };
+  for (const [i, d] of deltas.entries()) {
     const other = d.unlessOtherActive;
-    const value = other
-      ? sql`(CASE WHEN EXISTS (SELECT 1 FROM subscriptions WHERE workspace_id = ${workspaceId} AND customer_id = ${v(`c${i}`, other.customerId)}
-          AND status = 'ACTIVE' AND id <> ${v(`s${i}`, other.subscriptionId)}) THEN 0 ELSE ${v(`v${i}`, d.value)} END)`
-      : sql`${v(`v${i}`, d.value)}`;
-    const day = isDay(d.day) ? d.day : null;
-    // By plan: the plan of the charge's subscription (null, so no row, when it has no Ponte plan).
+    if (other) {
+      values[`c${i}`] = other.customerId;
+      values[`s${i}`] = other.subscriptionId;
+    }
+    values[`v${i}`] = d.value;
     const plan = bySubscription(d.metric);
-    const metric = plan
-      ? sql`(${v(`m${i}`, partyMetric(plan.metric, "plan", ""))} || (SELECT plan_id FROM subscriptions WHERE id = ${v(`p${i}`, plan.subscriptionId)}))`
-      : sql`${v(`m${i}`, d.metric)}`;
-    return sql`(${metric}, ${value}, ${v(`d${i}`, day)}, ${v(`z${i}`, day ? null : JSON.stringify(d.days ?? {}))})`;
+    values[`m${i}`] = plan ? partyMetric(plan.metric, "plan", "") : d.metric;
+    if (plan) values[`p${i}`] = plan.subscriptionId;
+    const day = isDay(d.day) ? d.day : null;
+    values[`d${i}`] = day;
+    values[`z${i}`] = day ? null : JSON.stringify(d.days ?? {});
+  }
+  return values;
+}
+
+/** The statement's SQL: its structure depends only on the deltas' shape (`rollupShape`), every value goes through `v` (`rollupValues`). */
+function rollupInsert(db: Db, deltas: readonly MetricDelta[], condition: (v: ValueOf) => SQL, v: ValueOf) {
+  const workspaceId = v("workspaceId");
+  const organizationId = v("organizationId");
+  const rows = deltas.map((d, i) => {
+    const value = d.unlessOtherActive
+      ? sql`(CASE WHEN EXISTS (SELECT 1 FROM subscriptions WHERE workspace_id = ${workspaceId} AND customer_id = ${v(`c${i}`)}
+          AND status = 'ACTIVE' AND id <> ${v(`s${i}`)}) THEN 0 ELSE ${v(`v${i}`)} END)`
+      : sql`${v(`v${i}`)}`;
+    // By plan: the plan of the charge's subscription (null, so no row, when it has no Ponte plan).
+    const metric = bySubscription(d.metric)
+      ? sql`(${v(`m${i}`)} || (SELECT plan_id FROM subscriptions WHERE id = ${v(`p${i}`)}))`
+      : sql`${v(`m${i}`)}`;
+    return sql`(${metric}, ${value}, ${v(`d${i}`)}, ${v(`z${i}`)})`;
   });
   const zone = EFFECTIVE_ZONE(organizationId);
   const select = sql`SELECT organization_id, workspace_id, day, metric, value FROM (
@@ -212,28 +251,24 @@ const rollupShape = (deltas: readonly MetricDelta[]) =>
 /** Compiled rollup statements by shape (a handful in practice; bounded so odd shapes cannot grow it). */
 const compiledRollups = new Map<string, CompiledStatement>();
 const MAX_COMPILED_ROLLUPS = 64;
-const onlyIfEvent = (v: ValueOf) => eventRecorded(v("eventId", null));
+const onlyIfEvent = (v: ValueOf) => eventRecorded(v("eventId"));
+const placeholder: ValueOf = (name) => sql.placeholder(name);
 
 /**
  * The rollup statements of one recorded event as raw D1 statements on `d1` (for a raw D1 batch): the
- * same SQL as `eventRollups`, compiled once per shape of deltas and bound per call.
+ * same SQL as `eventRollups`, built and compiled once per shape of deltas, its values bound per call.
  */
 export function eventRollupStatements(d1: D1Database, tenant: Tenant, eventId: string, facts: MetricFacts | undefined) {
   if (!facts) return [];
   return withinParameterBudget(metricDeltas(facts)).map((group) => {
-    const values: Record<string, unknown> = { eventId };
-    const collect: ValueOf = (name, value) => {
-      if (name !== "eventId") values[name] = value;
-      return sql.placeholder(name);
-    };
-    // Built per call for its values (drizzle's objects, cheap); compiled to SQL (the costly part) once per shape.
-    const query = rollupInsert(compiler, tenant, group, onlyIfEvent, collect);
     const key = rollupShape(group);
     let compiled = compiledRollups.get(key);
     if (!compiled) {
-      compiled = compileStatement(query);
+      compiled = compileStatement(rollupInsert(compiler, group, onlyIfEvent, placeholder));
       if (compiledRollups.size < MAX_COMPILED_ROLLUPS) compiledRollups.set(key, compiled);
     }
+    const values = rollupValues(tenant, group);
+    values.eventId = eventId;
     return d1.prepare(compiled.sql).bind(...compiled.args(values));
   });
 }

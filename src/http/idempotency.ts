@@ -23,7 +23,7 @@ import { changedRows, eventRecorded } from "../db/guarded-insert";
 import { idempotencyKeys } from "../db/schema";
 import { deleteExpiredRows } from "../db/retention";
 import { gatedD1, type WriteGate } from "../db/write-gate";
-import type { Deps } from "../deps";
+import { type Deps, d1Of } from "../deps";
 import type { AppEnv } from "./app-env";
 import { handleError } from "./error-handler";
 import { guardedBodyOf } from "./body-guard";
@@ -194,7 +194,7 @@ export const idempotency = (): MiddlewareHandler<AppEnv> => async (c, next) => {
     if (!gate.passed) return undefined;
     const body = JSON.stringify({ data, meta: { requestId: c.get("requestId") } }); // what `ok(c, data, status)` sends
     const sealed = await sealSecret(c.env, body, sealContext);
-    const statement = storeAnswerIfEvent(deps.db.$client, {
+    const statement = storeAnswerIfEvent(d1Of(deps), {
       organizationId: ref.org,
       credentialId: ref.credential,
       key,

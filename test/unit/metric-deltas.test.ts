@@ -60,6 +60,18 @@ describe("metricDeltas (payments): contributions(after) − contributions(before
       ["pending_amount", "2026-11-23", -25000],
     ]);
   });
+  it("created at midday UTC (the same day in every zone): one row per amount carrying that day; near midnight: the day of each zone", () => {
+    const midday = "2026-11-27T15:00:00.000Z";
+    expect(payment(null, pay("PENDING", { createdAt: midday, updatedAt: midday }))).toEqual([
+      { metric: "billed", value: 25000, day: "2026-11-27" },
+      { metric: "pending_amount", value: 25000, day: "2026-11-27" },
+    ]);
+    const nearMidnight = payment(null, pay("PENDING"));
+    expect(nearMidnight.map((d) => [d.metric, d.day, d.days?.[SP], d.days?.UTC])).toEqual([
+      ["billed", undefined, "2026-11-23", "2026-11-24"],
+      ["pending_amount", undefined, "2026-11-23", "2026-11-24"],
+    ]);
+  });
   it("paid just after 00:00 UTC (21:xx the day before in São Paulo) with a payment date of the UTC day: one day for every delta", () => {
     const created = "2026-11-26T00:40:00.000Z"; // 21:40 on the 25th in São Paulo
     const before = pay("PENDING", { createdAt: created, updatedAt: created });

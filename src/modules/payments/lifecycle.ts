@@ -3,7 +3,7 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { changedRows, insertIfChanged } from "../../db/guarded-insert";
 import { tenantOf, type Tenant } from "../../lib/tenant";
-import type { Deps } from "../../deps";
+import { type Deps, d1Of } from "../../deps";
 import { formatMoney, fromUpstreamAmount } from "../../lib/money";
 import { newId } from "../../lib/ids";
 import { BILLING_TYPES } from "../../billing/schemas";
@@ -160,7 +160,7 @@ export async function linkPayment(deps: Deps, row: PaymentRow, payment: Upstream
   const fields = upstreamFields(row, payment);
   const updatedAt = deps.now().toISOString();
   const next: PaymentRow = { ...row, ...fields, upstreamId: payment.id, syncStatus: "synced", updatedAt };
-  const d1 = deps.db.$client;
+  const d1 = d1Of(deps);
   const link = linkPendingPayment(d1, { ...NO_FIELDS, ...fields, id: row.id, upstreamId: payment.id, updatedAt });
   const facts = { payment: { before: null, after: next } };
   // The event's row and id from the outbox; its rollups as prepared statements (the same upserts eventRollups builds).

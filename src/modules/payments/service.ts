@@ -6,7 +6,7 @@ import { type Principal, requirePermission, tenantOf } from "../../access/princi
 import type { Tenant } from "../../lib/tenant";
 import { centsOf } from "../../billing/schemas";
 import { isAmbiguousFailure, upstreamErrorItems, upstreamJson, type GatewayCredentials } from "../../billing/upstream";
-import type { Deps } from "../../deps";
+import { type Deps, d1Of } from "../../deps";
 import { newId } from "../../lib/ids";
 import { formatMoney, toUpstreamAmount } from "../../lib/money";
 import { payments } from "../../db/schema";
@@ -111,7 +111,7 @@ export async function createPayment(
  * again (the customer may have become billable in between).
  */
 async function insertPendingPayment(deps: Deps, tenant: Tenant, row: PaymentRow) {
-  const d1 = deps.db.$client;
+  const d1 = d1Of(deps);
   const [inserted] = await d1.batch([insertPending(d1, row)]);
   const written = inserted?.results[0] as Record<string, unknown> | undefined;
   const upstreamId = written?.[CUSTOMER_UPSTREAM_ID];
