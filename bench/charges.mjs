@@ -2,8 +2,10 @@
 // Native payment creation (PIX) through Ponte — auth, idempotency, D1 writes and the upstream call to the
 // simulator — vs a bare safe create doing the same I/O (bench/baselines/safe-create: INSERT the pending
 // row, create the charge at the simulator, one batch linking the upstream id and writing the event), each
-// in one dev session with its own simulator, in one run. Prints p50/p99,
-// throughput, their ratio, and the D1 round trips of a create (X-D1-Queries, counted only because this
+// in one dev session with its own simulator, in one run. Ponte's creates carry a fresh Idempotency-Key
+// (`throughputRatio`, the bar's figure: a careful client's create, which also claims the key and stores its
+// answer, work the baseline does not do) and, alternating with them, none (`throughputRatioWithoutIdempotencyKey`:
+// the baseline's own I/O). Prints p50/p99, throughput, their ratio, and the D1 round trips of a create (X-D1-Queries, counted only because this
 // run sets D1_QUERY_COUNTING=1). The simulator's webhooks are not connected: a real upstream sends
 // them later, while the simulator's "sync" delivery would put one inside every create.
 //   npm run bench:charges             (REQUESTS=150 CONCURRENCY=8 SECONDS=5 to change the load)
@@ -16,7 +18,7 @@ import { join } from "node:path";
 import { DEMO, ROOT } from "../scripts/lib/local.mjs";
 import { notPonteWarning, profileWhile } from "./lib/inspector.mjs";
 import {
-  compare,
+  compareAll,
   fmt,
   loadAverage,
   loadOptions,
@@ -55,6 +57,8 @@ try {
 
   // Each create carries a fresh Idempotency-Key, as a careful client sends it.
   const viaPonte = () => post(ponte.base, "/api/v1/payments", payment, { ...auth, "Idempotency-Key": randomUUID() });
+  // And without one: the same I/O as the bare safe create (the pending row, the upstream call, the link batch).
+  const viaPonteWithoutKey = () => post(ponte.base, "/api/v1/payments", payment);
   const viaBare = () => post(bare.base, "/api/v1/payments", payment);
 
   const first = await viaPonte();
@@ -62,6 +66,7 @@ try {
   if (!first.ok || !firstBody.data?.id) throw new Error(`payment create: ${first.status} ${JSON.stringify(firstBody)}`);
 
   await measureLatency(viaPonte, WARMUP);
+  await measureLatency(viaPonteWithoutKey, WARMUP);
   await measureLatency(viaBare, WARMUP);
   // Probed warm (last_used_at was refreshed at most a minute ago, so that write is not in the count).
   const probe = async (headers) => {
@@ -75,7 +80,7 @@ try {
   const withKey = await fewest(() => ({ ...auth, "Idempotency-Key": randomUUID() }));
   const withoutKey = await fewest(() => auth);
 
-  const { a, b } = await compare(viaPonte, viaBare, load);
+  const { a, b, c } = await compareAll({ a: viaPonte, b: viaBare, c: viaPonteWithoutKey }, load);
   const result = {
     request: "POST /api/v1/payments {billingType: PIX} with a fresh Idempotency-Key, warm isolate, simulator as upstream",
     firstPayment: { status: firstBody.data.status, upstreamSynced: firstBody.data.syncStatus ?? "n/a" },
@@ -103,7 +108,9 @@ try {
     },
     ponte: summary(a),
     bareSafeCreate: summary(b),
+    ponteWithoutIdempotencyKey: summary(c),
     throughputRatio: +fmt(a.rps / b.rps, 3),
+    throughputRatioWithoutIdempotencyKey: +fmt(c.rps / b.rps, 3),
     p50Ratio: +fmt(a.latencies[Math.floor(a.latencies.length / 2)] / b.latencies[Math.floor(b.latencies.length / 2)], 2),
     load: { ...load, loadAverageBefore: loadBefore, loadAverageAfter: loadAverage() },
   };
@@ -114,7 +121,8 @@ try {
   );
   console.log(
     [
-      `throughput ratio ${fmt(result.throughputRatio * 100, 1)}% of the bare safe create;`,
+      `throughput ratio ${fmt(result.throughputRatio * 100, 1)}% of the bare safe create`,
+      `(${fmt(result.throughputRatioWithoutIdempotencyKey * 100, 1)}% without Idempotency-Key);`,
       `D1 round trips per create on the request path: ${withKey} (${withoutKey} without Idempotency-Key), plus the batched gateway-log row`,
     ].join(" "),
   );
@@ -122,6 +130,7 @@ try {
   printSummary({
     bench: "charges",
     throughputRatio: result.throughputRatio,
+    throughputRatioWithoutIdempotencyKey: result.throughputRatioWithoutIdempotencyKey,
     d1RoundTrips: withoutKey,
     d1RoundTripsWithIdempotencyKey: withKey,
   });
