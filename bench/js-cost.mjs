@@ -13,6 +13,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Hono } from "hono";
 import { ROOT } from "../scripts/lib/local.mjs";
 import { envNumber, importBundled, printSummary } from "./lib/harness.mjs";
 import { interleavedRounds, profileInProcess, timeRequests } from "./lib/rounds.mjs";
@@ -112,8 +113,16 @@ const ctx = { waitUntil() {}, passThroughOnException() {} };
 // (in workerd those objects are native), so Ponte's own part is the difference.
 const bareEnvelope = JSON.stringify({ data: { ...Object.fromEntries(orgRow.map((v, i) => [i, v])) }, meta: { requestId: "req_x" } });
 const bare = { fetch: async () => new Response(bareEnvelope, { headers: { "Content-Type": "application/json" } }) };
+// The framework's floor: a minimal Hono app answering the read's request with the read's envelope, serialised
+// per request through c.json (Hono's routing, Context and Response, no Ponte code). The read minus this
+// is what Ponte's own code costs above the framework it is built on (docs/benchmarks.md).
+const honoFloor = new Hono();
+honoFloor.get("/api/v1/organizations/current", (c) =>
+  c.json({ data: { ...Object.fromEntries(orgRow.map((v, i) => [i, v])) }, meta: { requestId: "req_x" } }),
+);
 const cases = [
   { name: "bare", app: bare, path: "/api/v1/health", headers: {} },
+  { name: "honoFloor", app: honoFloor, path: "/api/v1/organizations/current", headers: { Authorization: `Bearer ${key}` } },
   { name: "health", segment: "health", path: "/api/v1/health", headers: {} },
   {
     name: "authenticatedRead",
@@ -157,6 +166,9 @@ printSummary({
   // Ponte's own code: CPU per request over the bare handler's (Node's Request/Response/body plumbing).
   authReadOwnMicros: own("authenticatedRead"),
   healthOwnMicros: own("health"),
+  // The minimal Hono app's wall per request, and the read's CPU over it: Ponte's code above its framework.
+  honoFloorMicros: result.honoFloor.microsecondsPerRequest,
+  authReadOverHonoMicros: +(result.authenticatedRead.cpuMicrosecondsPerRequest - result.honoFloor.cpuMicrosecondsPerRequest).toFixed(1),
   ...(AGAINST
     ? {
         against: AGAINST,
