@@ -63,7 +63,9 @@ try {
   // sample after a gap, often a request's first frame), so a count compares two runs better than the µs do.
   const idle = new Set(profile.nodes.filter((n) => n.callFrame.functionName === "(idle)").map((n) => n.id));
   const busy = profile.samples.filter((id) => !idle.has(id)).length;
-  console.log(`busy samples: ${busy}, ${(busy / requests).toFixed(2)} per request (one asked for every 50 µs; under load the runtime takes far fewer)`);
+  console.log(
+    `busy samples: ${busy}, ${(busy / requests).toFixed(2)} per request (one asked for every 50 µs; under load the runtime takes far fewer)`,
+  );
   console.log(`  share   µs/req  function`);
   for (const r of rows.slice(0, TOP))
     console.log(`${((100 * r.us) / totalUs).toFixed(1).padStart(6)}% ${(r.us / requests).toFixed(1).padStart(8)}  ${r.name}`);

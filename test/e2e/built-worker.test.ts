@@ -26,7 +26,9 @@ describe("the built worker under wrangler dev", () => {
     const chunks = readdirSync(dir).filter((f) => f.endsWith(".mjs"));
     expect(chunks.length).toBeGreaterThan(10);
     const renamed = chunks.flatMap((f) =>
-      [...readFileSync(join(dir, f), "utf8").matchAll(/(?:\bclass |\bvar )([A-Z]\w*(?:Error|Exception)\d+)\b/g)].map((m) => `${f}: ${m[1]}`),
+      [...readFileSync(join(dir, f), "utf8").matchAll(/(?:\bclass |\bvar )([A-Z]\w*(?:Error|Exception)\d+)\b/g)].map(
+        (m) => `${f}: ${m[1]}`,
+      ),
     );
     expect(renamed).toEqual([]);
     expect(chunks.some((f) => readFileSync(join(dir, f), "utf8").includes("__name("))).toBe(false);
