@@ -8,8 +8,8 @@
 //   npm run bench:request-cpu   (BLOCK=60 ROUNDS=6 to change; Linux only)
 import { randomUUID } from "node:crypto";
 import { DEMO } from "../scripts/lib/local.mjs";
-import { envNumber, fmt, loadAverage, printSummary, seededStateWithBaseline, startWrangler } from "./lib/harness.mjs";
-import { groupCpuNs, groupOf } from "./lib/process-cpu.mjs";
+import { envNumber, loadAverage, printSummary, seededStateWithBaseline, startWrangler } from "./lib/harness.mjs";
+import { cpuPerRequest, groupOf } from "./lib/process-cpu.mjs";
 
 const BLOCK = envNumber("BLOCK", 60);
 const ROUNDS = envNumber("ROUNDS", 6);
@@ -23,7 +23,7 @@ const bare = await startWrangler(
   ["-c", "bench/baselines/safe-create/wrangler.toml", "-c", "sim/wrangler.toml", "--persist-to", bareState],
   { vars: [`BENCH_KEY:${demo.apiKey}`, `UPSTREAM_KEY:${DEMO.upstreamApiKey}`] },
 );
-/** `count` sequential requests, each answer read to its end (an error status is an answer too: the 401, the 400). */
+/** `count` sequential requests, each answer read to its end (an error status is an answer too: the 401, the 400); cpuPerRequest's `send`. */
 const send = async (request, count) => {
   for (let i = 0; i < count; i++) await (await request()).arrayBuffer();
 };
@@ -53,19 +53,11 @@ try {
     [ponte, groupOf(ponte.base)],
     [bare, groupOf(bare.base)],
   ]);
-  for (const [, request] of Object.values(kinds)) await send(request, 30);
-  const samples = Object.fromEntries(Object.keys(kinds).map((k) => [k, []]));
-  for (let r = 0; r < ROUNDS; r++) {
-    for (const [kind, [session, request]] of Object.entries(kinds)) {
-      const group = groups.get(session);
-      const before = groupCpuNs(group);
-      await send(request, BLOCK);
-      await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
-      samples[kind].push((groupCpuNs(group) - before) / BLOCK / 1000);
-    }
-  }
-  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-  const micros = Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, +fmt(median(xs), 0)]));
+  const sides = Object.fromEntries(
+    Object.entries(kinds).map(([kind, [session, request]]) => [kind, { pgid: groups.get(session), request }]),
+  );
+  const measured = await cpuPerRequest(sides, { warm: 30, block: BLOCK, rounds: ROUNDS, pauseMs: PAUSE_MS, send, oneSession: true });
+  const micros = Object.fromEntries(Object.entries(measured).map(([kind, m]) => [kind, m.micros]));
   console.log(
     JSON.stringify(
       { block: BLOCK, rounds: ROUNDS, cpuMicrosPerRequest: micros, loadAverageBefore: loadBefore, loadAverageAfter: loadAverage() },

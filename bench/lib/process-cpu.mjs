@@ -51,17 +51,18 @@ export function groupCpuNs(pgid) {
  * CPU per request of each side (`{ name: { pgid, request } }`, sessions in distinct process groups), in µs: after
  * `warm` requests each, `rounds` rounds in which every side in turn sends `block` sequential requests and then
  * pauses `pauseMs` (so what a request leaves for after its response is counted on its side). Each side's
- * median block and the spread of its blocks.
+ * median block and the spread of its blocks. `send(request, count)` sends a block (default: measureLatency, which
+ * fails the run on a non-2xx answer); `oneSession: true` lets the sides be kinds of request to the same sessions.
  */
-export async function cpuPerRequest(sides, { warm, block, rounds, pauseMs }) {
-  if (new Set(Object.values(sides).map((s) => s.pgid)).size !== Object.keys(sides).length)
+export async function cpuPerRequest(sides, { warm, block, rounds, pauseMs, send = measureLatency, oneSession = false }) {
+  if (!oneSession && new Set(Object.values(sides).map((s) => s.pgid)).size !== Object.keys(sides).length)
     throw new Error("two sessions in one process group");
-  for (const side of Object.values(sides)) await measureLatency(side.request, warm);
+  for (const side of Object.values(sides)) await send(side.request, warm);
   const samples = Object.fromEntries(Object.keys(sides).map((name) => [name, []]));
   for (let r = 0; r < rounds; r++) {
     for (const [name, side] of Object.entries(sides)) {
       const before = groupCpuNs(side.pgid);
-      await measureLatency(side.request, block);
+      await send(side.request, block);
       await new Promise((resolve) => setTimeout(resolve, pauseMs));
       samples[name].push((groupCpuNs(side.pgid) - before) / block / 1000);
     }
