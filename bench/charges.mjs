@@ -16,7 +16,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEMO, ROOT } from "../scripts/lib/local.mjs";
-import { notPonteWarning, profileWhile } from "./lib/inspector.mjs";
+import { idleNodeIds, notPonteWarning, profileWhile } from "./lib/inspector.mjs";
 import {
   compareAll,
   fmt,
@@ -151,7 +151,7 @@ async function profileCreates(inspectorPort, create, dir) {
   writeFileSync(file, JSON.stringify(profile));
   const warning = notPonteWarning(profile, file);
   if (warning) console.error(warning);
-  const idle = new Set(profile.nodes.filter((n) => n.callFrame.functionName === "(idle)").map((n) => n.id));
+  const idle = idleNodeIds(profile);
   const busyUs = profile.samples.reduce((sum, id, i) => sum + (idle.has(id) ? 0 : (profile.timeDeltas[i] ?? 0)), 0);
   console.log(
     `\nprofile: ${rps.toFixed(1)} creates/s; Ponte's isolate busy ${(busyUs / 1000 / (rps * load.seconds)).toFixed(2)} ms per create`,

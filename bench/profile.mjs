@@ -13,7 +13,7 @@ import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { ROOT } from "../scripts/lib/local.mjs";
 import { seededState, envNumber, loadOptions, measureLatency, measureThroughput, startWrangler } from "./lib/harness.mjs";
-import { connectInspector, isPonteProfile } from "./lib/inspector.mjs";
+import { connectInspector, idleNodeIds, isPonteProfile } from "./lib/inspector.mjs";
 
 const bounds = loadOptions({ requests: 300, concurrency: 16, seconds: 5 });
 const path = process.env.PROFILE_PATH ?? "/api/v1/finance/balance";
@@ -61,7 +61,7 @@ try {
   console.log(`\n${path}: ${rps.toFixed(0)} req/s at c=${bounds.concurrency} for ${bounds.seconds} s; Ponte isolate, self time`);
   // The sampler's count of busy samples: under load the time between samples stretches (and is charged to the
   // sample after a gap, often a request's first frame), so a count compares two runs better than the µs do.
-  const idle = new Set(profile.nodes.filter((n) => n.callFrame.functionName === "(idle)").map((n) => n.id));
+  const idle = idleNodeIds(profile);
   const busy = profile.samples.filter((id) => !idle.has(id)).length;
   console.log(
     `busy samples: ${busy}, ${(busy / requests).toFixed(2)} per request (one asked for every 50 µs; under load the runtime takes far fewer)`,

@@ -48,6 +48,9 @@ export async function profileWhile(inspectorPort, load) {
   }
 }
 
+/** The ids of a CPU profile's `(idle)` nodes: a sample on one of them is the isolate waiting, not working. */
+export const idleNodeIds = (profile) => new Set(profile.nodes.filter((n) => n.callFrame.functionName === "(idle)").map((n) => n.id));
+
 /** Whether a CPU profile is of Ponte's isolate: its frames name the built worker's modules (`*.ponte.mjs`). */
 export const isPonteProfile = (profile) => profile.nodes.some((n) => n.callFrame.url.endsWith(".ponte.mjs"));
 
