@@ -23,15 +23,15 @@ describe("the built worker under wrangler dev", () => {
     // a class whose name clashes in its chunk (`Hono2`), and without keepNames that is the name at run time, so an
     // error class renamed so would log as `errorClass: "…Error2"` (src/lib/log.ts reads constructor.name).
     const dir = join(ROOT, "dist/worker");
-    const chunks = readdirSync(dir).filter((f) => f.endsWith(".mjs"));
+    const chunks = readdirSync(dir)
+      .filter((f) => f.endsWith(".mjs"))
+      .map((f) => ({ f, text: readFileSync(join(dir, f), "utf8") }));
     expect(chunks.length).toBeGreaterThan(10);
-    const renamed = chunks.flatMap((f) =>
-      [...readFileSync(join(dir, f), "utf8").matchAll(/(?:\bclass |\bvar )([A-Z]\w*(?:Error|Exception)\d+)\b/g)].map(
-        (m) => `${f}: ${m[1]}`,
-      ),
+    const renamed = chunks.flatMap(({ f, text }) =>
+      [...text.matchAll(/(?:\bclass |\bvar )([A-Z]\w*(?:Error|Exception)\d+)\b/g)].map((m) => `${f}: ${m[1]}`),
     );
     expect(renamed).toEqual([]);
-    expect(chunks.some((f) => readFileSync(join(dir, f), "utf8").includes("__name("))).toBe(false);
+    expect(chunks.some(({ text }) => text.includes("__name("))).toBe(false);
   });
 
   it("answers /api/v1/health, refuses an unauthenticated read in the error envelope, redirects /console", async () => {
