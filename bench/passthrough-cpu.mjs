@@ -7,7 +7,8 @@
 // limiter) is counted on its side. Unlike throughput and latency, CPU time barely moves with what else
 // the machine runs, so this is the figure to compare two commits by on a shared machine.
 //   node bench/passthrough-cpu.mjs     (BLOCK=200 ROUNDS=10 to change; Linux only; AGAINST=/path/to/another/checkout
-//                                      adds that checkout's Ponte, on a copy of the same seeded state, to the rounds)
+//                                      adds that checkout's Ponte, on a copy of the same seeded state, to the rounds;
+//                                      AGAINST=/a,/b adds several, each on its own copy)
 import { DEMO } from "../scripts/lib/local.mjs";
 import { envNumber, fmt, loadAverage, printSummary, seededState, startPonteOnCopy, startWrangler } from "./lib/harness.mjs";
 import { cpuPerRequest, groupOf } from "./lib/process-cpu.mjs";
@@ -22,8 +23,13 @@ const { state, demo } = await seededState("ponte-bench-passthrough-cpu");
 const ponte = await startWrangler(["-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", state], {
   readyPath: "/api/v1/health",
 });
-let against;
-if (AGAINST) against = await startPonteOnCopy(AGAINST, state);
+const againstCheckouts = AGAINST ? AGAINST.split(",").filter(Boolean) : [];
+const against = [];
+for (const [i, checkout] of againstCheckouts.entries()) {
+  against.push(await startPonteOnCopy(checkout, state, { suffix: i === 0 ? "" : `-${i}` }));
+}
+/** The side's name for the i-th AGAINST checkout: viaAgainst, then viaAgainst2, viaAgainst3… */
+const againstName = (i) => `viaAgainst${i === 0 ? "" : i + 1}`;
 const forwarder = await startWrangler(["-c", "bench/baselines/forwarder/wrangler.toml", "-c", "sim/wrangler.toml"], {
   vars: [`BENCH_KEY:${demo.apiKey}`, `UPSTREAM_KEY:${DEMO.upstreamApiKey}`],
 });
@@ -34,8 +40,9 @@ try {
     viaPonte: { pgid: groupOf(ponte.base), request: () => fetch(`${ponte.base}/api/v1/finance/balance`, { headers: bearer }) },
     bareForwarder: { pgid: groupOf(forwarder.base), request: () => fetch(`${forwarder.base}/api/v1/finance/balance`, { headers: bearer }) },
   };
-  if (against)
-    sides.viaAgainst = { pgid: groupOf(against.base), request: () => fetch(`${against.base}/api/v1/finance/balance`, { headers: bearer }) };
+  for (const [i, a] of against.entries()) {
+    sides[againstName(i)] = { pgid: groupOf(a.base), request: () => fetch(`${a.base}/api/v1/finance/balance`, { headers: bearer }) };
+  }
   const measured = await cpuPerRequest(sides, { warm: 300, block: BLOCK, rounds: ROUNDS, pauseMs: PAUSE_MS });
   const result = Object.fromEntries(
     Object.entries(measured).map(([name, m]) => [name, { cpuMicrosPerRequest: m.micros, spread: m.spread }]),
@@ -49,10 +56,18 @@ try {
     forwarderCpuMicros: result.bareForwarder.cpuMicrosPerRequest,
     addedCpuMicros: result.viaPonte.cpuMicrosPerRequest - result.bareForwarder.cpuMicrosPerRequest,
     cpuRatio: +fmt(result.bareForwarder.cpuMicrosPerRequest / result.viaPonte.cpuMicrosPerRequest, 3),
-    ...(against
+    ...(against.length === 1
       ? { against: AGAINST, againstAddedCpuMicros: result.viaAgainst.cpuMicrosPerRequest - result.bareForwarder.cpuMicrosPerRequest }
+      : {}),
+    ...(against.length > 1
+      ? {
+          against: againstCheckouts.map((checkout, i) => ({
+            checkout,
+            addedCpuMicros: result[againstName(i)].cpuMicrosPerRequest - result.bareForwarder.cpuMicrosPerRequest,
+          })),
+        }
       : {}),
   });
 } finally {
-  await Promise.all([ponte.stop(), forwarder.stop(), against?.stop()]);
+  await Promise.all([ponte.stop(), forwarder.stop(), ...against.map((a) => a.stop())]);
 }

@@ -4,7 +4,8 @@
 // outside latency and of Ponte's stages, and what each side sends on the wire (status line, headers, body bytes).
 //   npm run bench:passthrough-split     (REQUESTS=300 to change; AGAINST=/path/to/another/checkout adds that checkout's
 //                                      Ponte, built there first with `npm run build:worker`, on a copy of the same seeded
-//                                      state, to the same alternation: its latency and stages beside this one's)
+//                                      state, to the same alternation: its latency and stages beside this one's;
+//                                      AGAINST=/a,/b adds several, each on its own copy, e.g. to bisect a change)
 import { DEMO } from "../scripts/lib/local.mjs";
 import { envNumber, fmt, loadAverage, printSummary, seededState, startPonteOnCopy, startWrangler } from "./lib/harness.mjs";
 
@@ -16,8 +17,13 @@ const ponte = await startWrangler(["-c", "wrangler.toml", "-c", "sim/wrangler.to
   readyPath: "/api/v1/health",
   vars: ["SERVER_TIMING:on"],
 });
-let against;
-if (AGAINST) against = await startPonteOnCopy(AGAINST, state, { vars: ["SERVER_TIMING:on"] });
+const againstCheckouts = AGAINST ? AGAINST.split(",").filter(Boolean) : [];
+const against = [];
+for (const [i, checkout] of againstCheckouts.entries()) {
+  against.push(await startPonteOnCopy(checkout, state, { vars: ["SERVER_TIMING:on"], suffix: i === 0 ? "" : `-${i}` }));
+}
+/** The side's name for the i-th AGAINST checkout: viaAgainst, then viaAgainst2, viaAgainst3… */
+const againstName = (i) => `viaAgainst${i === 0 ? "" : i + 1}`;
 const forwarder = await startWrangler(["-c", "bench/baselines/forwarder/wrangler.toml", "-c", "sim/wrangler.toml"], {
   vars: [`BENCH_KEY:${demo.apiKey}`, `UPSTREAM_KEY:${DEMO.upstreamApiKey}`],
 });
@@ -31,7 +37,7 @@ try {
   const bearer = { Authorization: `Bearer ${demo.apiKey}` };
   const sides = {
     viaPonte: () => fetch(`${ponte.base}/api/v1/finance/balance`, { headers: bearer }),
-    ...(against ? { viaAgainst: () => fetch(`${against.base}/api/v1/finance/balance`, { headers: bearer }) } : {}),
+    ...Object.fromEntries(against.map((a, i) => [againstName(i), () => fetch(`${a.base}/api/v1/finance/balance`, { headers: bearer })])),
     bareForwarder: () => fetch(`${forwarder.base}/api/v1/finance/balance`, { headers: bearer }),
     direct: () => fetch(`${sim.base}/v3/finance/balance`, { headers: { access_token: DEMO.upstreamApiKey, "User-Agent": "bench" } }),
   };
@@ -48,7 +54,7 @@ try {
     };
   }
   const latency = Object.fromEntries(Object.keys(sides).map((n) => [n, []]));
-  const stages = { viaPonte: {}, viaAgainst: {} };
+  const stages = { viaPonte: {}, ...Object.fromEntries(against.map((_, i) => [againstName(i), {}])) };
   for (let i = 0; i < REQUESTS + 50; i++) {
     for (const [name, send] of Object.entries(sides)) {
       const t0 = performance.now();
@@ -71,9 +77,9 @@ try {
   const meanMs = Object.fromEntries(Object.entries(latency).map(([n, xs]) => [n, +fmt(mean(xs), 3)]));
   const meansOf = (timed) => Object.fromEntries(Object.entries(timed).map(([n, xs]) => [n, +fmt(mean(xs), 3)]));
   const stageMean = meansOf(stages.viaPonte);
-  const againstStageMean = against ? meansOf(stages.viaAgainst) : undefined;
+  const againstStageMeans = against.map((_, i) => meansOf(stages[againstName(i)]));
   console.log(JSON.stringify({ wire }, null, 2));
-  console.log(JSON.stringify({ p50Ms: p50, meanMs, ponteStagesMeanMs: stageMean, againstStagesMeanMs: againstStageMean }, null, 2));
+  console.log(JSON.stringify({ p50Ms: p50, meanMs, ponteStagesMeanMs: stageMean, againstStagesMeanMs: againstStageMeans }, null, 2));
   printSummary({
     bench: "passthrough-split",
     addedP50Ms: +fmt(p50.viaPonte - p50.bareForwarder, 3),
@@ -81,17 +87,27 @@ try {
     ponteWorkerMeanMs: stageMean.worker,
     ponteOwnStagesMeanMs: +fmt((stageMean.worker ?? 0) - (stageMean.upstream ?? 0), 3),
     upstreamCallMeanMs: stageMean.upstream,
-    ...(against
+    ...(against.length === 1
       ? {
           against: AGAINST,
           againstAddedP50Ms: +fmt(p50.viaAgainst - p50.bareForwarder, 3),
           againstAddedMeanMs: +fmt(meanMs.viaAgainst - meanMs.bareForwarder, 3),
-          againstOwnStagesMeanMs: +fmt((againstStageMean.worker ?? 0) - (againstStageMean.upstream ?? 0), 3),
+          againstOwnStagesMeanMs: +fmt((againstStageMeans[0].worker ?? 0) - (againstStageMeans[0].upstream ?? 0), 3),
+        }
+      : {}),
+    ...(against.length > 1
+      ? {
+          against: againstCheckouts.map((checkout, i) => ({
+            checkout,
+            addedP50Ms: +fmt(p50[againstName(i)] - p50.bareForwarder, 3),
+            addedMeanMs: +fmt(meanMs[againstName(i)] - meanMs.bareForwarder, 3),
+            ownStagesMeanMs: +fmt((againstStageMeans[i].worker ?? 0) - (againstStageMeans[i].upstream ?? 0), 3),
+          })),
         }
       : {}),
     loadAverageBefore: loadBefore,
     loadAverageAfter: loadAverage(),
   });
 } finally {
-  await Promise.all([ponte.stop(), against?.stop(), forwarder.stop(), sim.stop()]);
+  await Promise.all([ponte.stop(), ...against.map((a) => a.stop()), forwarder.stop(), sim.stop()]);
 }

@@ -284,8 +284,8 @@ export async function seededStateWithBaseline(prefix, bareConfig) {
  * Another checkout's Ponte (`checkout`, built there first: `npm run build:worker`) with the simulator, on a copy of
  * `state` (removed when the process exits), for an A/B of two commits in one run.
  */
-export async function startPonteOnCopy(checkout, state, { vars = [] } = {}) {
-  const copy = `${state}-against`;
+export async function startPonteOnCopy(checkout, state, { vars = [], suffix = "" } = {}) {
+  const copy = `${state}-against${suffix}`;
   cpSync(state, copy, { recursive: true });
   process.on("exit", () => rmSync(copy, { recursive: true, force: true }));
   return startWrangler(["-c", join(checkout, "wrangler.toml"), "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", copy], {
