@@ -7,6 +7,7 @@ import { resolveSession, sessionTokenOf, type SessionPrincipal } from "../access
 import type { Deps } from "../deps";
 import type { AppEnv } from "../http/app-env";
 import { ApiError } from "../http/errors";
+import { bytesToBase64 } from "../lib/base64";
 import { validationFailed } from "../http/error-handler";
 import { listMemberships, sessionUser, type MembershipView } from "../modules/accounts/service";
 import type { ShellContext } from "./layout";
@@ -36,7 +37,7 @@ export type ConsoleContext = Context<ConsoleEnv>;
  */
 export const consoleHeaders = (): MiddlewareHandler<ConsoleEnv> => async (c, next) => {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
-  const nonce = btoa(String.fromCharCode(...bytes));
+  const nonce = bytesToBase64(bytes);
   c.set("nonce", nonce);
   await next();
   c.header(

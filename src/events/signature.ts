@@ -8,6 +8,7 @@
  * accepts the delivery if any v1 matches any of its secrets. Unknown schemes (v0=, …) are
  * ignored so new schemes can be added without breaking old receivers.
  */
+import { bytesToBase64Url } from "../lib/base64";
 import { bytesToHex } from "../lib/hex";
 
 export const SIGNATURE_HEADER = "X-Service-Signature";
@@ -174,8 +175,5 @@ export async function verifyWebhookSignature(
 export function generateSigningSecret(): string {
   const bytes = new Uint8Array(32);
   crypto.getRandomValues(bytes);
-  let binary = "";
-  for (const b of bytes) binary += String.fromCharCode(b);
-  const base64url = btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-  return `${SIGNING_SECRET_PREFIX}${base64url}`;
+  return `${SIGNING_SECRET_PREFIX}${bytesToBase64Url(bytes)}`;
 }

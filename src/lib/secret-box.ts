@@ -7,6 +7,7 @@
 // value with the current key; then it is removed. Values sealed before key ids existed (`v1.<iv>.<ciphertext>`)
 // still open: each configured key is tried (AES-GCM authenticates, so a wrong key fails, it never mis-decrypts).
 
+import { base64ToBytes, bytesToBase64Url } from "./base64";
 import { bytesToHex } from "./hex";
 
 /** The keys the box reads from the environment: the Env satisfies it. */
@@ -28,7 +29,7 @@ function importKey(base64Key: string): Promise<BoxKey> {
   let key = keyCache.get(base64Key);
   if (!key) {
     key = (async () => {
-      const raw = Uint8Array.from(atob(base64Key), (ch) => ch.charCodeAt(0));
+      const raw = base64ToBytes(base64Key);
       if (raw.byteLength !== 32) throw new Error("SECRETS_ENCRYPTION_KEY must be 32 bytes, base64-encoded");
       const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", raw));
       const cryptoKey = await crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
@@ -63,15 +64,10 @@ export async function outdatedSealPrefixes(keys: SecretKeys): Promise<string[]> 
 /** True while SECRETS_ENCRYPTION_KEY_PREVIOUS names a key other than the current one: a rotation is in progress. */
 export const rotationInProgress = (keys: SecretKeys) => previousKeys(keys).length > 0;
 
-export const toBase64Url = (bytes: Uint8Array) =>
-  btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
+export const toBase64Url = bytesToBase64Url;
 
 /** A bearer token: `bytes` random bytes, base64url without padding (session tokens, inbound webhook tokens). */
 export const randomToken = (bytes = 32) => toBase64Url(crypto.getRandomValues(new Uint8Array(bytes)));
-const fromB64url = (text: string) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (ch) => ch.charCodeAt(0));
 
 /** Sealed with the current key. `context` is bound as additional authenticated data, so a ciphertext cannot be moved to another record. */
 export async function sealSecret(keys: SecretKeys, plaintext: string, context: string): Promise<string> {
@@ -88,9 +84,9 @@ export async function sealSecret(keys: SecretKeys, plaintext: string, context: s
 const decrypt = async (key: CryptoKey, iv: string, body: string, context: string) =>
   new TextDecoder().decode(
     await crypto.subtle.decrypt(
-      { name: "AES-GCM", iv: fromB64url(iv), additionalData: new TextEncoder().encode(context) },
+      { name: "AES-GCM", iv: base64ToBytes(iv), additionalData: new TextEncoder().encode(context) },
       key,
-      fromB64url(body),
+      base64ToBytes(body),
     ),
   );
 

@@ -9,6 +9,7 @@ import { webhookEndpoints } from "../../src/db/schema";
 import { resealOutdatedSecrets, SEALED_COLUMNS } from "../../src/db/reseal";
 import { signingSecrets } from "../../src/events/attempts";
 import { forgetGatewayAccount, resolveGatewayAccount } from "../../src/gateway/accounts";
+import { base64ToBytes, bytesToBase64, bytesToBase64Url, NATIVE_BASE64 } from "../../src/lib/base64";
 import { currentKeyId, toBase64Url } from "../../src/lib/secret-box";
 import { runSweepers } from "../../src/scheduled";
 import { seedGatewayAccount } from "./gateway-support";
@@ -122,5 +123,34 @@ describe("rotating SECRETS_ENCRYPTION_KEY", () => {
     expect(await resealOutdatedSecrets(env, 1)).toEqual({ resealed: 0, unopenable: 0, more: false });
     expect((await runSweepers(env))["secret-reseal"]).toBe(0);
     expect(await sealsByKey()).toEqual(before);
+  });
+});
+
+describe("the base64 codec in workerd (src/lib/base64.ts)", () => {
+  it("is the runtime's own, and agrees with the RFC 4648 vectors and with the loop Node runs", () => {
+    expect(NATIVE_BASE64).toBe(true);
+    const vectors = [
+      ["", ""],
+      ["f", "Zg=="],
+      ["fo", "Zm8="],
+      ["foob", "Zm9vYg=="],
+      ["foobar", "Zm9vYmFy"],
+    ] as const;
+    for (const [text, encoded] of vectors) {
+      const bytes = new TextEncoder().encode(text);
+      expect(bytesToBase64(bytes)).toBe(encoded);
+      expect(bytesToBase64Url(bytes)).toBe(encoded.replace(/=+$/, ""));
+      expect(new TextDecoder().decode(base64ToBytes(encoded))).toBe(text);
+    }
+    for (let n = 0; n <= 300; n++) {
+      const bytes = crypto.getRandomValues(new Uint8Array(n));
+      let binary = "";
+      for (const b of bytes) binary += String.fromCharCode(b);
+      const standard = btoa(binary);
+      expect(bytesToBase64(bytes)).toBe(standard);
+      expect(bytesToBase64Url(bytes)).toBe(standard.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""));
+      expect(base64ToBytes(standard)).toEqual(bytes);
+      expect(base64ToBytes(bytesToBase64Url(bytes))).toEqual(bytes);
+    }
   });
 });
