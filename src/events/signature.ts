@@ -8,8 +8,8 @@
  * accepts the delivery if any v1 matches any of its secrets. Unknown schemes (v0=, …) are
  * ignored so new schemes can be added without breaking old receivers.
  */
-import { bytesToBase64Url } from "../lib/base64";
 import { bytesToHex } from "../lib/hex";
+import { randomToken } from "../lib/secret-box";
 
 export const SIGNATURE_HEADER = "X-Service-Signature";
 export const DEFAULT_TOLERANCE_SECONDS = 300;
@@ -173,7 +173,5 @@ export async function verifyWebhookSignature(
 
 /** A new endpoint secret: `whsec_` + base64url (no padding) of 32 random bytes (43 chars). */
 export function generateSigningSecret(): string {
-  const bytes = new Uint8Array(32);
-  crypto.getRandomValues(bytes);
-  return `${SIGNING_SECRET_PREFIX}${bytesToBase64Url(bytes)}`;
+  return `${SIGNING_SECRET_PREFIX}${randomToken(32)}`;
 }

@@ -33,7 +33,7 @@ function importKey(base64Key: string): Promise<BoxKey> {
       if (raw.byteLength !== 32) throw new Error("SECRETS_ENCRYPTION_KEY must be 32 bytes, base64-encoded");
       const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", raw));
       const cryptoKey = await crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
-      return { id: toBase64Url(digest).slice(0, 8), key: cryptoKey };
+      return { id: bytesToBase64Url(digest).slice(0, 8), key: cryptoKey };
     })();
     key.catch(() => keyCache.delete(base64Key));
     keyCache.set(base64Key, key);
@@ -64,10 +64,8 @@ export async function outdatedSealPrefixes(keys: SecretKeys): Promise<string[]> 
 /** True while SECRETS_ENCRYPTION_KEY_PREVIOUS names a key other than the current one: a rotation is in progress. */
 export const rotationInProgress = (keys: SecretKeys) => previousKeys(keys).length > 0;
 
-export const toBase64Url = bytesToBase64Url;
-
 /** A bearer token: `bytes` random bytes, base64url without padding (session tokens, inbound webhook tokens). */
-export const randomToken = (bytes = 32) => toBase64Url(crypto.getRandomValues(new Uint8Array(bytes)));
+export const randomToken = (bytes = 32) => bytesToBase64Url(crypto.getRandomValues(new Uint8Array(bytes)));
 
 /** Sealed with the current key. `context` is bound as additional authenticated data, so a ciphertext cannot be moved to another record. */
 export async function sealSecret(keys: SecretKeys, plaintext: string, context: string): Promise<string> {
@@ -78,7 +76,7 @@ export async function sealSecret(keys: SecretKeys, plaintext: string, context: s
     key,
     new TextEncoder().encode(plaintext),
   );
-  return `v2.${id}.${toBase64Url(iv)}.${toBase64Url(new Uint8Array(sealed))}`;
+  return `v2.${id}.${bytesToBase64Url(iv)}.${bytesToBase64Url(new Uint8Array(sealed))}`;
 }
 
 const decrypt = async (key: CryptoKey, iv: string, body: string, context: string) =>

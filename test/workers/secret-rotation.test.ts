@@ -10,7 +10,7 @@ import { resealOutdatedSecrets, SEALED_COLUMNS } from "../../src/db/reseal";
 import { signingSecrets } from "../../src/events/attempts";
 import { forgetGatewayAccount, resolveGatewayAccount } from "../../src/gateway/accounts";
 import { base64ToBytes, bytesToBase64, bytesToBase64Url, NATIVE_BASE64 } from "../../src/lib/base64";
-import { currentKeyId, toBase64Url } from "../../src/lib/secret-box";
+import { currentKeyId } from "../../src/lib/secret-box";
 import { runSweepers } from "../../src/scheduled";
 import { seedGatewayAccount } from "./gateway-support";
 import { seedTenant } from "./support";
@@ -30,7 +30,7 @@ async function sealV1(plaintext: string, context: string) {
     key,
     new TextEncoder().encode(plaintext),
   );
-  return `v1.${toBase64Url(iv)}.${toBase64Url(new Uint8Array(body))}`;
+  return `v1.${bytesToBase64Url(iv)}.${bytesToBase64Url(new Uint8Array(body))}`;
 }
 
 /** Every sealed value in the database, by the key id it names (`v1` for none). */
