@@ -10,7 +10,7 @@
 //                                      adds that checkout's Ponte, on a copy of the same seeded state, to the rounds;
 //                                      AGAINST=/a,/b adds several, each on its own copy)
 import { DEMO } from "../scripts/lib/local.mjs";
-import { envNumber, fmt, loadAverage, printSummary, seededState, startPonteOnCopy, startWrangler } from "./lib/harness.mjs";
+import { envNumber, fmt, loadAverage, printSummary, seededState, startPontesAgainst, startWrangler } from "./lib/harness.mjs";
 import { cpuPerRequest, groupOf } from "./lib/process-cpu.mjs";
 
 const BLOCK = envNumber("BLOCK", 200);
@@ -23,13 +23,7 @@ const { state, demo } = await seededState("ponte-bench-passthrough-cpu");
 const ponte = await startWrangler(["-c", "wrangler.toml", "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", state], {
   readyPath: "/api/v1/health",
 });
-const againstCheckouts = AGAINST ? AGAINST.split(",").filter(Boolean) : [];
-const against = [];
-for (const [i, checkout] of againstCheckouts.entries()) {
-  against.push(await startPonteOnCopy(checkout, state, { suffix: i === 0 ? "" : `-${i}` }));
-}
-/** The side's name for the i-th AGAINST checkout: viaAgainst, then viaAgainst2, viaAgainst3… */
-const againstName = (i) => `viaAgainst${i === 0 ? "" : i + 1}`;
+const against = await startPontesAgainst(AGAINST, state);
 const forwarder = await startWrangler(["-c", "bench/baselines/forwarder/wrangler.toml", "-c", "sim/wrangler.toml"], {
   vars: [`BENCH_KEY:${demo.apiKey}`, `UPSTREAM_KEY:${DEMO.upstreamApiKey}`],
 });
@@ -40,8 +34,8 @@ try {
     viaPonte: { pgid: groupOf(ponte.base), request: () => fetch(`${ponte.base}/api/v1/finance/balance`, { headers: bearer }) },
     bareForwarder: { pgid: groupOf(forwarder.base), request: () => fetch(`${forwarder.base}/api/v1/finance/balance`, { headers: bearer }) },
   };
-  for (const [i, a] of against.entries()) {
-    sides[againstName(i)] = { pgid: groupOf(a.base), request: () => fetch(`${a.base}/api/v1/finance/balance`, { headers: bearer }) };
+  for (const a of against) {
+    sides[a.name] = { pgid: groupOf(a.base), request: () => fetch(`${a.base}/api/v1/finance/balance`, { headers: bearer }) };
   }
   const measured = await cpuPerRequest(sides, { warm: 300, block: BLOCK, rounds: ROUNDS, pauseMs: PAUSE_MS });
   const result = Object.fromEntries(
@@ -61,9 +55,9 @@ try {
       : {}),
     ...(against.length > 1
       ? {
-          against: againstCheckouts.map((checkout, i) => ({
-            checkout,
-            addedCpuMicros: result[againstName(i)].cpuMicrosPerRequest - result.bareForwarder.cpuMicrosPerRequest,
+          against: against.map((a) => ({
+            checkout: a.checkout,
+            addedCpuMicros: result[a.name].cpuMicrosPerRequest - result.bareForwarder.cpuMicrosPerRequest,
           })),
         }
       : {}),

@@ -7,7 +7,7 @@
 //                                      state, to the same alternation: its latency and stages beside this one's;
 //                                      AGAINST=/a,/b adds several, each on its own copy, e.g. to bisect a change)
 import { DEMO } from "../scripts/lib/local.mjs";
-import { envNumber, fmt, loadAverage, printSummary, seededState, startPonteOnCopy, startWrangler } from "./lib/harness.mjs";
+import { envNumber, fmt, loadAverage, printSummary, seededState, startPontesAgainst, startWrangler } from "./lib/harness.mjs";
 
 const REQUESTS = envNumber("REQUESTS", 300);
 const AGAINST = process.env.AGAINST;
@@ -17,13 +17,7 @@ const ponte = await startWrangler(["-c", "wrangler.toml", "-c", "sim/wrangler.to
   readyPath: "/api/v1/health",
   vars: ["SERVER_TIMING:on"],
 });
-const againstCheckouts = AGAINST ? AGAINST.split(",").filter(Boolean) : [];
-const against = [];
-for (const [i, checkout] of againstCheckouts.entries()) {
-  against.push(await startPonteOnCopy(checkout, state, { vars: ["SERVER_TIMING:on"], suffix: i === 0 ? "" : `-${i}` }));
-}
-/** The side's name for the i-th AGAINST checkout: viaAgainst, then viaAgainst2, viaAgainst3… */
-const againstName = (i) => `viaAgainst${i === 0 ? "" : i + 1}`;
+const against = await startPontesAgainst(AGAINST, state, { vars: ["SERVER_TIMING:on"] });
 const forwarder = await startWrangler(["-c", "bench/baselines/forwarder/wrangler.toml", "-c", "sim/wrangler.toml"], {
   vars: [`BENCH_KEY:${demo.apiKey}`, `UPSTREAM_KEY:${DEMO.upstreamApiKey}`],
 });
@@ -37,7 +31,7 @@ try {
   const bearer = { Authorization: `Bearer ${demo.apiKey}` };
   const sides = {
     viaPonte: () => fetch(`${ponte.base}/api/v1/finance/balance`, { headers: bearer }),
-    ...Object.fromEntries(against.map((a, i) => [againstName(i), () => fetch(`${a.base}/api/v1/finance/balance`, { headers: bearer })])),
+    ...Object.fromEntries(against.map((a) => [a.name, () => fetch(`${a.base}/api/v1/finance/balance`, { headers: bearer })])),
     bareForwarder: () => fetch(`${forwarder.base}/api/v1/finance/balance`, { headers: bearer }),
     direct: () => fetch(`${sim.base}/v3/finance/balance`, { headers: { access_token: DEMO.upstreamApiKey, "User-Agent": "bench" } }),
   };
@@ -54,7 +48,7 @@ try {
     };
   }
   const latency = Object.fromEntries(Object.keys(sides).map((n) => [n, []]));
-  const stages = { viaPonte: {}, ...Object.fromEntries(against.map((_, i) => [againstName(i), {}])) };
+  const stages = { viaPonte: {}, ...Object.fromEntries(against.map((a) => [a.name, {}])) };
   for (let i = 0; i < REQUESTS + 50; i++) {
     for (const [name, send] of Object.entries(sides)) {
       const t0 = performance.now();
@@ -77,7 +71,7 @@ try {
   const meanMs = Object.fromEntries(Object.entries(latency).map(([n, xs]) => [n, +fmt(mean(xs), 3)]));
   const meansOf = (timed) => Object.fromEntries(Object.entries(timed).map(([n, xs]) => [n, +fmt(mean(xs), 3)]));
   const stageMean = meansOf(stages.viaPonte);
-  const againstStageMeans = against.map((_, i) => meansOf(stages[againstName(i)]));
+  const againstStageMeans = against.map((a) => meansOf(stages[a.name]));
   console.log(JSON.stringify({ wire }, null, 2));
   console.log(JSON.stringify({ p50Ms: p50, meanMs, ponteStagesMeanMs: stageMean, againstStagesMeanMs: againstStageMeans }, null, 2));
   printSummary({
@@ -97,10 +91,10 @@ try {
       : {}),
     ...(against.length > 1
       ? {
-          against: againstCheckouts.map((checkout, i) => ({
-            checkout,
-            addedP50Ms: +fmt(p50[againstName(i)] - p50.bareForwarder, 3),
-            addedMeanMs: +fmt(meanMs[againstName(i)] - meanMs.bareForwarder, 3),
+          against: against.map((a, i) => ({
+            checkout: a.checkout,
+            addedP50Ms: +fmt(p50[a.name] - p50.bareForwarder, 3),
+            addedMeanMs: +fmt(meanMs[a.name] - meanMs.bareForwarder, 3),
             ownStagesMeanMs: +fmt((againstStageMeans[i].worker ?? 0) - (againstStageMeans[i].upstream ?? 0), 3),
           })),
         }

@@ -281,17 +281,24 @@ export async function seededStateWithBaseline(prefix, bareConfig) {
 }
 
 /**
- * Another checkout's Ponte (`checkout`, built there first: `npm run build:worker`) with the simulator, on a copy of
- * `state` (removed when the process exits), for an A/B of two commits in one run.
+ * The Ponte of each checkout `against` names (AGAINST: `/a`, or `/a,/b` for several; each built there first:
+ * `npm run build:worker`) with the simulator, each on its own copy of `state` (removed when the process exits), for an
+ * A/B of commits in one run. Each started session also has its `checkout` and the `name` its side goes by in the
+ * bench's results: `viaAgainst`, then `viaAgainst2`, `viaAgainst3`…
  */
-export async function startPonteOnCopy(checkout, state, { vars = [], suffix = "" } = {}) {
-  const copy = `${state}-against${suffix}`;
-  cpSync(state, copy, { recursive: true });
-  process.on("exit", () => rmSync(copy, { recursive: true, force: true }));
-  return startWrangler(["-c", join(checkout, "wrangler.toml"), "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", copy], {
-    readyPath: "/api/v1/health",
-    vars,
-  });
+export async function startPontesAgainst(against, state, { vars = [] } = {}) {
+  const started = [];
+  for (const [i, checkout] of (against ?? "").split(",").filter(Boolean).entries()) {
+    const copy = `${state}-against${i === 0 ? "" : `-${i}`}`;
+    cpSync(state, copy, { recursive: true });
+    process.on("exit", () => rmSync(copy, { recursive: true, force: true }));
+    const session = await startWrangler(
+      ["-c", join(checkout, "wrangler.toml"), "-c", "sim/wrangler.toml", "--env", "local", "--persist-to", copy],
+      { readyPath: "/api/v1/health", vars },
+    );
+    started.push({ ...session, checkout, name: `viaAgainst${i === 0 ? "" : i + 1}` });
+  }
+  return started;
 }
 
 /**
